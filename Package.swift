@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+// Splice: AVFoundation-style composition editing for Linux, rendered through FFmpeg's C libraries.
+// Layout and semantics: see README.md ("Architecture"). Swift 6 language mode (the tools-version default).
+import PackageDescription
+
+let package = Package(
+    name: "Splice",
+    products: [
+        .library(name: "Splice", targets: ["Splice"]),
+        .library(name: "Composition", targets: ["Composition"]),
+        .library(name: "VideoComposition", targets: ["VideoComposition"]),
+        .library(name: "AudioMix", targets: ["AudioMix"]),
+        .library(name: "Export", targets: ["Export"]),
+        .executable(name: "splice", targets: ["splice"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMedia",
+            pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "pkg-config"]),
+            ]
+        ),
+        .target(name: "Composition"),
+        .target(name: "VideoComposition", dependencies: ["Composition"]),
+        .target(name: "AudioMix", dependencies: ["Composition"]),
+        .target(name: "Export", dependencies: ["CMedia", "Composition", "VideoComposition", "AudioMix"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        .executableTarget(name: "splice", dependencies: ["Splice"]),
+        .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
+        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// AudioMix: volume ramps and mix parameters (pure Swift, no FFmpeg).
+import Composition

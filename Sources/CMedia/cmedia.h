@@ -1,0 +1,118 @@
+// CMedia: the C surface of FFmpeg that Splice's Export module uses.
+// Only what Swift cannot import directly is shimmed here (function-like and compound-literal macros,
+// version differences). Every shim is named `cmedia_` + the C name it stands for, so grepping the
+// C name finds it. FFmpeg 5.1 (Debian 12) is the oldest supported version.
+#ifndef CMEDIA_H
+#define CMEDIA_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+
+// AVERROR(e) is a function-like macro.
+static inline int cmedia_AVERROR(int e) { return AVERROR(e); }
+// AVERROR_EOF and the other FFERRTAG codes are compound macros.
+static inline int cmedia_AVERROR_EOF(void) { return AVERROR_EOF; }
+// AVERROR(EAGAIN): "try again" in the send/receive loops.
+static inline int cmedia_AVERROR_EAGAIN(void) { return AVERROR(EAGAIN); }
+// AVERROR_INVALIDDATA is an FFERRTAG macro.
+static inline int cmedia_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
+// AVERROR_DECODER_NOT_FOUND is an FFERRTAG macro.
+static inline int cmedia_AVERROR_DECODER_NOT_FOUND(void) { return AVERROR_DECODER_NOT_FOUND; }
+// AVERROR_ENCODER_NOT_FOUND is an FFERRTAG macro.
+static inline int cmedia_AVERROR_ENCODER_NOT_FOUND(void) { return AVERROR_ENCODER_NOT_FOUND; }
+// AVERROR_EXIT is an FFERRTAG macro (returned when the interrupt callback stops blocking I/O).
+static inline int cmedia_AVERROR_EXIT(void) { return AVERROR_EXIT; }
+// AVERROR_STREAM_NOT_FOUND is an FFERRTAG macro.
+static inline int cmedia_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM_NOT_FOUND; }
+// AV_NOPTS_VALUE is a cast expression macro.
+static inline int64_t cmedia_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
+// AV_TIME_BASE_Q is a compound literal.
+static inline AVRational cmedia_AV_TIME_BASE_Q(void) { AVRational q = {1, AV_TIME_BASE}; return q; }
+
+// av_err2str is a macro over a compound-literal buffer; this writes into the caller's buffer instead.
+static inline void cmedia_av_err2str(int errnum, char *buf, size_t size) {
+    if (av_strerror(errnum, buf, size) < 0) snprintf(buf, size, "unknown FFmpeg error %d", errnum);
+}
+
+// AV_CHANNEL_LAYOUT_MONO / _STEREO are compound literals.
+static inline AVChannelLayout cmedia_AV_CHANNEL_LAYOUT_MONO(void) { AVChannelLayout l = AV_CHANNEL_LAYOUT_MONO; return l; }
+static inline AVChannelLayout cmedia_AV_CHANNEL_LAYOUT_STEREO(void) { AVChannelLayout l = AV_CHANNEL_LAYOUT_STEREO; return l; }
+
+// LIB*_VERSION_INT are function-like macro expansions (AV_VERSION_INT): the versions compiled against.
+static inline unsigned cmedia_LIBAVFORMAT_VERSION_INT(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned cmedia_LIBAVCODEC_VERSION_INT(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned cmedia_LIBAVFILTER_VERSION_INT(void) { return LIBAVFILTER_VERSION_INT; }
+static inline unsigned cmedia_LIBAVUTIL_VERSION_INT(void) { return LIBAVUTIL_VERSION_INT; }
+
+// AVFrame.duration exists from lavu 57.30.100 (FFmpeg 6.0); before it the field is pkt_duration.
+static inline int64_t cmedia_AVFrame_duration(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
+    return frame->duration;
+#else
+    return frame->pkt_duration;
+#endif
+}
+static inline void cmedia_AVFrame_set_duration(AVFrame *frame, int64_t duration) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
+    frame->duration = duration;
+#else
+    frame->pkt_duration = duration;
+#endif
+}
+
+// AVFrame.key_frame was replaced by AV_FRAME_FLAG_KEY in lavu 58.
+static inline int cmedia_AVFrame_is_key_frame(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 7, 100)
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return frame->key_frame;
+#endif
+}
+
+// av_opt_set_int_list is a macro (it needs the list's element size); these set one-element lists,
+// terminated as FFmpeg requires, on a buffersink.
+static inline int cmedia_av_opt_set_int_list_pix_fmts(void *obj, enum AVPixelFormat format) {
+    enum AVPixelFormat list[2] = { format, AV_PIX_FMT_NONE };
+    return av_opt_set_int_list(obj, "pix_fmts", list, AV_PIX_FMT_NONE, AV_OPT_SEARCH_CHILDREN);
+}
+static inline int cmedia_av_opt_set_int_list_sample_fmts(void *obj, enum AVSampleFormat format) {
+    enum AVSampleFormat list[2] = { format, AV_SAMPLE_FMT_NONE };
+    return av_opt_set_int_list(obj, "sample_fmts", list, AV_SAMPLE_FMT_NONE, AV_OPT_SEARCH_CHILDREN);
+}
+static inline int cmedia_av_opt_set_int_list_sample_rates(void *obj, int rate) {
+    int list[2] = { rate, -1 };
+    return av_opt_set_int_list(obj, "sample_rates", list, -1, AV_OPT_SEARCH_CHILDREN);
+}
+
+// The display matrix side data of a stream (9 int32 values, 16.16 fixed point), or NULL.
+// av_stream_get_side_data's size parameter type changed (int -> size_t) between versions.
+static inline const int32_t *cmedia_av_stream_get_display_matrix(const AVStream *stream) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    const AVPacketSideData *sd = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                         stream->codecpar->nb_coded_side_data,
+                                                         AV_PKT_DATA_DISPLAYMATRIX);
+    return sd && sd->size >= 9 * sizeof(int32_t) ? (const int32_t *)sd->data : NULL;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    return data && size >= 9 * sizeof(int32_t) ? (const int32_t *)data : NULL;
+#endif
+}
+
+#endif

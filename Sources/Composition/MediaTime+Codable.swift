@@ -1,0 +1,84 @@
+import Foundation
+
+extension MediaTime: Codable {
+    /// Decodes a time from any of the forms a person may write:
+    /// - a string `"value/timescale"` (e.g. `"1001/30000"`), optionally followed by `" (rounded)"`;
+    /// - a string of whole seconds (`"3"`);
+    /// - `"+inf"`, `"-inf"`, `"indefinite"`, `"invalid"`;
+    /// - an object `{"value": 1001, "timescale": 30000}`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the text when it is none of these, or when the timescale is ≤ 0.
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: CodingKeys.self) {
+            let value = try container.decode(Int64.self, forKey: .value)
+            let timescale = try container.decode(Int32.self, forKey: .timescale)
+            guard timescale > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .timescale, in: container, debugDescription: "timescale must be > 0, got \(timescale)")
+            }
+            let rounded = try container.decodeIfPresent(Bool.self, forKey: .rounded) ?? false
+            self = MediaTime(kind: .numeric, value: value, timescale: timescale, rounded: rounded)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let time = MediaTime(rationalText: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "'\(text)' is not a time: expected \"value/timescale\" (e.g. \"1001/30000\"), "
+                    + "whole seconds, \"+inf\", \"-inf\", \"indefinite\" or \"invalid\"")
+        }
+        self = time
+    }
+
+    /// Encodes as a string: `"value/timescale"` (with `" (rounded)"` when ``hasBeenRounded``), or the name of a
+    /// special value. Decoding that string gives back the same value, timescale and flag.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rationalText)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case value, timescale, rounded
+    }
+
+    /// The exact text form used by `Codable`: `"1001/30000"`, `"+inf"`, `"-inf"`, `"indefinite"`, `"invalid"`.
+    public var rationalText: String {
+        switch kind {
+        case .numeric: return "\(value)/\(timescale)" + (hasBeenRounded ? " (rounded)" : "")
+        case .positiveInfinity: return "+inf"
+        case .negativeInfinity: return "-inf"
+        case .indefinite: return "indefinite"
+        case .invalid: return "invalid"
+        }
+    }
+
+    /// Parses the forms of ``rationalText`` plus whole seconds (`"3"`); nil for anything else (including a timescale
+    /// ≤ 0 or numbers that overflow).
+    public init?(rationalText text: String) {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        switch body {
+        case "+inf", "inf": self = .positiveInfinity; return
+        case "-inf": self = .negativeInfinity; return
+        case "indefinite": self = .indefinite; return
+        case "invalid": self = .invalid; return
+        default: break
+        }
+        var rounded = false
+        if body.hasSuffix(" (rounded)") {
+            rounded = true
+            body = body.dropLast(" (rounded)".count)
+        }
+        let parts = body.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard let seconds = Int64(parts[0]) else { return nil }
+            self = MediaTime(kind: .numeric, value: seconds, timescale: 1, rounded: rounded)
+        case 2:
+            guard let value = Int64(parts[0]), let timescale = Int32(parts[1]), timescale > 0 else { return nil }
+            self = MediaTime(kind: .numeric, value: value, timescale: timescale, rounded: rounded)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,5 @@
+// The umbrella module: `import Splice` gives a user every public module at once.
+@_exported import AudioMix
+@_exported import Composition
+@_exported import Export
+@_exported import VideoComposition

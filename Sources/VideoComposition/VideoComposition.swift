@@ -1,0 +1,2 @@
+// VideoComposition: layer instructions, ramps, overlays (pure Swift, no FFmpeg).
+import Composition
