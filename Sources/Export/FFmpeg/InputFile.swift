@@ -1,0 +1,131 @@
+internal import CMedia
+import Foundation
+
+/// Owns one opened media file: an `AVFormatContext` after `avformat_open_input` and `avformat_find_stream_info`.
+///
+/// `deinit` closes it (`avformat_close_input`). Streams handed out by ``stream(at:)`` are borrowed views into the
+/// context, valid while the `InputFile` lives. Blocking reads poll ``cancellation`` through FFmpeg's interrupt
+/// callback, so another thread can stop an open, a stream-info probe or a read by cancelling the flag.
+/// Confined to one worker thread; not `Sendable`.
+///
+/// Only local files are opened: libavformat's protocol whitelist is set to `file`, so a playlist or reference file
+/// cannot make it reach the network.
+final class InputFile {
+    /// The file, as given.
+    let url: URL
+    /// The demuxer context. Non-nil for the owner's lifetime; closed only by `deinit`.
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+    /// The flag FFmpeg's interrupt callback reads; retained here because the callback holds it unretained.
+    let cancellation: CancellationFlag
+
+    /// Opens `url` and reads its stream information.
+    ///
+    /// Wraps `avformat_open_input` and `avformat_find_stream_info`. Before FFmpeg sees the path, the file system is
+    /// checked with a non-blocking `open` + `fstat`, so a missing file, an unreadable file, a directory, a FIFO or a
+    /// device, and an empty file are reported precisely (and a FIFO can never block the open).
+    ///
+    /// - Parameters:
+    ///   - url: a `file:` URL.
+    ///   - cancellation: polled during blocking I/O; a fresh, never-cancelled flag when nil.
+    /// - Throws: ``AssetLoadingError`` naming the file and the cause; `CancellationError` when `cancellation` was
+    ///   cancelled before or during the open.
+    init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        self.url = url
+        let flag = cancellation ?? CancellationFlag()
+        self.cancellation = flag
+        guard url.isFileURL else { throw AssetLoadingError.notAFileURL(url) }
+        let path = url.path
+        try FilePreflight.check(path: path, url: url)
+        if flag.isCancelled { throw CancellationError() }
+
+        guard let allocated = avformat_alloc_context() else {
+            throw AssetLoadingError.readFailed(url, reason: "out of memory allocating the demuxer context")
+        }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: inputFileInterruptCallback, opaque: Unmanaged.passUnretained(flag).toOpaque())
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        // On failure avformat_open_input frees the context and sets it to NULL.
+        let openCode = avformat_open_input(&context, path, nil, &options)
+        av_dict_free(&options)
+        guard openCode >= 0, let opened = context else {
+            throw InputFile.openError(FFmpegError(rawValue: openCode), url: url, path: path, cancelled: flag.isCancelled)
+        }
+        pointer = opened
+        // From here on `self` is fully initialised: a throw runs deinit, which closes the context.
+        let infoCode = avformat_find_stream_info(pointer, nil)
+        if infoCode < 0 {
+            if flag.isCancelled || infoCode == cmedia_AVERROR_EXIT() { throw CancellationError() }
+            throw AssetLoadingError.corruptOrTruncated(
+                url, reason: "reading stream information: \(FFmpegError(rawValue: infoCode))")
+        }
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = pointer
+        avformat_close_input(&context)
+    }
+
+    /// The number of streams (`nb_streams`).
+    var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    /// The stream at `index` (0 ..< ``streamCount``): a borrowed view, valid while `self` lives.
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < streamCount, "stream index \(index) out of 0..<\(streamCount)")
+        guard let stream = pointer.pointee.streams[index] else {
+            preconditionFailure("libavformat returned a NULL stream \(index) of \(streamCount)")
+        }
+        return stream
+    }
+
+    /// Reads the next packet of any stream into `packet` (wraps `av_read_frame`).
+    ///
+    /// The packet is unreferenced first, so the caller need not. On success the packet holds a reference the caller
+    /// owns until the next read or ``Packet/unref()``.
+    ///
+    /// - Returns: true when a packet was read, false at the end of the file.
+    /// - Throws: ``FFmpegError`` for a read or parse failure; `AVERROR_EXIT` (``FFmpegError/exit``) when
+    ///   ``cancellation`` stopped the read.
+    func readPacket(into packet: Packet) throws -> Bool {
+        packet.unref()
+        let code = av_read_frame(pointer, packet.pointer)
+        if code == cmedia_AVERROR_EOF() { return false }
+        try FFmpegError.check(code)
+        return true
+    }
+
+    /// Seeks so that the next read returns the key frame at or before `timestamp` (wraps `av_seek_frame` with
+    /// `AVSEEK_FLAG_BACKWARD`).
+    ///
+    /// - Parameters:
+    ///   - streamIndex: the stream whose time base `timestamp` is in.
+    ///   - timestamp: a presentation timestamp in that stream's time base.
+    /// - Throws: ``FFmpegError`` when the demuxer cannot seek there.
+    func seek(streamIndex: Int, toTimestamp timestamp: Int64) throws {
+        try FFmpegError.check(av_seek_frame(pointer, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD))
+    }
+
+    /// Maps a failed `avformat_open_input` to the public error.
+    private static func openError(_ error: FFmpegError, url: URL, path: String, cancelled: Bool) -> Error {
+        if cancelled || error == .exit { return CancellationError() }
+        switch error.posixCode {
+        case ENOENT?: return AssetLoadingError.fileNotFound(url)
+        case EACCES?, EPERM?: return AssetLoadingError.permissionDenied(url)
+        case EISDIR?: return AssetLoadingError.isADirectory(url)
+        case .some: return AssetLoadingError.readFailed(url, reason: error.description)
+        case nil: break
+        }
+        if error == .invalidData {
+            return AssetLoadingError.notAMediaFile(url, reason: error.description)
+        }
+        return AssetLoadingError.corruptOrTruncated(url, reason: "opening: \(error.description)")
+    }
+}
+
+/// FFmpeg's interrupt callback (`AVIOInterruptCB.callback`): non-zero stops blocking I/O with `AVERROR_EXIT`.
+/// `opaque` is an unretained ``CancellationFlag`` kept alive by the ``InputFile`` that installed it.
+private func inputFileInterruptCallback(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque else { return 0 }
+    return Unmanaged<CancellationFlag>.fromOpaque(opaque).takeUnretainedValue().isCancelled ? 1 : 0
+}
