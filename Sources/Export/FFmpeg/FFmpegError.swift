@@ -23,7 +23,7 @@ struct FFmpegError: Error, RawRepresentable, Hashable, CustomStringConvertible {
     var description: String {
         var buffer = [CChar](repeating: 0, count: 256)
         buffer.withUnsafeMutableBufferPointer { cmedia_av_err2str(rawValue, $0.baseAddress, $0.count) }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return String(cBuffer: buffer)
     }
 
     /// Throws for a negative FFmpeg return code, passes the value through otherwise.

@@ -1,0 +1,205 @@
+import Composition
+
+/// The container of an export, as AVFoundation's `AVFileType`.
+public enum FileType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// MPEG-4 (`.mp4`): H.264/HEVC + AAC/Opus.
+    case mp4
+    /// QuickTime (`.mov`): H.264/HEVC/ProRes + AAC/PCM.
+    case mov
+    /// MPEG-4 audio (`.m4a`): AAC only, no video.
+    case m4a
+    /// Matroska (`.mkv`): any codec.
+    case mkv
+    /// WebM (`.webm`): VP9 + Opus.
+    case webm
+
+    /// The libavformat muxer name.
+    var muxerName: String {
+        switch self {
+        case .mp4: return "mp4"
+        case .mov: return "mov"
+        case .m4a: return "ipod"
+        case .mkv: return "matroska"
+        case .webm: return "webm"
+        }
+    }
+
+    /// The file type for a path extension (`mp4`, `m4v`, `mov`, `m4a`, `mkv`, `webm`), case-insensitive.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "mp4", "m4v": self = .mp4
+        case "mov", "qt": self = .mov
+        case "m4a": self = .m4a
+        case "mkv": self = .mkv
+        case "webm": self = .webm
+        default: return nil
+        }
+    }
+
+    /// True when the container can hold a video stream.
+    public var supportsVideo: Bool { self != .m4a }
+}
+
+/// Explicit encoder settings: what AVFoundation's presets fix, opened up (codec, quality, rate, format).
+/// Presets (``ExportPreset``) are named `ExportSettings`.
+public struct ExportSettings: Sendable, Hashable, Codable {
+    /// Video encoding; nil exports audio only.
+    public var video: VideoSettings?
+    /// Audio encoding; nil exports video only.
+    public var audio: AudioSettings?
+
+    /// Settings with the given parts.
+    public init(video: VideoSettings? = VideoSettings(), audio: AudioSettings? = AudioSettings()) {
+        self.video = video
+        self.audio = audio
+    }
+}
+
+/// Video encoder settings.
+public struct VideoSettings: Sendable, Hashable, Codable {
+    /// The video codec.
+    public enum Codec: String, Sendable, Hashable, Codable, CaseIterable {
+        /// H.264 through libx264.
+        case h264
+        /// HEVC through libx265.
+        case hevc
+        /// Apple ProRes 422 through prores_ks (`.mov`/`.mkv` only).
+        case prores
+        /// VP9 through libvpx-vp9 (`.webm`/`.mkv`).
+        case vp9
+
+        /// The libavcodec encoder name.
+        var encoderName: String {
+            switch self {
+            case .h264: return "libx264"
+            case .hevc: return "libx265"
+            case .prores: return "prores_ks"
+            case .vp9: return "libvpx-vp9"
+            }
+        }
+    }
+
+    /// How the encoder spends bits.
+    public enum RateControl: Sendable, Hashable, Codable {
+        /// Constant quality (x264/x265 CRF, 0–51; lower is better; 23 is x264's default).
+        case constantQuality(Int)
+        /// Average bit rate in bits per second.
+        case averageBitRate(Int)
+    }
+
+    /// The codec; H.264 by default.
+    public var codec: Codec
+    /// Quality or bit rate; CRF 23 by default.
+    public var rateControl: RateControl
+    /// The encoder's speed/quality preset (`ultrafast` … `veryslow` for x264/x265); `medium` by default.
+    public var encoderPreset: String
+    /// Maximum output size in pixels: the render size is scaled down to fit (aspect kept, even dimensions) and never
+    /// scaled up (AVFoundation's rule for sized presets). nil keeps the render size.
+    public var maximumSize: Size?
+    /// Frames between key frames; nil = 2 seconds' worth.
+    public var keyFrameInterval: Int?
+
+    /// Video settings; defaults give H.264 CRF 23, preset medium, render size.
+    public init(codec: Codec = .h264, rateControl: RateControl = .constantQuality(23), encoderPreset: String = "medium",
+                maximumSize: Size? = nil, keyFrameInterval: Int? = nil) {
+        self.codec = codec
+        self.rateControl = rateControl
+        self.encoderPreset = encoderPreset
+        self.maximumSize = maximumSize
+        self.keyFrameInterval = keyFrameInterval
+    }
+}
+
+/// Audio encoder settings.
+public struct AudioSettings: Sendable, Hashable, Codable {
+    /// The audio codec.
+    public enum Codec: String, Sendable, Hashable, Codable, CaseIterable {
+        /// AAC-LC through FFmpeg's native encoder.
+        case aac
+        /// Opus through libopus (48 kHz only).
+        case opus
+        /// 16-bit PCM (`.mov`/`.mkv`).
+        case pcm
+
+        var encoderName: String {
+            switch self {
+            case .aac: return "aac"
+            case .opus: return "libopus"
+            case .pcm: return "pcm_s16le"
+            }
+        }
+    }
+
+    /// The codec; AAC by default.
+    public var codec: Codec
+    /// Bits per second (ignored for PCM); 128 000 by default.
+    public var bitRate: Int
+    /// Samples per second (Hz); 48 000 by default.
+    public var sampleRate: Int
+    /// 1 (mono) or 2 (stereo); 2 by default.
+    public var channelCount: Int
+
+    /// Audio settings; defaults give AAC 128 kb/s, 48 kHz stereo.
+    public init(codec: Codec = .aac, bitRate: Int = 128_000, sampleRate: Int = 48_000, channelCount: Int = 2) {
+        self.codec = codec
+        self.bitRate = bitRate
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+    }
+}
+
+/// AVFoundation's export presets, by their AVFoundation names, each a named ``ExportSettings``.
+public enum ExportPreset: String, Sendable, Hashable, Codable, CaseIterable {
+    /// H.264 CRF 18, render size.
+    case highestQuality = "AVAssetExportPresetHighestQuality"
+    /// H.264 CRF 23, at most 1280×720.
+    case mediumQuality = "AVAssetExportPresetMediumQuality"
+    /// H.264 CRF 28, at most 640×480, 64 kb/s audio.
+    case lowQuality = "AVAssetExportPresetLowQuality"
+    /// H.264 + AAC, at most 640×480.
+    case preset640x480 = "AVAssetExportPreset640x480"
+    /// H.264 + AAC, at most 960×540.
+    case preset960x540 = "AVAssetExportPreset960x540"
+    /// H.264 + AAC, at most 1280×720.
+    case preset1280x720 = "AVAssetExportPreset1280x720"
+    /// H.264 + AAC, at most 1920×1080.
+    case preset1920x1080 = "AVAssetExportPreset1920x1080"
+    /// H.264 + AAC, at most 3840×2160.
+    case preset3840x2160 = "AVAssetExportPreset3840x2160"
+    /// HEVC CRF 20, render size.
+    case hevcHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
+    /// HEVC, at most 1920×1080.
+    case hevc1920x1080 = "AVAssetExportPresetHEVC1920x1080"
+    /// HEVC, at most 3840×2160.
+    case hevc3840x2160 = "AVAssetExportPresetHEVC3840x2160"
+    /// AAC audio only (`.m4a`).
+    case appleM4A = "AVAssetExportPresetAppleM4A"
+    /// Stream copy without re-encoding, where the composition allows it.
+    case passthrough = "AVAssetExportPresetPassthrough"
+
+    /// The settings the preset stands for; nil for ``passthrough``.
+    public var settings: ExportSettings? {
+        func h264(_ crf: Int, _ size: Size?) -> VideoSettings {
+            VideoSettings(codec: .h264, rateControl: .constantQuality(crf), maximumSize: size)
+        }
+        func hevc(_ crf: Int, _ size: Size?) -> VideoSettings {
+            VideoSettings(codec: .hevc, rateControl: .constantQuality(crf), maximumSize: size)
+        }
+        switch self {
+        case .highestQuality: return ExportSettings(video: h264(18, nil))
+        case .mediumQuality: return ExportSettings(video: h264(23, Size(width: 1280, height: 720)))
+        case .lowQuality:
+            return ExportSettings(video: h264(28, Size(width: 640, height: 480)), audio: AudioSettings(bitRate: 64_000))
+        case .preset640x480: return ExportSettings(video: h264(23, Size(width: 640, height: 480)))
+        case .preset960x540: return ExportSettings(video: h264(23, Size(width: 960, height: 540)))
+        case .preset1280x720: return ExportSettings(video: h264(23, Size(width: 1280, height: 720)))
+        case .preset1920x1080: return ExportSettings(video: h264(23, Size(width: 1920, height: 1080)))
+        case .preset3840x2160: return ExportSettings(video: h264(23, Size(width: 3840, height: 2160)))
+        case .hevcHighestQuality: return ExportSettings(video: hevc(20, nil))
+        case .hevc1920x1080: return ExportSettings(video: hevc(25, Size(width: 1920, height: 1080)))
+        case .hevc3840x2160: return ExportSettings(video: hevc(25, Size(width: 3840, height: 2160)))
+        case .appleM4A: return ExportSettings(video: nil, audio: AudioSettings())
+        case .passthrough: return nil
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+internal import CMedia
+
+/// Owns an `AVFilterGraph` (`avfilter_graph_alloc` / `avfilter_graph_free`) built from a filter-graph description
+/// with named buffer sources and sinks.
+///
+/// The description uses FFmpeg's `-filter_complex` syntax; each source is referred to by its label (`[v0]`) and each
+/// sink by its label (`[out]`). Sources and sinks are created here; the filters between them by
+/// `avfilter_graph_parse_ptr`. The graph's format at each sink must be fixed by the description (end it with
+/// `format=…` / `aformat=…`), so it never depends on negotiation.
+final class FilterGraph {
+    /// A video buffer source (`buffer`): the frames pushed must have this size and pixel format.
+    struct VideoSource {
+        var label: String
+        var width: Int
+        var height: Int
+        var pixelFormat: Int32
+        var timeBase: AVRational
+        var sampleAspectRatio = AVRational(num: 1, den: 1)
+
+        var arguments: String {
+            "video_size=\(width)x\(height):pix_fmt=\(pixelFormat):time_base=\(timeBase.num)/\(timeBase.den)"
+                + ":pixel_aspect=\(max(sampleAspectRatio.num, 1))/\(max(sampleAspectRatio.den, 1))"
+        }
+    }
+
+    /// An audio buffer source (`abuffer`).
+    struct AudioSource {
+        var label: String
+        var sampleRate: Int
+        var sampleFormat: Int32
+        var channelLayout: String
+        var timeBase: AVRational
+
+        var arguments: String {
+            let format = av_get_sample_fmt_name(AVSampleFormat(rawValue: sampleFormat)).map { String(cString: $0) } ?? "fltp"
+            return "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(sampleRate):sample_fmt=\(format)"
+                + ":channel_layout=\(channelLayout)"
+        }
+    }
+
+    enum Source {
+        case video(VideoSource)
+        case audio(AudioSource)
+        var label: String {
+            switch self {
+            case .video(let v): return v.label
+            case .audio(let a): return a.label
+            }
+        }
+    }
+
+    enum Output { case frame, needsInput, endOfStream }
+
+    let pointer: UnsafeMutablePointer<AVFilterGraph>
+    /// The description the graph was parsed from (for `filterGraphDescription` and error messages).
+    let description: String
+    private var sources: [UnsafeMutablePointer<AVFilterContext>] = []
+    private var sinks: [UnsafeMutablePointer<AVFilterContext>] = []
+
+    /// Builds and configures the graph.
+    ///
+    /// - Parameters:
+    ///   - description: filters between the sources and sinks, in `-filter_complex` syntax.
+    ///   - sources: the buffer sources, referred to by label in `description`.
+    ///   - sinkLabels: labels of the outputs; each gets a `buffersink` (video) or `abuffersink` (audio).
+    ///   - sinkIsAudio: per sink, true for audio.
+    ///   - threads: filter threads (slice threading); 0 lets FFmpeg choose.
+    /// - Throws: `FFmpegError` from parsing or configuring (e.g. EINVAL for a malformed description).
+    init(description: String, sources sourceSpecs: [Source], sinkLabels: [String], sinkIsAudio: [Bool], threads: Int32 = 0) throws {
+        guard let graph = avfilter_graph_alloc() else { throw FFmpegError.posix(ENOMEM) }
+        pointer = graph
+        self.description = description
+        graph.pointee.nb_threads = threads
+
+        var outputs: UnsafeMutablePointer<AVFilterInOut>? = nil  // our sources, as the parser sees them
+        var inputs: UnsafeMutablePointer<AVFilterInOut>? = nil   // our sinks
+        defer {
+            avfilter_inout_free(&outputs)
+            avfilter_inout_free(&inputs)
+        }
+        for spec in sourceSpecs.reversed() {
+            let context: UnsafeMutablePointer<AVFilterContext>
+            switch spec {
+            case .video(let video):
+                context = try Self.createFilter(graph, "buffer", name: video.label, arguments: video.arguments)
+            case .audio(let audio):
+                context = try Self.createFilter(graph, "abuffer", name: audio.label, arguments: audio.arguments)
+            }
+            sources.insert(context, at: 0)
+            outputs = try Self.link(outputs, label: spec.label, context: context)
+        }
+        for (index, label) in sinkLabels.enumerated().reversed() {
+            let context = try Self.createFilter(graph, sinkIsAudio[index] ? "abuffersink" : "buffersink", name: label, arguments: nil)
+            sinks.insert(context, at: 0)
+            inputs = try Self.link(inputs, label: label, context: context)
+        }
+        try FFmpegError.check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil))
+        try FFmpegError.check(avfilter_graph_config(graph, nil))
+    }
+
+    deinit {
+        var graph: UnsafeMutablePointer<AVFilterGraph>? = pointer
+        avfilter_graph_free(&graph)
+    }
+
+    private static func createFilter(
+        _ graph: UnsafeMutablePointer<AVFilterGraph>, _ filterName: String, name: String, arguments: String?
+    ) throws -> UnsafeMutablePointer<AVFilterContext> {
+        guard let filter = avfilter_get_by_name(filterName) else {
+            throw FFmpegError(rawValue: cmedia_AVERROR(ENOSYS))
+        }
+        var context: UnsafeMutablePointer<AVFilterContext>? = nil
+        try FFmpegError.check(avfilter_graph_create_filter(&context, filter, "\(filterName)@\(name)", arguments, nil, graph))
+        guard let created = context else { throw FFmpegError.posix(ENOMEM) }
+        return created
+    }
+
+    private static func link(
+        _ list: UnsafeMutablePointer<AVFilterInOut>?, label: String, context: UnsafeMutablePointer<AVFilterContext>
+    ) throws -> UnsafeMutablePointer<AVFilterInOut> {
+        guard let entry = avfilter_inout_alloc() else { throw FFmpegError.posix(ENOMEM) }
+        entry.pointee.name = av_strdup(label)
+        entry.pointee.filter_ctx = context
+        entry.pointee.pad_idx = 0
+        entry.pointee.next = list
+        return entry
+    }
+
+    /// Pushes a frame into source `index` (`av_buffersrc_add_frame_flags` with `PUSH`, so it is processed now);
+    /// nil signals end of stream. With `keepReference` the caller's frame stays valid (FFmpeg takes a new reference);
+    /// otherwise the frame's buffers are moved into the graph and `frame` is left empty.
+    func push(_ frame: Frame?, to index: Int, keepReference: Bool = false) throws {
+        var flags = Int32(AV_BUFFERSRC_FLAG_PUSH)
+        if keepReference { flags |= Int32(AV_BUFFERSRC_FLAG_KEEP_REF) }
+        try FFmpegError.check(av_buffersrc_add_frame_flags(sources[index], frame?.pointer, flags))
+    }
+
+    /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`).
+    func pull(from index: Int, into frame: Frame) throws -> Output {
+        let code = av_buffersink_get_frame(sinks[index], frame.pointer)
+        if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
+        if code == cmedia_AVERROR_EOF() { return .endOfStream }
+        try FFmpegError.check(code)
+        return .frame
+    }
+
+    /// Makes an audio sink return frames of exactly `samples` samples (the last may be shorter), as AAC needs
+    /// (`av_buffersink_set_frame_size`).
+    func setFrameSize(_ samples: Int, forSink index: Int) {
+        av_buffersink_set_frame_size(sinks[index], UInt32(samples))
+    }
+
+    /// The time base of sink `index` (`av_buffersink_get_time_base`).
+    func timeBase(ofSink index: Int) -> AVRational { av_buffersink_get_time_base(sinks[index]) }
+
+    /// Sends a runtime command to one filter instance (`avfilter_graph_send_command`), e.g. target `lut@L0`,
+    /// command `a`, argument `val*0.5`.
+    func sendCommand(target: String, command: String, argument: String) throws {
+        var response = [CChar](repeating: 0, count: 256)
+        let code = response.withUnsafeMutableBufferPointer {
+            avfilter_graph_send_command(pointer, target, command, argument, $0.baseAddress, Int32($0.count), 0)
+        }
+        try FFmpegError.check(code)
+    }
+}

@@ -1,0 +1,366 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// The properties of a picture entering the graph that the graph's sources must be configured with.
+struct PictureFormat: Hashable {
+    var width: Int
+    var height: Int
+    /// `AVPixelFormat` raw value.
+    var pixelFormat: Int32
+    /// `AVColorRange` raw value (0 unspecified, 1 limited, 2 full).
+    var colorRange: UInt32
+    /// `AVColorSpace` raw value (matrix coefficients).
+    var colorSpace: UInt32
+
+    init(of frame: Frame) {
+        width = frame.width
+        height = frame.height
+        pixelFormat = frame.pointer.pointee.format
+        colorRange = frame.pointer.pointee.color_range.rawValue
+        colorSpace = frame.pointer.pointee.colorspace.rawValue
+    }
+
+    var pixelFormatName: String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: pixelFormat)).map { String(cString: $0) } ?? "unknown"
+    }
+
+    var hasAlpha: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
+        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
+    }
+
+    var isRGB: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
+        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
+    }
+
+    /// Full range when stated, or implied by a JPEG pixel format (`yuvj420p`).
+    var isFullRange: Bool {
+        colorRange == AVCOL_RANGE_JPEG.rawValue || pixelFormatName.hasPrefix("yuvj")
+    }
+
+    /// The YUV matrix by FFmpeg `scale` option name: as stated, else BT.709 for HD (height ≥ 720) and BT.601 for SD
+    /// (the convention players use for untagged video).
+    var matrixName: String {
+        switch AVColorSpace(rawValue: colorSpace) {
+        case AVCOL_SPC_BT709: return "bt709"
+        case AVCOL_SPC_BT470BG: return "bt470"
+        case AVCOL_SPC_SMPTE170M: return "smpte170m"
+        case AVCOL_SPC_SMPTE240M: return "smpte240m"
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return "bt2020"
+        case AVCOL_SPC_FCC: return "fcc"
+        default: return height >= 720 ? "bt709" : "smpte170m"
+        }
+    }
+
+    /// True when the picture is already in the canvas format: 8-bit 4:2:0 YUV, limited range, BT.709 matrix.
+    var isCanvasNative: Bool {
+        (pixelFormatName == "yuv420p" || pixelFormatName == "yuva420p") && !isFullRange && matrixName == "bt709"
+    }
+}
+
+/// One layer of a graph configuration: its input picture and the values of its properties for the frames the
+/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands).
+struct LayerConfiguration: Hashable {
+    var input: PictureFormat
+    var transform: AffineTransform2D
+    var crop: Rect?
+    var opacity: Double?
+}
+
+/// An image overlay in a graph configuration.
+struct ImageOverlayConfiguration: Hashable {
+    var input: PictureFormat
+    var frame: Rect
+    var opacity: Double?
+}
+
+/// A text overlay in a graph configuration: everything `drawtext` needs for the frames it renders.
+struct TextOverlayConfiguration: Hashable {
+    var text: String
+    var fontFile: String
+    var fontSize: Double
+    var color: RenderColor
+    var background: RenderColor?
+    var padding: Double
+    var frame: Rect
+    var opacity: Double
+
+    /// `drawtext` centred in `frame`, with FFmpeg's text expansion off and the text escaped for filter syntax.
+    var drawtext: String {
+        var options = [
+            "fontfile=\(FilterGraphCompiler.escape(fontFile))",
+            "text=\(FilterGraphCompiler.escape(text))",
+            "expansion=none",
+            "fontsize=\(FilterGraphCompiler.format(fontSize))",
+            "fontcolor=\(color.ffmpegSyntax)",
+            "alpha=\(FilterGraphCompiler.format(opacity))",
+            "x=\(FilterGraphCompiler.format(frame.minX))+(\(FilterGraphCompiler.format(frame.width))-text_w)/2",
+            "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
+        ]
+        if let background {
+            options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(Int(padding.rounded()))"]
+        }
+        return "drawtext=" + options.joined(separator: ":")
+    }
+}
+
+/// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
+/// (instruction boundaries, a source of another size, a transform or crop that moves).
+struct GraphConfiguration: Hashable {
+    var instructionIndex: Int
+    var background: RenderColor
+    var canvas: Size
+    var output: Size
+    var frameRate: AVRationalKey
+    /// Bottom-most first.
+    var layers: [LayerConfiguration]
+    var imageOverlays: [ImageOverlayConfiguration]
+    var textOverlays: [TextOverlayConfiguration]
+}
+
+/// `AVRational` as a hashable key.
+struct AVRationalKey: Hashable {
+    var num: Int32
+    var den: Int32
+    var rational: AVRational { AVRational(num: num, den: den) }
+}
+
+/// A compiled graph: its description and the inputs it expects, in push order.
+struct CompiledGraph {
+    enum Input: Hashable {
+        case background
+        case layer(Int)          // index into GraphConfiguration.layers
+        case imageOverlay(Int)   // index into GraphConfiguration.imageOverlays
+    }
+    var description: String
+    var inputs: [(Input, PictureFormat)]
+    /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
+    var opacityTargets: [Input: String]
+}
+
+enum FilterGraphCompilerError: Error {
+    case unsupportedTransform(AffineTransform2D)
+}
+
+/// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
+/// (DESIGN.md "Rendering rules"):
+/// - identity at canvas size, opaque: no filter at all (the layer is the canvas);
+/// - scale + translate (with flips): `scale` (+ `hflip`/`vflip`) and an `overlay` at the position;
+/// - multiples of 90°: one `transpose` (+ `scale`) and an `overlay`;
+/// - rotation with scale: `scale`, then `rotate` on a transparent margin, then `overlay`;
+/// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`.
+/// Every YUV picture is brought to the canvas format — 8-bit 4:2:0, limited range, BT.709 — naming the source's
+/// matrix and range (`scale=in_color_matrix=…:in_range=…`); a source already in that format passes untouched, so a
+/// pass-through region stays exact.
+enum FilterGraphCompiler {
+    static func compile(_ configuration: GraphConfiguration) throws -> CompiledGraph {
+        var chains: [String] = []
+        var inputs: [(CompiledGraph.Input, PictureFormat)] = []
+        var opacityTargets: [CompiledGraph.Input: String] = [:]
+        let canvas = configuration.canvas
+
+        // The base: the bottom layer itself when it exactly covers the canvas opaquely, else the background.
+        var layers = Array(configuration.layers.enumerated())
+        var base: String
+        if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
+            let label = "L\(index)"
+            inputs.append((.layer(index), bottom.input))
+            let steps = normalizationSteps(for: bottom.input, keepAlpha: false)
+            chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
+            base = "base0"
+            layers.removeFirst()
+        } else {
+            inputs.append((.background, PictureFormat(width: canvas.width, height: canvas.height)))
+            chains.append("[bg]null[base0]")
+            base = "base0"
+        }
+
+        var stage = 0
+        for (index, layer) in layers {
+            guard let placed = try place(layer: layer, label: "L\(index)", name: "l\(index)") else { continue }
+            inputs.append((.layer(index), layer.input))
+            if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
+            stage += 1
+            chains.append(placed.chain + "[lay\(index)]")
+            chains.append("[\(base)][lay\(index)]overlay=x=\(placed.x):y=\(placed.y):format=yuv420[base\(stage)]")
+            base = "base\(stage)"
+        }
+
+        for (index, overlay) in configuration.imageOverlays.enumerated() {
+            let width = max(1, Int(overlay.frame.width.rounded())), height = max(1, Int(overlay.frame.height.rounded()))
+            var steps = ["scale=\(width):\(height):out_color_matrix=bt709:out_range=limited", "format=yuva420p"]
+            let target = "lut@i\(index)"
+            steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
+            if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
+            inputs.append((.imageOverlay(index), overlay.input))
+            stage += 1
+            chains.append("[I\(index)]" + steps.joined(separator: ",") + "[img\(index)]")
+            chains.append("[\(base)][img\(index)]overlay=x=\(Int(overlay.frame.minX.rounded())):y=\(Int(overlay.frame.minY.rounded())):format=yuv420[base\(stage)]")
+            base = "base\(stage)"
+        }
+
+        var tail: [String] = []
+        for text in configuration.textOverlays {
+            tail.append(text.drawtext)
+        }
+        if configuration.output != canvas {
+            tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
+        }
+        tail.append("format=yuv420p")
+        tail.append("setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709")
+        chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
+        return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)
+    }
+
+    /// The filters that bring `input` to the canvas format (empty when it already is).
+    static func normalizationSteps(for input: PictureFormat, keepAlpha: Bool) -> [String] {
+        let target = keepAlpha ? "yuva420p" : "yuv420p"
+        if input.isCanvasNative && (keepAlpha ? input.pixelFormatName == "yuva420p" : input.pixelFormatName == "yuv420p") {
+            return []
+        }
+        if input.isCanvasNative {
+            return ["format=\(target)"]
+        }
+        var options = ["out_color_matrix=bt709", "out_range=limited"]
+        if !input.isRGB {
+            options.insert("in_color_matrix=\(input.matrixName)", at: 0)
+            options.insert("in_range=\(input.isFullRange ? "full" : "limited")", at: 1)
+        }
+        return ["scale=" + options.joined(separator: ":"), "format=\(target)"]
+    }
+
+    /// True when `layer` maps its whole picture exactly onto the whole canvas, upright, opaque and uncropped.
+    static func coversCanvas(_ layer: LayerConfiguration, canvas: Size) -> Bool {
+        let t = layer.transform
+        guard layer.crop == nil, layer.opacity == 1, !layer.input.hasAlpha,
+              t.b == 0, t.c == 0, t.a > 0, t.d > 0, t.tx == 0, t.ty == 0 else { return false }
+        return Int((t.a * Double(layer.input.width)).rounded()) == canvas.width
+            && Int((t.d * Double(layer.input.height)).rounded()) == canvas.height
+    }
+
+    struct PlacedLayer {
+        var chain: String
+        var x: Int
+        var y: Int
+        var opacityTarget: String?
+    }
+
+    /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
+    /// is invisible (cropped or scaled to nothing).
+    static func place(layer: LayerConfiguration, label: String, name: String) throws -> PlacedLayer? {
+        var width = Double(layer.input.width), height = Double(layer.input.height)
+        var steps: [String] = []
+        var transform = layer.transform
+
+        if let crop = layer.crop {
+            let bounds = Rect(x: 0, y: 0, width: width, height: height)
+            let x0 = max(crop.minX, 0), y0 = max(crop.minY, 0)
+            let x1 = min(crop.maxX, bounds.maxX), y1 = min(crop.maxY, bounds.maxY)
+            let cx = Int(x0.rounded()), cy = Int(y0.rounded())
+            let cw = Int(x1.rounded()) - cx, ch = Int(y1.rounded()) - cy
+            guard cw > 0, ch > 0 else { return nil }
+            if cw != Int(width) || ch != Int(height) {
+                steps.append("crop=\(cw):\(ch):\(cx):\(cy):exact=1")
+                transform = AffineTransform2D(translationX: Double(cx), y: Double(cy)).concatenating(transform)
+                width = Double(cw)
+                height = Double(ch)
+            }
+        }
+
+        let needsAlpha: Bool
+        let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))
+        var x = Int(box.minX.rounded()), y = Int(box.minY.rounded())
+        let t = transform
+        if t.b == 0 && t.c == 0 {
+            let w = Int((abs(t.a) * width).rounded()), h = Int((abs(t.d) * height).rounded())
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
+            if t.a < 0 { steps.append("hflip") }
+            if t.d < 0 { steps.append("vflip") }
+            needsAlpha = layer.input.hasAlpha
+        } else if t.a == 0 && t.d == 0 {
+            let direction: Int
+            switch (t.c > 0, t.b > 0) {
+            case (true, true): direction = 0
+            case (false, true): direction = 1
+            case (true, false): direction = 2
+            case (false, false): direction = 3
+            }
+            let w = Int((abs(t.c) * height).rounded()), h = Int((abs(t.b) * width).rounded())
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            steps.append("transpose=\(direction)")
+            if w != Int(height) || h != Int(width) { steps.append("scale=\(w):\(h)") }
+            needsAlpha = layer.input.hasAlpha
+        } else {
+            // Rotation and scale, no shear: M = R(θ) · diag(sx, sy).
+            let sx = (t.a * t.a + t.b * t.b).squareRoot()
+            let sy = t.determinant / sx
+            let shear = t.a * t.c + t.b * t.d
+            guard sx > 0, abs(shear) <= 1e-9 * max(1, sx * abs(sy)) else {
+                throw FilterGraphCompilerError.unsupportedTransform(t)
+            }
+            let angle = atan2(t.b, t.a)
+            let w = Int((sx * width).rounded()), h = Int((abs(sy) * height).rounded())
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: true)
+            if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
+            if sy < 0 { steps.append("vflip") }
+            let outW = Int(box.width.rounded(.up)), outH = Int(box.height.rounded(.up))
+            steps.append("rotate=a=\(format(angle)):ow=\(outW + outW % 2):oh=\(outH + outH % 2):c=none:bilinear=1")
+            // The rotated picture is centred in its output; its centre lands on T(centre of the source).
+            let centre = t.apply(to: Point(x: width / 2, y: height / 2))
+            x = Int((centre.x - Double(outW + outW % 2) / 2).rounded())
+            y = Int((centre.y - Double(outH + outH % 2) / 2).rounded())
+            needsAlpha = true
+        }
+
+        var opacityTarget: String?
+        if layer.opacity != 1 || needsAlpha {
+            if !steps.contains(where: { $0.hasPrefix("format=yuva420p") }) {
+                steps.append("format=yuva420p")
+            }
+            if layer.opacity != 1 {
+                let target = "lut@\(name)"
+                steps.append("\(target)=y=val:u=val:v=val:a=val*\(format(layer.opacity ?? 1))")
+                if layer.opacity == nil { opacityTarget = target }
+            }
+        }
+        let chain = "[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ","))
+        return PlacedLayer(chain: chain, x: x, y: y, opacityTarget: opacityTarget)
+    }
+
+    /// A value escaped for a filter option inside a graph description. FFmpeg un-escapes twice — the graph parser
+    /// (`av_get_token` with `[],;`), then the filter's option parser (`:`) — so the value is backslash-escaped for
+    /// the option level and the result again for the graph level.
+    static func escape(_ value: String) -> String {
+        func backslashing(_ text: String, _ specials: Set<Character>) -> String {
+            var escaped = ""
+            for character in text {
+                if specials.contains(character) { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped
+        }
+        return backslashing(backslashing(value, ["\\", "'", ":"]), ["\\", "'", "[", "]", ",", ";"])
+    }
+
+    /// A number in a filter argument: fixed notation, enough digits for 8-bit exactness and sub-pixel geometry.
+    static func format(_ value: Double) -> String {
+        String(format: "%.6f", value)
+    }
+}
+
+extension PictureFormat {
+    /// The canvas format (yuv420p, limited, BT.709) at a size: the background's format.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixelFormat = AV_PIX_FMT_YUV420P.rawValue
+        colorRange = AVCOL_RANGE_MPEG.rawValue
+        colorSpace = AVCOL_SPC_BT709.rawValue
+    }
+}

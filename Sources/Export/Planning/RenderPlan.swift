@@ -1,0 +1,101 @@
+import Composition
+import Foundation
+
+/// An sRGB colour with components in 0…1, as the renderer uses it.
+struct RenderColor: Hashable {
+    var red: Double
+    var green: Double
+    var blue: Double
+    var alpha: Double
+
+    static let black = RenderColor(red: 0, green: 0, blue: 0, alpha: 1)
+
+    /// `0xRRGGBB@alpha` as FFmpeg's colour syntax reads it.
+    var ffmpegSyntax: String {
+        func byte(_ value: Double) -> Int { Int((min(max(value, 0), 1) * 255).rounded()) }
+        return String(format: "0x%02X%02X%02X@%.4f", byte(red), byte(green), byte(blue), min(max(alpha, 0), 1))
+    }
+}
+
+/// What the renderer needs to know about one layer of one instruction: the track and the model's own evaluators.
+struct LayerPlan {
+    var trackID: Int32
+    /// The layer transform at a composition time (maps source pixels to render pixels).
+    var transform: (MediaTime) -> AffineTransform2D
+    /// Opacity 0…1 at a composition time.
+    var opacity: (MediaTime) -> Double
+    /// Crop rectangle in source pixels at a composition time; nil = the full frame.
+    var crop: (MediaTime) -> Rect?
+    /// True when opacity does not change over the instruction's range (it is then compiled as a constant).
+    var opacityIsConstant: Bool
+}
+
+/// One instruction as the renderer sees it.
+struct InstructionPlan {
+    var timeRange: TimeRange
+    var background: RenderColor
+    /// Index 0 is the top-most layer (AVFoundation's order).
+    var layers: [LayerPlan]
+    /// Whether overlays are drawn during this instruction.
+    var drawsOverlays: Bool
+}
+
+/// An image overlay as the renderer sees it.
+struct ImageOverlayPlan {
+    var url: URL
+    var timeRange: TimeRange
+    /// Frame (render pixels) at a composition time: position and size after animation.
+    var frame: (MediaTime) -> Rect
+    var opacity: (MediaTime) -> Double
+}
+
+/// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`).
+struct TextOverlayPlan {
+    var text: String
+    var fontFile: String
+    var fontSize: Double
+    var color: RenderColor
+    var background: RenderColor?
+    var padding: Double
+    var timeRange: TimeRange
+    var frame: (MediaTime) -> Rect
+    var opacity: (MediaTime) -> Double
+}
+
+/// Everything the video side of an export needs: the canvas, the output grid, the tracks and the instructions.
+struct VideoPlan {
+    var renderSize: Size
+    /// The encoded size: `renderSize` unless a sized preset scales it down.
+    var outputSize: Size
+    var frameDuration: MediaTime
+    var duration: MediaTime
+    var tracks: [RenderTrack]
+    var instructions: [InstructionPlan]
+    var imageOverlays: [ImageOverlayPlan] = []
+    var textOverlays: [TextOverlayPlan] = []
+
+    /// Output frames: `ceil(duration / frameDuration)` (DESIGN.md: frame k shows time k·frameDuration).
+    var frameCount: Int {
+        guard duration.isNumeric, frameDuration.isNumeric, frameDuration > .zero, duration > .zero else { return 0 }
+        let numerator = Int128(duration.value) * Int128(frameDuration.timescale)
+        let denominator = Int128(duration.timescale) * Int128(frameDuration.value)
+        return Int((numerator + denominator - 1) / denominator)
+    }
+
+    /// Composition time of output frame `index`: `index × frameDuration`, exact.
+    func time(ofFrame index: Int) -> MediaTime { frameDuration * Int64(index) }
+}
+
+/// The audio side of an export.
+struct AudioPlan {
+    var format: AudioOutputFormat
+    var duration: MediaTime
+    var tracks: [RenderTrack]
+    /// Linear gain of each track at a composition time (the audio mix's `volume(at:)`), by track ID.
+    var gains: [Int32: (MediaTime) -> Double]
+    /// Tracks whose speed changes also change pitch.
+    var varispeedTrackIDs: Set<Int32>
+
+    /// Output samples: the composition duration on the output grid.
+    var sampleCount: Int64 { format.sampleIndex(of: duration) }
+}

@@ -1,0 +1,262 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// The output audio format every source is converted to: planar float, one rate, one layout.
+struct AudioOutputFormat: Hashable {
+    /// Samples per second (Hz).
+    var sampleRate: Int
+    /// Channel count: 1 (mono) or 2 (stereo).
+    var channelCount: Int
+
+    var layoutName: String { channelCount == 1 ? "mono" : "stereo" }
+
+    /// The sample index of composition time `time`, rounded half away from zero: segment boundaries are rounded once
+    /// on the output grid, so adjacent segments share a boundary and rounding never accumulates.
+    func sampleIndex(of time: MediaTime) -> Int64 {
+        time.convertScale(Int32(sampleRate)).value
+    }
+}
+
+/// Produces exactly the output samples of one audio segment: the source range decoded, trimmed to the sample,
+/// tempo-changed for a speed change (pitch kept, or varispeed), resampled and remixed to the output format
+/// (all by FFmpeg: `atrim`, `atempo`/`asetrate`, `pan`, `aresample`/`aformat`), then padded with silence or cut so
+/// it fills its composition range exactly.
+///
+/// Channel rule: a mono source is copied to both output channels at unity gain (`pan=stereo|c0=c0|c1=c0`);
+/// other layouts are downmixed by libswresample's default matrix.
+final class AudioSegmentStream {
+    let track: AssetTrack
+    let format: AudioOutputFormat
+    /// Output samples this segment must produce.
+    let sampleCount: Int64
+    private(set) var produced: Int64 = 0
+
+    private let input: InputFile
+    private let decoder: Decoder
+    private let graph: FilterGraph
+    private let packet: Packet
+    private let decoded: Frame
+    private let converted: Frame
+    private let timeBase: AVRational
+    private let sourceRate: Int
+    private let sourceLayout: AVChannelLayout
+    private var convertedOffset = 0
+    private var hasConverted = false
+    private var graphDrained = false
+    private var inputExhausted = false
+    private var decoderDrained = false
+    private var nextSourceSample: Int64?
+    private let lastSourceSample: Int64
+
+    /// Prepares the segment mapping `source` (source time of `track`) onto `target` (composition time).
+    /// - Parameter varispeed: when true a speed change also changes pitch (resampling); otherwise pitch is kept
+    ///   (`atempo`).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file.
+    init(track: AssetTrack, source: TimeRange, target: TimeRange, format: AudioOutputFormat, varispeed: Bool,
+         cancellation: CancellationFlag) throws {
+        self.track = track
+        self.format = format
+        sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
+        do {
+            input = try InputFile(url: track.assetURL, cancellation: cancellation)
+        } catch let error as AssetLoadingError {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
+        }
+        guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
+        }
+        let stream = input.stream(at: track.streamIndex)
+        for index in 0..<input.streamCount where index != track.streamIndex {
+            input.stream(at: index).pointee.discard = AVDISCARD_ALL
+        }
+        timeBase = stream.pointee.time_base
+        do {
+            decoder = try Decoder(stream: stream, threads: 1)
+        } catch {
+            throw ExportError.sourceUnreadable(
+                track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
+        }
+        sourceRate = Int(decoder.pointer.pointee.sample_rate)
+        guard sourceRate > 0 else {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: "track \(track.trackID) has no sample rate")
+        }
+        var layout = AVChannelLayout()
+        let channels = Int32(max(1, Int(decoder.pointer.pointee.ch_layout.nb_channels)))
+        if decoder.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&layout, channels)
+        } else {
+            av_channel_layout_copy(&layout, &decoder.pointer.pointee.ch_layout)
+        }
+        sourceLayout = layout
+        var layoutName = [CChar](repeating: 0, count: 64)
+        av_channel_layout_describe(&layout, &layoutName, layoutName.count)
+
+        // Source samples wanted: [first, last) in the source's own sample grid.
+        let sourceGrid = AudioOutputFormat(sampleRate: sourceRate, channelCount: Int(channels))
+        let firstSourceSample = sourceGrid.sampleIndex(of: source.start)
+        lastSourceSample = sourceGrid.sampleIndex(of: source.end)
+
+        // Speed = source duration / target duration. atempo takes 0.5 ... 100 per instance: chain instances.
+        var chain = ["[in]atrim=start_pts=\(firstSourceSample):end_pts=\(lastSourceSample)", "asetpts=PTS-STARTPTS"]
+        let speed = source.duration.seconds / target.duration.seconds
+        if abs(speed - 1) > 1e-9 {
+            if varispeed {
+                chain.append("asetrate=\(Double(sourceRate) * speed)")
+            } else {
+                var remaining = speed
+                while remaining < 0.5 { chain.append("atempo=0.5"); remaining /= 0.5 }
+                while remaining > 100 { chain.append("atempo=100"); remaining /= 100 }
+                chain.append("atempo=\(remaining)")
+            }
+        }
+        if channels == 1 && format.channelCount == 2 {
+            chain.append("pan=stereo|c0=c0|c1=c0")
+        }
+        chain.append("aresample=\(format.sampleRate)")
+        chain.append("aformat=sample_fmts=fltp:sample_rates=\(format.sampleRate):channel_layouts=\(format.layoutName)[out]")
+        let description = chain.joined(separator: ",")
+        let sampleFormat = decoder.pointer.pointee.sample_fmt.rawValue
+        do {
+            graph = try FilterGraph(
+                description: description,
+                sources: [.audio(.init(label: "in", sampleRate: sourceRate, sampleFormat: sampleFormat,
+                                       channelLayout: String(cBuffer: layoutName), timeBase: AVRational(num: 1, den: Int32(sourceRate))))],
+                sinkLabels: ["out"], sinkIsAudio: [true], threads: 1)
+        } catch {
+            throw ExportError.renderingFailed(stage: "building the audio graph '\(description)'", reason: "\(error)")
+        }
+        packet = try Packet()
+        decoded = try Frame()
+        converted = try Frame()
+
+        // Seek to the packet at or before the first wanted sample (every audio packet is a key frame for the codecs
+        // phones produce; decoders settle within one packet).
+        let seekTime = source.start + track.startTimeOffset
+        if source.start > .zero, let timestamp = seekTime.timestamp(in: timeBase, method: .towardNegativeInfinity) {
+            try? input.seek(streamIndex: track.streamIndex, toTimestamp: timestamp)
+        }
+    }
+
+    deinit {
+        var layout = sourceLayout
+        av_channel_layout_uninit(&layout)
+    }
+
+    /// Writes the next `count` output samples of this segment into `channels` (one buffer per output channel)
+    /// starting at `offset`, adding nothing: the destination is overwritten. Past the source's end, silence.
+    func read(into channels: inout [[Float]], offset: Int, count: Int) throws {
+        var written = 0
+        while written < count {
+            if produced >= sampleCount { break }
+            if !hasConverted || convertedOffset >= converted.sampleCount {
+                if graphDrained { break }
+                let fetched = try fetchConverted()
+                if !fetched { break }
+            }
+            let available = min(converted.sampleCount - convertedOffset, count - written, Int(sampleCount - produced))
+            for channel in 0..<format.channelCount {
+                guard let plane = converted.pointer.pointee.extended_data[channel] else { continue }
+                plane.withMemoryRebound(to: Float.self, capacity: converted.sampleCount) { samples in
+                    for i in 0..<available {
+                        channels[channel][offset + written + i] = samples[convertedOffset + i]
+                    }
+                }
+            }
+            convertedOffset += available
+            written += available
+            produced += Int64(available)
+        }
+        // Silence for whatever the source could not supply (audio shorter than its segment).
+        if written < count {
+            for channel in 0..<format.channelCount {
+                for i in written..<count { channels[channel][offset + i] = 0 }
+            }
+            produced += Int64(count - written)
+        }
+    }
+
+    /// Pulls the next converted frame; returns false when the graph is drained.
+    private func fetchConverted() throws -> Bool {
+        while true {
+            if input.cancellation.isCancelled { throw CancellationError() }
+            switch try graph.pull(from: 0, into: converted) {
+            case .frame:
+                convertedOffset = 0
+                hasConverted = true
+                return true
+            case .endOfStream:
+                graphDrained = true
+                return false
+            case .needsInput:
+                try feedGraph()
+            }
+        }
+    }
+
+    /// Decodes one frame and pushes it into the graph, timestamped by its source sample index; at the end of the
+    /// source (or past the wanted range) signals end of stream.
+    private func feedGraph() throws {
+        while true {
+            if decoderDrained {
+                try graph.push(nil, to: 0)
+                return
+            }
+            switch try decoder.receive(into: decoded) {
+            case .frame:
+                let sample = sampleIndex(of: decoded)
+                decoded.pts = sample
+                nextSourceSample = sample + Int64(decoded.sampleCount)
+                if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                    var layout = sourceLayout
+                    av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
+                    av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
+                }
+                try graph.push(decoded, to: 0)
+                if sample >= lastSourceSample { decoderDrained = true }
+                return
+            case .endOfStream:
+                decoderDrained = true
+            case .needsInput:
+                if inputExhausted {
+                    _ = try decoder.send(nil)
+                    continue
+                }
+                let more: Bool
+                do {
+                    more = try input.readPacket(into: packet)
+                } catch let error as FFmpegError where error == .exit {
+                    throw CancellationError()
+                } catch let error as FFmpegError {
+                    if error == .invalidData { more = false } else {
+                        throw ExportError.sourceUnreadable(track.assetURL, reason: "reading audio: \(error)")
+                    }
+                }
+                if !more {
+                    inputExhausted = true
+                    _ = try decoder.send(nil)
+                    continue
+                }
+                guard packet.streamIndex == track.streamIndex else { continue }
+                do {
+                    _ = try decoder.send(packet)
+                } catch let error as FFmpegError where error == .invalidData {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// The source sample index of a decoded frame's first sample: from its timestamp when it has one (source time
+    /// rule: stream time minus `startTimeOffset`), else continuing from the previous frame.
+    private func sampleIndex(of frame: Frame) -> Int64 {
+        let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts
+        if let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) {
+            let index = (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
+            // Keep sample continuity when timestamps jitter by less than a millisecond.
+            if let expected = nextSourceSample, abs(index - expected) <= Int64(sourceRate / 1000) { return expected }
+            return index
+        }
+        return nextSourceSample ?? 0
+    }
+}

@@ -1,0 +1,239 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// What the export worker needs besides the plans.
+struct ExportJob {
+    var video: VideoPlan?
+    var audio: AudioPlan?
+    var settings: ExportSettings
+    var fileType: FileType
+    /// Where to write (a temporary file; the session renames it on success).
+    var path: String
+    var metadata: [(String, String)]
+    var optimizeForNetworkUse: Bool
+    /// Stop cleanly before the file exceeds this many bytes (nil: no limit).
+    var fileLengthLimit: Int64?
+}
+
+/// Runs one export synchronously on the calling thread (a dedicated worker thread, never the cooperative pool):
+/// renders video frames and audio chunks in presentation order, encodes them, and muxes them into `job.path`.
+/// Owns every FFmpeg object of the export; all are freed when it returns or throws.
+final class ExportRenderer {
+    private let job: ExportJob
+    private let cancellation: CancellationFlag
+    private let progress: (Double) -> Void
+    private var outputFile: OutputFile!
+    private var videoEncoder: Encoder?
+    private var audioEncoder: Encoder?
+    private var videoStream = -1
+    private var audioStream = -1
+    private let packet: Packet
+    private var limitReached = false
+
+    init(job: ExportJob, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws {
+        self.job = job
+        self.cancellation = cancellation
+        self.progress = progress
+        packet = try Packet()
+    }
+
+    /// Renders the whole job. Returns true when the file length limit stopped the export early (the file is
+    /// complete and playable, but shorter).
+    func run() throws -> Bool {
+        do {
+            outputFile = try OutputFile(path: job.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        } catch let error as FFmpegError {
+            let url = URL(fileURLWithPath: job.path)
+            throw ExportError.outputNotWritable(url.deletingLastPathComponent(), reason: error.description)
+        }
+        if let plan = job.video, let settings = job.settings.video { try openVideoEncoder(plan, settings) }
+        if let plan = job.audio, let settings = job.settings.audio { try openAudioEncoder(plan, settings) }
+        guard videoEncoder != nil || audioEncoder != nil else {
+            throw ExportError.invalidComposition("nothing to export: no video and no audio track")
+        }
+        outputFile.setMetadata(job.metadata)
+        var muxerOptions: [String: String] = [:]
+        if job.optimizeForNetworkUse && [.mp4, .mov, .m4a].contains(job.fileType) { muxerOptions["movflags"] = "+faststart" }
+        try writing { try outputFile.writeHeader(options: muxerOptions) }
+
+        let compositor = try job.video.flatMap { plan in videoEncoder == nil ? nil : try VideoCompositor(plan: plan, cancellation: cancellation) }
+        let mixer = try job.audio.flatMap { plan in audioEncoder == nil ? nil : try AudioMixer(plan: plan, frameSize: audioFrameSize, cancellation: cancellation) }
+        let frameCount = compositor?.plan.frameCount ?? 0
+        let totalSamples = mixer?.plan.sampleCount ?? 0
+        let audioRate = Int64(job.audio?.format.sampleRate ?? 48_000)
+        var nextFrame = 0
+        var lastProgress = -1.0
+
+        // Interleave by presentation time: always render whichever stream is behind.
+        while !limitReached {
+            if cancellation.isCancelled { throw CancellationError() }
+            let videoDone = compositor == nil || nextFrame >= frameCount
+            let audioDone = mixer.map { $0.position >= totalSamples } ?? true
+            if videoDone && audioDone { break }
+            let videoTime = compositor.map { $0.plan.time(ofFrame: nextFrame) } ?? .positiveInfinity
+            let audioTime = mixer.map { MediaTime(value: $0.position, timescale: Int32(audioRate)) } ?? .positiveInfinity
+            if !videoDone && (audioDone || videoTime <= audioTime), let compositor {
+                try compositor.render(frame: nextFrame) { try encodeVideo($0) }
+                nextFrame += 1
+            } else if let mixer {
+                try mixer.renderChunk { try encodeAudio($0) }
+            }
+            let done = frameCount > 0 ? Double(nextFrame) / Double(frameCount)
+                : Double(mixer?.position ?? 0) / Double(max(totalSamples, 1))
+            if done - lastProgress >= 0.001 || done >= 1 {
+                lastProgress = done
+                progress(min(done, 1))
+            }
+        }
+        try compositor?.finish { try encodeVideo($0) }
+        if let videoEncoder { try drain(videoEncoder, stream: videoStream, flush: true) }
+        if let audioEncoder { try drain(audioEncoder, stream: audioStream, flush: true) }
+        try writing { try outputFile.finish() }
+        progress(1)
+        return limitReached
+    }
+
+    /// The graph-description text of every video graph used (for `filterGraphDescription`).
+    private(set) var graphDescriptions: [String] = []
+
+    // MARK: Encoders
+
+    private func openVideoEncoder(_ plan: VideoPlan, _ settings: VideoSettings) throws {
+        guard job.fileType.supportsVideo else { return }
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(name: settings.codec.encoderName)
+        } catch {
+            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+        }
+        let context = encoder.pointer
+        context.pointee.width = Int32(plan.outputSize.width)
+        context.pointee.height = Int32(plan.outputSize.height)
+        context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
+        context.pointee.framerate = AVRational(num: plan.frameDuration.timescale, den: Int32(clamping: plan.frameDuration.value))
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        let framesPerSecond = Double(plan.frameDuration.timescale) / Double(plan.frameDuration.value)
+        context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        context.pointee.thread_count = 0
+        if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var options: [String: String] = [:]
+        switch settings.rateControl {
+        case .constantQuality(let crf):
+            if settings.codec == .h264 || settings.codec == .hevc { options["crf"] = "\(crf)" }
+            if settings.codec == .vp9 { options["crf"] = "\(crf)"; context.pointee.bit_rate = 0 }
+        case .averageBitRate(let rate):
+            context.pointee.bit_rate = Int64(rate)
+        }
+        if settings.codec == .h264 || settings.codec == .hevc { options["preset"] = settings.encoderPreset }
+        if settings.codec == .hevc { options["x265-params"] = "log-level=error" }
+        if settings.codec == .hevc && job.fileType != .mkv { context.pointee.codec_tag = fourCC("hvc1") }
+        do {
+            try encoder.open(options: options)
+        } catch {
+            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected the settings \(options): \(error)")
+        }
+        videoEncoder = encoder
+        videoStream = try outputFile.addStream(for: encoder)
+    }
+
+    private var audioFrameSize = 1024
+
+    private func openAudioEncoder(_ plan: AudioPlan, _ settings: AudioSettings) throws {
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(name: settings.codec.encoderName)
+        } catch {
+            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+        }
+        let context = encoder.pointer
+        context.pointee.sample_rate = Int32(plan.format.sampleRate)
+        context.pointee.sample_fmt = settings.codec == .pcm ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLTP
+        if settings.codec == .opus { context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT }
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(plan.format.channelCount))
+        context.pointee.time_base = AVRational(num: 1, den: Int32(plan.format.sampleRate))
+        if settings.codec != .pcm { context.pointee.bit_rate = Int64(settings.bitRate) }
+        if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        do {
+            try encoder.open(options: [:])
+        } catch {
+            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected \(settings): \(error)")
+        }
+        audioFrameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
+        audioEncoder = encoder
+        audioStream = try outputFile.addStream(for: encoder)
+    }
+
+    private func encodeVideo(_ frame: Frame) throws {
+        guard let videoEncoder, !limitReached else { return }
+        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try send(frame, to: videoEncoder, stream: videoStream)
+    }
+
+    private func encodeAudio(_ frame: Frame) throws {
+        guard let audioEncoder, !limitReached else { return }
+        try send(frame, to: audioEncoder, stream: audioStream)
+    }
+
+    private func send(_ frame: Frame, to encoder: Encoder, stream: Int) throws {
+        while true {
+            let accepted: Bool
+            do {
+                accepted = try encoder.send(frame)
+            } catch {
+                throw ExportError.renderingFailed(stage: "encoding with \(encoder.codecName)", reason: "\(error)")
+            }
+            try drain(encoder, stream: stream, flush: false)
+            if accepted { return }
+        }
+    }
+
+    private func drain(_ encoder: Encoder, stream: Int, flush: Bool) throws {
+        if flush { _ = try encoder.send(nil) }
+        while true {
+            let result: Encoder.Output
+            do {
+                result = try encoder.receive(into: packet)
+            } catch {
+                throw ExportError.renderingFailed(stage: "encoding with \(encoder.codecName)", reason: "\(error)")
+            }
+            guard result == .packet else { return }
+            let encoderTimeBase = encoder.pointer.pointee.time_base
+            if encoder === videoEncoder, packet.pointer.pointee.duration == 0 {
+                packet.pointer.pointee.duration = 1  // libx264 leaves durations 0; one frame in the encoder time base
+            }
+            packet.pointer.pointee.stream_index = Int32(stream)
+            av_packet_rescale_ts(packet.pointer, encoderTimeBase, outputFile.timeBase(ofStream: stream))
+            try writing { try outputFile.write(packet) }
+            if let limit = job.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
+                limitReached = true
+            }
+        }
+    }
+
+    /// Bytes kept free under a file length limit for what is still buffered in the encoders and the index.
+    private func reserve(for limit: Int64) -> Int64 { max(limit / 10, 64 * 1024) }
+
+    /// Runs a write, mapping FFmpeg's failure to a typed error naming the file (disk full, cancelled, …).
+    private func writing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as FFmpegError {
+            if error == .exit || cancellation.isCancelled { throw CancellationError() }
+            let url = URL(fileURLWithPath: job.path)
+            if error.posixCode == ENOSPC { throw ExportError.writeFailed(url, reason: "the disk is full") }
+            if error.posixCode == EFBIG { throw ExportError.writeFailed(url, reason: "the file is too large for this file system or limit") }
+            throw ExportError.writeFailed(url, reason: error.description)
+        }
+    }
+}
+
+/// A FourCC code as libavcodec stores it (little-endian).
+func fourCC(_ code: String) -> UInt32 {
+    code.utf8.prefix(4).enumerated().reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
+}

@@ -1,0 +1,254 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// Renders the output frames of a ``VideoPlan`` one by one: for frame k it finds the instruction at k·frameDuration,
+/// asks each layer's track for its picture, evaluates the layer's transform, crop and opacity with the model's own
+/// evaluators, and runs the pictures through a filter graph compiled for that configuration
+/// (``FilterGraphCompiler``). The graph is rebuilt only when the configuration changes (an instruction boundary,
+/// a source of another format, a moving transform or crop); opacity ramps are driven per frame by
+/// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph.
+///
+/// Confined to one export worker.
+final class VideoCompositor {
+    let plan: VideoPlan
+    private let cancellation: CancellationFlag
+    private let trackRenderers: [Int32: VideoTrackRenderer]
+    private var graph: FilterGraph?
+    private var compiled: CompiledGraph?
+    private var configuration: GraphConfiguration?
+    private var graphStartFrame = 0
+    private var backgrounds: [RenderColor: Frame] = [:]
+    private var overlayImages: [URL: Frame] = [:]
+    private let output: Frame
+    private var instructionHint = 0
+    /// Every distinct graph description used so far, in order (for `filterGraphDescription`).
+    private(set) var descriptions: [String] = []
+
+    init(plan: VideoPlan, cancellation: CancellationFlag) throws {
+        self.plan = plan
+        self.cancellation = cancellation
+        var renderers: [Int32: VideoTrackRenderer] = [:]
+        for track in plan.tracks { renderers[track.trackID] = VideoTrackRenderer(track: track, cancellation: cancellation) }
+        trackRenderers = renderers
+        output = try Frame()
+    }
+
+    /// Renders output frame `index` (frames must be rendered in order 0, 1, 2, …) and hands every frame the graph
+    /// releases to `emit`, with `pts` = its output frame index. The graph may hold a frame back until the next one
+    /// is pushed; ``finish(emit:)`` releases the rest.
+    func render(frame index: Int, emit: (Frame) throws -> Void) throws {
+        if cancellation.isCancelled { throw CancellationError() }
+        let time = plan.time(ofFrame: index)
+        let instructionIndex = instruction(at: time)
+        let instruction = instructionIndex.map { plan.instructions[$0] }
+
+        // The pictures and their property values at this time, bottom layer first.
+        var layerFrames: [Frame] = []
+        var layerConfigurations: [LayerConfiguration] = []
+        var layerOpacities: [Double] = []
+        for layer in (instruction?.layers ?? []).reversed() {
+            guard let renderer = trackRenderers[layer.trackID], let picture = try renderer.frame(at: time) else { continue }
+            let opacity = layer.opacity(time)
+            guard opacity > 0 || !layer.opacityIsConstant else { continue }
+            layerFrames.append(picture)
+            layerOpacities.append(opacity)
+            layerConfigurations.append(LayerConfiguration(
+                input: PictureFormat(of: picture), transform: layer.transform(time), crop: layer.crop(time),
+                opacity: layer.opacityIsConstant ? opacity : nil))
+        }
+
+        var imageFrames: [Frame] = []
+        var imageConfigurations: [ImageOverlayConfiguration] = []
+        var textConfigurations: [TextOverlayConfiguration] = []
+        if instruction?.drawsOverlays ?? true {
+            for overlay in plan.imageOverlays where overlay.timeRange.contains(time) {
+                let picture = try image(at: overlay.url)
+                imageFrames.append(picture)
+                imageConfigurations.append(ImageOverlayConfiguration(
+                    input: PictureFormat(of: picture), frame: overlay.frame(time), opacity: overlay.opacity(time)))
+            }
+            for text in plan.textOverlays where text.timeRange.contains(time) {
+                textConfigurations.append(TextOverlayConfiguration(
+                    text: text.text, fontFile: text.fontFile, fontSize: text.fontSize, color: text.color,
+                    background: text.background, padding: text.padding, frame: text.frame(time),
+                    opacity: text.opacity(time)))
+            }
+        }
+
+        let rate = AVRationalKey(num: Int32(plan.frameDuration.timescale), den: Int32(clamping: plan.frameDuration.value))
+        let wanted = GraphConfiguration(
+            instructionIndex: instructionIndex ?? -1, background: instruction?.background ?? .black,
+            canvas: plan.renderSize, output: plan.outputSize, frameRate: rate, layers: layerConfigurations,
+            imageOverlays: imageConfigurations, textOverlays: textConfigurations)
+        if wanted != configuration {
+            try finish(emit: emit)
+            try build(wanted, startingAt: index)
+        }
+        guard let graph, let compiled else { return }
+
+        let localPTS = Int64(index - graphStartFrame)
+        for (input, _) in compiled.inputs.enumerated() {
+            let role = compiled.inputs[input].0
+            if let target = compiled.opacityTargets[role] {
+                let opacity: Double
+                switch role {
+                case .layer(let i): opacity = layerOpacities[i]
+                case .imageOverlay(let i): opacity = imageConfigurations[i].opacity ?? 1
+                case .background: opacity = 1
+                }
+                try graph.sendCommand(target: target, command: "a", argument: "val*\(FilterGraphCompiler.format(opacity))")
+            }
+            let picture: Frame
+            switch role {
+            case .background: picture = try background(wanted.background)
+            case .layer(let i): picture = layerFrames[i]
+            case .imageOverlay(let i): picture = imageFrames[i]
+            }
+            picture.pts = localPTS
+            picture.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            do {
+                try graph.push(picture, to: input, keepReference: true)
+            } catch {
+                throw ExportError.renderingFailed(stage: "filtering frame \(index)", reason: "\(error)")
+            }
+        }
+        try drain(graph, emit: emit)
+    }
+
+    /// Flushes the current graph: end of stream on every input, then every remaining frame to `emit`.
+    func finish(emit: (Frame) throws -> Void) throws {
+        guard let graph, let compiled else { return }
+        for input in compiled.inputs.indices { try graph.push(nil, to: input) }
+        try drain(graph, emit: emit)
+        self.graph = nil
+        self.compiled = nil
+        self.configuration = nil
+    }
+
+    private func drain(_ graph: FilterGraph, emit: (Frame) throws -> Void) throws {
+        while true {
+            let result: FilterGraph.Output
+            do {
+                result = try graph.pull(from: 0, into: output)
+            } catch {
+                throw ExportError.renderingFailed(stage: "filtering", reason: "\(error)")
+            }
+            guard result == .frame else { return }
+            output.pts += Int64(graphStartFrame)
+            try emit(output)
+            output.unref()
+        }
+    }
+
+    private func build(_ wanted: GraphConfiguration, startingAt index: Int) throws {
+        let compiledGraph: CompiledGraph
+        do {
+            compiledGraph = try FilterGraphCompiler.compile(wanted)
+        } catch FilterGraphCompilerError.unsupportedTransform(let t) {
+            throw ExportError.unsupportedSettings(
+                "layer transform \(t) shears the picture; only rotation, scale, flips and translation are rendered")
+        }
+        let timeBase = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
+        let sources: [FilterGraph.Source] = compiledGraph.inputs.map { role, format in
+            let label: String
+            switch role {
+            case .background: label = "bg"
+            case .layer(let i): label = "L\(i)"
+            case .imageOverlay(let i): label = "I\(i)"
+            }
+            return .video(.init(label: label, width: format.width, height: format.height,
+                                pixelFormat: format.pixelFormat, timeBase: timeBase))
+        }
+        do {
+            graph = try FilterGraph(description: compiledGraph.description, sources: sources, sinkLabels: ["out"],
+                                    sinkIsAudio: [false], threads: 0)
+        } catch {
+            throw ExportError.renderingFailed(
+                stage: "building the video graph\n\(compiledGraph.description)\n", reason: "\(error)")
+        }
+        compiled = compiledGraph
+        configuration = wanted
+        graphStartFrame = index
+        if descriptions.last != compiledGraph.description { descriptions.append(compiledGraph.description) }
+    }
+
+    private func instruction(at time: MediaTime) -> Int? {
+        let instructions = plan.instructions
+        if instructionHint < instructions.count, instructions[instructionHint].timeRange.contains(time) {
+            return instructionHint
+        }
+        if let index = instructions.firstIndex(where: { $0.timeRange.contains(time) }) {
+            instructionHint = index
+            return index
+        }
+        return nil
+    }
+
+    /// A solid canvas-format frame of `color` (made once per colour by FFmpeg's `color` source).
+    private func background(_ color: RenderColor) throws -> Frame {
+        if let frame = backgrounds[color] { return frame }
+        let frame = try SolidFrame.make(color: color, size: plan.renderSize)
+        backgrounds[color] = frame
+        return frame
+    }
+
+    private func image(at url: URL) throws -> Frame {
+        if let frame = overlayImages[url] { return frame }
+        let frame = try StillImage.decode(url: url, cancellation: cancellation)
+        overlayImages[url] = frame
+        return frame
+    }
+}
+
+/// Solid frames in the canvas format.
+enum SolidFrame {
+    /// One `size` frame of `color`, yuv420p limited BT.709, from `color` → `format` → `setparams`.
+    static func make(color: RenderColor, size: Size) throws -> Frame {
+        let description = "color=c=\(color.ffmpegSyntax):s=\(size.width)x\(size.height):r=1:d=1,"
+            + "format=yuv420p,setparams=range=tv:colorspace=bt709[out]"
+        let graph = try FilterGraph(description: description, sources: [], sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
+        let frame = try Frame()
+        guard try graph.pull(from: 0, into: frame) == .frame else {
+            throw ExportError.renderingFailed(stage: "making the background", reason: "the color source gave no frame")
+        }
+        return frame
+    }
+}
+
+/// Decodes the first picture of an image file (PNG, JPEG, …) for overlays.
+enum StillImage {
+    static func decode(url: URL, cancellation: CancellationFlag) throws -> Frame {
+        let input: InputFile
+        do {
+            input = try InputFile(url: url, cancellation: cancellation)
+        } catch let error as AssetLoadingError {
+            throw ExportError.sourceUnreadable(url, reason: error.description)
+        }
+        let streamIndex = Int(av_find_best_stream(input.pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0))
+        guard streamIndex >= 0 else { throw ExportError.sourceUnreadable(url, reason: "it holds no picture") }
+        let decoder: Decoder
+        do {
+            decoder = try Decoder(stream: input.stream(at: streamIndex), threads: 1)
+        } catch {
+            throw ExportError.sourceUnreadable(url, reason: "no decoder for its picture: \(error)")
+        }
+        let packet = try Packet()
+        let frame = try Frame()
+        var sentEnd = false
+        while true {
+            switch try decoder.receive(into: frame) {
+            case .frame: return frame
+            case .endOfStream: throw ExportError.sourceUnreadable(url, reason: "it holds no decodable picture")
+            case .needsInput:
+                if sentEnd { throw ExportError.sourceUnreadable(url, reason: "it holds no decodable picture") }
+                if try input.readPacket(into: packet) {
+                    if packet.streamIndex == streamIndex { _ = try decoder.send(packet) }
+                } else {
+                    _ = try decoder.send(nil)
+                    sentEnd = true
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// Decodes one video track of one file and answers "which picture is on screen at source time S" with
+/// sample-and-hold semantics: the latest decoded frame whose presentation time is ≤ S.
+///
+/// Source time follows ``AssetTrack``'s rule: 0 is the track's first presented frame (`startTimeOffset` is the stream
+/// time of source time 0). Requests must be non-decreasing between seeks; a request earlier than what was decoded,
+/// or far ahead of it, seeks to the key frame at or before the time and decodes forward (never from zero).
+/// Confined to one export worker.
+final class VideoSourceReader {
+    let track: AssetTrack
+    private let input: InputFile
+    private let decoder: Decoder
+    private let streamIndex: Int
+    private let timeBase: AVRational
+    private let packet: Packet
+    /// The frame on screen for the last request, and its source time.
+    private var current: Frame
+    private var currentTime: MediaTime?
+    /// A decoded frame later than the last request (look-ahead), and its source time.
+    private var pending: Frame
+    private var pendingTime: MediaTime?
+    private var endOfStream = false
+    private var inputExhausted = false
+    /// A request further ahead than this (seconds) from the decoded position seeks instead of decoding through.
+    private let seekAheadThreshold = MediaTime(seconds: 3)
+
+    /// Opens the file and a decoder for `track`.
+    /// - Throws: ``ExportError`` naming the file when it cannot be opened or decoded.
+    init(track: AssetTrack, cancellation: CancellationFlag) throws {
+        self.track = track
+        do {
+            input = try InputFile(url: track.assetURL, cancellation: cancellation)
+        } catch let error as AssetLoadingError {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
+        }
+        guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
+        }
+        streamIndex = track.streamIndex
+        let stream = input.stream(at: streamIndex)
+        timeBase = stream.pointee.time_base
+        // Only this stream's packets are wanted: let the demuxer skip the others cheaply.
+        for index in 0..<input.streamCount where index != streamIndex {
+            input.stream(at: index).pointee.discard = AVDISCARD_ALL
+        }
+        do {
+            decoder = try Decoder(stream: stream)
+        } catch let error as FFmpegError {
+            throw ExportError.sourceUnreadable(
+                track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
+        }
+        packet = try Packet()
+        current = try Frame()
+        pending = try Frame()
+    }
+
+    /// The frame to show at source time `time` (sample-and-hold), or nil when the track has no frame at all.
+    /// The returned frame is owned by the reader and valid until the next call.
+    func frame(at time: MediaTime) throws -> Frame? {
+        if track.video?.isStillImage == true {
+            if currentTime == nil { try decodeFirstFrame() }
+            return currentTime == nil ? nil : current
+        }
+        if needsSeek(to: time) { try seek(to: time) }
+        // Advance while the look-ahead frame is due.
+        while true {
+            if pendingTime == nil, !endOfStream { try decodeNext() }
+            guard let nextTime = pendingTime else { break }
+            if nextTime <= time || currentTime == nil {
+                swap(&current, &pending)
+                currentTime = nextTime
+                pendingTime = nil
+                pending.unref()
+            } else {
+                break
+            }
+        }
+        return currentTime == nil ? nil : current
+    }
+
+    private func needsSeek(to time: MediaTime) -> Bool {
+        guard let shown = currentTime else { return time > seekAheadThreshold }
+        if time < shown { return true }
+        if let next = pendingTime, time < next { return false }
+        return time - shown > seekAheadThreshold
+    }
+
+    private func seek(to time: MediaTime) throws {
+        let streamTime = time + track.startTimeOffset
+        let timestamp = streamTime.timestamp(in: timeBase, method: .towardNegativeInfinity) ?? 0
+        do {
+            try input.seek(streamIndex: streamIndex, toTimestamp: timestamp)
+        } catch {
+            throw ExportError.sourceUnreadable(
+                track.assetURL, reason: "cannot seek track \(track.trackID) to \(time): \(error)")
+        }
+        decoder.flush()
+        current.unref()
+        pending.unref()
+        currentTime = nil
+        pendingTime = nil
+        endOfStream = false
+        inputExhausted = false
+        // Decode forward to the frame on screen at `time` (frame(at:) does the rest).
+    }
+
+    private func decodeFirstFrame() throws {
+        try decodeNext()
+        if pendingTime != nil {
+            swap(&current, &pending)
+            currentTime = pendingTime
+            pendingTime = nil
+        }
+    }
+
+    /// Decodes the next frame into `pending`, or sets `endOfStream`.
+    private func decodeNext() throws {
+        while true {
+            if input.cancellation.isCancelled { throw CancellationError() }
+            switch try decoder.receive(into: pending) {
+            case .frame:
+                let timestamp = pending.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? pending.bestEffortTimestamp : pending.pts
+                guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else {
+                    pending.unref()
+                    continue  // a frame without a usable timestamp cannot be placed: skip it
+                }
+                pendingTime = streamTime - track.startTimeOffset
+                return
+            case .endOfStream:
+                endOfStream = true
+                return
+            case .needsInput:
+                if inputExhausted {
+                    _ = try decoder.send(nil)
+                    continue
+                }
+                let more: Bool
+                do {
+                    more = try input.readPacket(into: packet)
+                } catch let error as FFmpegError where error == .exit {
+                    throw CancellationError()
+                } catch let error as FFmpegError {
+                    // A damaged tail: treat as the end of the stream rather than failing the export.
+                    if error == .invalidData { more = false } else {
+                        throw ExportError.sourceUnreadable(track.assetURL, reason: "reading: \(error)")
+                    }
+                }
+                if !more {
+                    inputExhausted = true
+                    _ = try decoder.send(nil)
+                    continue
+                }
+                guard packet.streamIndex == streamIndex else { continue }
+                do {
+                    _ = try decoder.send(packet)
+                } catch let error as FFmpegError where error == .invalidData {
+                    continue  // a corrupt packet: skip it, keep the previous picture (sample-and-hold)
+                }
+            }
+        }
+    }
+}
