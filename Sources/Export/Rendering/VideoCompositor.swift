@@ -41,46 +41,23 @@ final class VideoCompositor {
         if cancellation.isCancelled { throw CancellationError() }
         let time = plan.time(ofFrame: index)
         let instructionIndex = instruction(at: time)
-        let instruction = instructionIndex.map { plan.instructions[$0] }
 
         // The pictures and their property values at this time, bottom layer first.
         var layerFrames: [Frame] = []
-        var layerConfigurations: [LayerConfiguration] = []
-        var layerOpacities: [Double] = []
-        for layer in (instruction?.layers ?? []).reversed() {
-            guard let renderer = trackRenderers[layer.trackID], let picture = try renderer.frame(at: time) else { continue }
-            let opacity = layer.opacity(time)
-            guard opacity > 0 || !layer.opacityIsConstant else { continue }
-            layerFrames.append(picture)
-            layerOpacities.append(opacity)
-            layerConfigurations.append(LayerConfiguration(
-                input: PictureFormat(of: picture), transform: layer.transform(time), crop: layer.crop(time),
-                opacity: layer.opacityIsConstant ? opacity : nil))
-        }
-
         var imageFrames: [Frame] = []
-        var imageConfigurations: [ImageOverlayConfiguration] = []
-        var textConfigurations: [TextOverlayConfiguration] = []
-        if instruction?.drawsOverlays ?? true {
-            for overlay in plan.imageOverlays where overlay.timeRange.contains(time) {
-                let picture = try image(at: overlay.url)
+        let (wanted, layerOpacities) = try plan.configuration(
+            at: time, instructionIndex: instructionIndex,
+            picture: { trackID in
+                guard let picture = try trackRenderers[trackID]?.frame(at: time) else { return nil }
+                layerFrames.append(picture)
+                return PictureFormat(of: picture)
+            },
+            image: { url in
+                let picture = try image(at: url)
                 imageFrames.append(picture)
-                imageConfigurations.append(ImageOverlayConfiguration(
-                    input: PictureFormat(of: picture), frame: overlay.frame(time), opacity: overlay.opacity(time)))
-            }
-            for text in plan.textOverlays where text.timeRange.contains(time) {
-                textConfigurations.append(TextOverlayConfiguration(
-                    text: text.text, fontFile: text.fontFile, fontSize: text.fontSize, color: text.color,
-                    background: text.background, padding: text.padding, frame: text.frame(time),
-                    opacity: text.opacity(time)))
-            }
-        }
-
-        let rate = AVRationalKey(num: Int32(plan.frameDuration.timescale), den: Int32(clamping: plan.frameDuration.value))
-        let wanted = GraphConfiguration(
-            instructionIndex: instructionIndex ?? -1, background: instruction?.background ?? .black,
-            canvas: plan.renderSize, output: plan.outputSize, frameRate: rate, layers: layerConfigurations,
-            imageOverlays: imageConfigurations, textOverlays: textConfigurations)
+                return PictureFormat(of: picture)
+            })
+        let imageConfigurations = wanted.imageOverlays
         if wanted != configuration {
             try finish(emit: emit)
             try build(wanted, startingAt: index)
