@@ -1,0 +1,148 @@
+// The machinery behind the editing operations: exact boundary arithmetic, cutting a segment at a composition
+// time, shifting, merging at edit points, and splicing a run of new segments in. Every function that can fail
+// does so before the track is changed, so each public operation either completes or leaves the track as it was.
+
+extension CompositionTrack {
+    /// `a + b` exactly, or ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
+    func exactSum(_ a: MediaTime, _ b: MediaTime, operation: String) throws -> MediaTime {
+        guard let sum = a.adding(exactly: b) else {
+            throw CompositionError.timeNotRepresentable(trackID: trackID, operation: operation, time: a)
+        }
+        return sum
+    }
+
+    /// `a − b` exactly, or ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
+    func exactDifference(_ a: MediaTime, _ b: MediaTime, operation: String) throws -> MediaTime {
+        guard let difference = a.subtracting(exactly: b) else {
+            throw CompositionError.timeNotRepresentable(trackID: trackID, operation: operation, time: a)
+        }
+        return difference
+    }
+
+    /// The part of `segment` that plays over composition time `[from, to)` (inside the segment's target range,
+    /// `from < to`), with the source sub-range mapped exactly through the segment's speed.
+    func piece(
+        of segment: CompositionTrackSegment, from: MediaTime, to: MediaTime, operation: String
+    ) throws -> CompositionTrackSegment {
+        let target = segment.timeMapping.target
+        if from == target.start, to == target.end { return segment }
+        let newTarget = TimeRange(start: from, duration: try exactDifference(to, from, operation: operation))
+        guard let source = segment.sourceTrack else { return CompositionTrackSegment(emptyTimeRange: newTarget) }
+        let sourceStart = try sourceTime(at: from, in: segment, operation: operation)
+        let sourceEnd = try sourceTime(at: to, in: segment, operation: operation)
+        let newSource = TimeRange(
+            start: sourceStart, duration: try exactDifference(sourceEnd, sourceStart, operation: operation))
+        return CompositionTrackSegment(sourceTrack: source, timeMapping: TimeMapping(source: newSource, target: newTarget))
+    }
+
+    /// The source time that plays at composition time `time` in a media segment:
+    /// `source.start + (time − target.start) × source.duration / target.duration`, exactly.
+    private func sourceTime(
+        at time: MediaTime, in segment: CompositionTrackSegment, operation: String
+    ) throws -> MediaTime {
+        let mapping = segment.timeMapping
+        if time == mapping.target.start { return mapping.source.start }
+        if time == mapping.target.end { return mapping.source.end }
+        let offset = try exactDifference(time, mapping.target.start, operation: operation)
+        let sourceOffset: MediaTime?
+        if mapping.source.duration == mapping.target.duration {
+            sourceOffset = offset
+        } else {
+            sourceOffset = offset.multiplied(exactlyBy: mapping.source.duration, over: mapping.target.duration)
+        }
+        guard let sourceOffset else {
+            throw CompositionError.timeNotRepresentable(trackID: trackID, operation: operation, time: time)
+        }
+        return try exactSum(mapping.source.start, sourceOffset, operation: operation)
+    }
+
+    /// `segment` moved by `delta` in composition time (its source range is unchanged).
+    func shifted(
+        _ segment: CompositionTrackSegment, by delta: MediaTime, operation: String
+    ) throws -> CompositionTrackSegment {
+        var moved = segment
+        moved.timeMapping.target.start = try exactSum(segment.timeMapping.target.start, delta, operation: operation)
+        return moved
+    }
+
+    /// `segment` with its target range replaced (its source range is unchanged).
+    static func retimed(_ segment: CompositionTrackSegment, to target: TimeRange) -> CompositionTrackSegment {
+        var moved = segment
+        moved.timeMapping.target = target
+        return moved
+    }
+
+    /// The single segment equivalent to `first` followed by `second` (which starts where `first` ends), or nil when
+    /// they are not one continuous piece: both empty, or the same source track continued contiguously
+    /// (`first.source.end == second.source.start`) at exactly the same speed.
+    static func merged(_ first: CompositionTrackSegment, _ second: CompositionTrackSegment) -> CompositionTrackSegment? {
+        let a = first.timeMapping, b = second.timeMapping
+        guard let targetDuration = a.target.duration.adding(exactly: b.target.duration) else { return nil }
+        let target = TimeRange(start: a.target.start, duration: targetDuration)
+        if first.isEmpty, second.isEmpty { return CompositionTrackSegment(emptyTimeRange: target) }
+        guard let source = first.sourceTrack, !second.isEmpty,
+              a.source.end == b.source.start,
+              // Same speed: a.source / a.target == b.source / b.target, compared exactly.
+              a.source.duration.multiplied(exactlyBy: b.target.duration, over: a.target.duration) == b.source.duration,
+              source == second.sourceTrack,
+              let sourceDuration = a.source.duration.adding(exactly: b.source.duration)
+        else { return nil }
+        return CompositionTrackSegment(
+            sourceTrack: source,
+            timeMapping: TimeMapping(source: TimeRange(start: a.source.start, duration: sourceDuration), target: target))
+    }
+
+    /// Appends `segment` to `list`, merging it into the last element when they form one continuous piece.
+    static func appendMerging(_ segment: CompositionTrackSegment, to list: inout [CompositionTrackSegment]) {
+        if let last = list.last, let combined = merged(last, segment) {
+            list[list.count - 1] = combined
+        } else {
+            list.append(segment)
+        }
+    }
+
+    /// Splices `pieces` — consecutive segments tiling `[time, time + duration)` — into the track at composition time
+    /// `time`, as every insert does: a segment spanning `time` is split, later segments ripple right by `duration`,
+    /// and a time past the end leaves an empty segment in the gap. New boundaries merge where the segments meet
+    /// contiguously; trailing empty segments are dropped. An empty track adopts the first inserted source's
+    /// properties.
+    ///
+    /// - Complexity: O(1) amortised when appending at or after the end; O(n) otherwise.
+    mutating func splice(_ pieces: [CompositionTrackSegment], duration: MediaTime, at time: MediaTime, operation: String) throws {
+        let trackEnd = end
+        if time >= trackEnd {
+            var tail: [CompositionTrackSegment] = []
+            if time > trackEnd {
+                let gap = try exactDifference(time, trackEnd, operation: operation)
+                tail.append(CompositionTrackSegment(emptyTimeRange: TimeRange(start: trackEnd, duration: gap)))
+            }
+            tail += pieces
+            // Commit: nothing below throws.
+            if segments.isEmpty, let source = pieces.first(where: { !$0.isEmpty })?.sourceTrack {
+                adoptProperties(of: source)
+            }
+            for segment in tail { Self.appendMerging(segment, to: &segments) }
+            while segments.last?.isEmpty == true { segments.removeLast() }
+            return
+        }
+        let index = segmentIndex(containing: time)
+        let spanning = segments[index]
+        let spanningStart = spanning.timeMapping.target.start
+        var result: [CompositionTrackSegment] = []
+        result.reserveCapacity(segments.count + pieces.count + 2)
+        result += segments[..<index]
+        let right: CompositionTrackSegment
+        if spanningStart < time {
+            result.append(try piece(of: spanning, from: spanningStart, to: time, operation: operation))
+            right = try piece(of: spanning, from: time, to: spanning.timeMapping.target.end, operation: operation)
+        } else {
+            right = spanning
+        }
+        for segment in pieces { Self.appendMerging(segment, to: &result) }
+        Self.appendMerging(try shifted(right, by: duration, operation: operation), to: &result)
+        for later in segments[(index + 1)...] {
+            result.append(try shifted(later, by: duration, operation: operation))
+        }
+        segments = result
+    }
+}

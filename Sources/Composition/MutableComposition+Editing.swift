@@ -1,0 +1,146 @@
+extension MutableComposition {
+    /// The ID of the first track (in ``tracks`` order) that `track` can be inserted into without changing how the
+    /// track's media is described, or nil, as `AVMutableComposition.mutableTrack(compatibleWith:)`. The rule is
+    /// ``CompositionTrack/isCompatible(with:)``: same media type, and for a track already holding media the same
+    /// codec and, for video, natural size and preferred transform (audio: sample rate and channel count).
+    public func mutableTrack(compatibleWith track: AssetTrack) -> Int32? {
+        tracks.first { $0.isCompatible(with: track) }?.trackID
+    }
+
+    /// Inserts `range` of `track` at `startTime` into the composition track `trackID`; see
+    /// ``CompositionTrack/insertTimeRange(_:of:at:)`` for the rules. Other tracks are not changed.
+    ///
+    /// - Throws: ``CompositionError/unknownTrackID(_:)``, or what the track's insert throws.
+    /// - Complexity: O(1) amortised when appending, O(n) in the track's segments otherwise.
+    public mutating func insertTimeRange(
+        _ range: TimeRange, of track: AssetTrack, at startTime: MediaTime, intoTrackWithID trackID: Int32
+    ) throws {
+        let index = try index(ofTrackID: trackID)
+        try tracks[index].insertTimeRange(range, of: track, at: startTime)
+    }
+
+    /// Inserts `range` of every video and audio track of `asset` at `startTime`, as AVFoundation's
+    /// `AVMutableComposition.insertTimeRange(_:of:at:)`.
+    ///
+    /// Each source track goes into the first compatible composition track (``mutableTrack(compatibleWith:)``) not
+    /// already used by this insert; when there is none, a track is added (with the next free ID), so an asset with
+    /// two audio tracks fills two composition tracks. Existing content at `startTime` is pushed out by
+    /// `range.duration` in *every* track that extends past `startTime` — tracks that receive nothing get an empty
+    /// range — so the composition's tracks stay in sync (AVFoundation: "existing content at the specified start time
+    /// is pushed out by the duration of the time range"). A source track shorter than `range` (audio ending before
+    /// the video is common) contributes what it has, padded with empty segments (dropped at a track's end). An
+    /// invalid `startTime` appends at the composition's ``duration``. Subtitle and data tracks are skipped.
+    ///
+    /// - Parameters:
+    ///   - range: the range of the asset to insert, in source time (seconds); inside `[0, asset.duration)` (a still
+    ///     image asset, with an unbounded duration, takes any finite range).
+    ///   - asset: the source.
+    ///   - startTime: where the range starts in composition time (seconds), ≥ 0, or ``MediaTime/invalid`` to append.
+    /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)``,
+    ///   ``CompositionError/negativeTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/rangeOutsideAsset(url:range:assetDuration:)``,
+    ///   ``CompositionError/noComposableTracks(url:)``, or a track's
+    ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The composition is unchanged when it
+    ///   throws.
+    /// - Complexity: O(n) in the total number of segments.
+    public mutating func insertTimeRange(_ range: TimeRange, of asset: Asset, at startTime: MediaTime) throws {
+        try CompositionTrack.checkFinite(range.start, trackID: nil, parameter: "timeRange.start")
+        try CompositionTrack.checkPositiveDuration(range.duration, trackID: nil, parameter: "timeRange.duration")
+        guard TimeRange(start: .zero, duration: asset.duration).contains(range) else {
+            throw CompositionError.rangeOutsideAsset(url: asset.url, range: range, assetDuration: asset.duration)
+        }
+        let sources = asset.tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }
+        guard !sources.isEmpty else { throw CompositionError.noComposableTracks(url: asset.url) }
+        let time: MediaTime
+        if startTime.isValid {
+            try CompositionTrack.checkFinite(startTime, trackID: nil, parameter: "startTime")
+            guard startTime >= .zero else {
+                throw CompositionError.negativeTime(trackID: nil, parameter: "startTime", time: startTime)
+            }
+            time = startTime
+        } else {
+            time = duration
+        }
+
+        var edited = self
+        var used = Set<Int32>()
+        for source in sources {
+            let trackID = try edited.tracks.first { !used.contains($0.trackID) && $0.isCompatible(with: source) }?.trackID
+                ?? edited.addMutableTrack(withMediaType: source.mediaType)
+            used.insert(trackID)
+            try edited.tracks[edited.index(ofTrackID: trackID)].insertAssetTrack(range, of: source, at: time)
+        }
+        let gap = TimeRange(start: time, duration: range.duration)
+        for index in edited.tracks.indices
+        where !used.contains(edited.tracks[index].trackID) && time < edited.tracks[index].end {
+            try edited.tracks[index].insertEmptyTimeRange(gap)
+        }
+        self = edited
+    }
+
+    /// Inserts an empty range at `range.start` in every track that extends past it, rippling later content right
+    /// by `range.duration`, as `AVMutableComposition.insertEmptyTimeRange(_:)`. Tracks ending at or before
+    /// `range.start` are unchanged (they have nothing to push, and a track never ends with a gap).
+    ///
+    /// - Parameter range: where the gap goes and how long it is, in composition time (seconds).
+    /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/negativeTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)``,
+    ///   ``CompositionError/emptyRangeAtEnd(trackID:range:trackEnd:)`` (with a nil track ID) when `range.start` is at
+    ///   or after the composition's ``duration`` (AVFoundation's rule for tracks, applied to the whole). The
+    ///   composition is unchanged when it throws.
+    /// - Complexity: O(n) in the total number of segments.
+    public mutating func insertEmptyTimeRange(_ range: TimeRange) throws {
+        try CompositionTrack.checkTargetRange(range, trackID: nil)
+        let total = duration
+        guard range.start < total else {
+            throw CompositionError.emptyRangeAtEnd(trackID: nil, range: range, trackEnd: total)
+        }
+        var edited = tracks
+        for index in edited.indices where range.start < edited[index].end {
+            try edited[index].insertEmptyTimeRange(range)
+        }
+        tracks = edited
+    }
+
+    /// Removes `range` of composition time from every track and ripples later content left, as
+    /// `AVMutableComposition.removeTimeRange(_:)`; see ``CompositionTrack/removeTimeRange(_:)``. Tracks are never
+    /// removed, even when they become empty.
+    ///
+    /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/negativeTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)`` or a track's
+    ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The composition is unchanged when it
+    ///   throws.
+    /// - Complexity: O(n) in the total number of segments.
+    public mutating func removeTimeRange(_ range: TimeRange) throws {
+        try CompositionTrack.checkTargetRange(range, trackID: nil)
+        var edited = tracks
+        for index in edited.indices {
+            try edited[index].removeTimeRange(range)
+        }
+        tracks = edited
+    }
+
+    /// Changes the duration of `range` of composition time to `duration` in every track, as
+    /// `AVMutableComposition.scaleTimeRange(_:toDuration:)`; see ``CompositionTrack/scaleTimeRange(_:toDuration:)``.
+    /// Every track is retimed by the same time map, so tracks stay in sync.
+    ///
+    /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/negativeTime(trackID:parameter:time:)``,
+    ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)``, or a track's
+    ///   ``CompositionError/speedOutOfRange(trackID:sourceRange:targetRange:)`` or
+    ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The composition is unchanged when it
+    ///   throws.
+    /// - Complexity: O(n) in the total number of segments.
+    public mutating func scaleTimeRange(_ range: TimeRange, toDuration duration: MediaTime) throws {
+        try CompositionTrack.checkTargetRange(range, trackID: nil)
+        try CompositionTrack.checkPositiveDuration(duration, trackID: nil, parameter: "duration")
+        var edited = tracks
+        for index in edited.indices {
+            try edited[index].scaleTimeRange(range, toDuration: duration)
+        }
+        tracks = edited
+    }
+}
