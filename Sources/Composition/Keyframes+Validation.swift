@@ -1,27 +1,4 @@
 extension Keyframes {
-    /// Where a keyframed parameter sits, for the issues ``validationIssues(of:at:checkValue:)`` reports.
-    public struct IssueLocation: Sendable, Hashable {
-        /// The parameter's name in messages (`"opacity"`, `"volume"`).
-        public var parameter: String
-        /// What owns it, as the start of a message (`"instruction 2, layer of track 3"`).
-        public var owner: String
-        /// The instruction index to put in issues.
-        public var instructionIndex: Int?
-        /// The overlay index to put in issues.
-        public var overlayIndex: Int?
-        /// The track ID to put in issues.
-        public var trackID: Int32?
-
-        /// A location.
-        public init(parameter: String, owner: String, instructionIndex: Int? = nil, overlayIndex: Int? = nil, trackID: Int32? = nil) {
-            self.parameter = parameter
-            self.owner = owner
-            self.instructionIndex = instructionIndex
-            self.overlayIndex = overlayIndex
-            self.trackID = trackID
-        }
-    }
-
     /// Every problem of the entries: values set at non-numeric times (``ValidationIssue/Kind/invalidKeyTime``),
     /// ramps with an invalid, non-numeric, zero or negative duration range (``ValidationIssue/Kind/invalidRampTimeRange``),
     /// ramps that overlap an earlier ramp (``ValidationIssue/Kind/overlappingRamps``), and whatever `checkValue`
@@ -34,7 +11,7 @@ extension Keyframes {
     ///   - location: names the parameter and its owner in the issues.
     ///   - checkValue: returns the kind and the reason (e.g. `"is 1.5, outside 0...1"`) for a bad value, nil for a good one.
     public func validationIssues(
-        at location: IssueLocation, checkValue: (Value) -> (kind: ValidationIssue.Kind, reason: String)?
+        at location: ValidationIssue.Location, checkValue: (Value) -> (kind: ValidationIssue.Kind, reason: String)?
     ) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         func issue(_ kind: ValidationIssue.Kind, _ time: MediaTime?, _ text: String) {

@@ -62,6 +62,29 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case negativeVolume
     }
 
+    /// Where a keyframed parameter sits, for the issues ``Keyframes/validationIssues(at:checkValue:)`` reports.
+    public struct Location: Sendable, Hashable {
+        /// The parameter's name in messages (`"opacity"`, `"volume"`).
+        public var parameter: String
+        /// What owns it, as the start of a message (`"instruction 2, layer of track 3"`).
+        public var owner: String
+        /// The instruction index to put in issues.
+        public var instructionIndex: Int?
+        /// The overlay index to put in issues.
+        public var overlayIndex: Int?
+        /// The track ID to put in issues.
+        public var trackID: Int32?
+
+        /// A location.
+        public init(parameter: String, owner: String, instructionIndex: Int? = nil, overlayIndex: Int? = nil, trackID: Int32? = nil) {
+            self.parameter = parameter
+            self.owner = owner
+            self.instructionIndex = instructionIndex
+            self.overlayIndex = overlayIndex
+            self.trackID = trackID
+        }
+    }
+
     /// What is wrong.
     public var kind: Kind
     /// The index of the video composition instruction concerned, if any.

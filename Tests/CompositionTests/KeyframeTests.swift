@@ -216,7 +216,7 @@ struct KeyframeSegmentTests {
 
 @Suite("Keyframes: validation and JSON")
 struct KeyframeValidationTests {
-    private let location = Keyframes<Double>.IssueLocation(parameter: "opacity", owner: "instruction 0, track 1", instructionIndex: 0, trackID: 1)
+    private let location = ValidationIssue.Location(parameter: "opacity", owner: "instruction 0, track 1", instructionIndex: 0, trackID: 1)
 
     private func unitRange(_ value: Double) -> (kind: ValidationIssue.Kind, reason: String)? {
         (0...1).contains(value) ? nil : (.opacityOutOfRange, "is \(value), outside 0...1")
