@@ -1,2 +1,0 @@
-// AudioMix: volume ramps and mix parameters (pure Swift, no FFmpeg).
-import Composition

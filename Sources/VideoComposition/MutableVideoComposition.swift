@@ -1,0 +1,94 @@
+import Composition
+
+/// How a composition's video tracks are combined into frames, as AVFoundation's `AVMutableVideoComposition`: the
+/// canvas, the frame rate, the instructions that say which tracks are drawn how during each time range, and overlay
+/// layers drawn above the video.
+///
+/// Build one by hand, from a composition's facts with ``init(propertiesOf:)``, or from JSON. Check it against the
+/// composition with ``validate(for:)`` (every problem) or ``validated(for:)`` (throws) before rendering.
+public struct MutableVideoComposition: Sendable, Hashable {
+    /// The canvas in pixels; even width and height for 4:2:0 output.
+    public var renderSize: Size
+    /// The output frame interval, e.g. 1/30 s: frame `k` shows composition time `k × frameDuration`.
+    public var frameDuration: MediaTime
+    /// The colour under every layer where an instruction sets none; opaque black by default (AVFoundation's).
+    public var backgroundColor: Color
+    /// Instructions in time order, tiling `[0, composition duration)` without gap or overlap.
+    public var instructions: [VideoCompositionInstruction]
+    /// Image and text layers drawn above the video, index 0 the top-most.
+    public var overlays: [OverlayLayer]
+    /// When set, output frames follow the timing of this composition video track's frames (e.g. to keep a source's
+    /// variable frame rate), composing at most one frame per `frameDuration` across its empty edits — as
+    /// AVFoundation's `sourceTrackIDForFrameTiming`. Nil: a constant rate of one frame per ``frameDuration``.
+    public var sourceTrackIDForFrameTiming: Int32?
+
+    /// A video composition.
+    ///
+    /// - Parameters:
+    ///   - renderSize: canvas in pixels.
+    ///   - frameDuration: output frame interval.
+    ///   - instructions: in time order.
+    ///   - backgroundColor: opaque black by default.
+    ///   - overlays: top-most first; none by default.
+    ///   - sourceTrackIDForFrameTiming: nil for constant-rate output.
+    public init(
+        renderSize: Size, frameDuration: MediaTime, instructions: [VideoCompositionInstruction] = [],
+        backgroundColor: Color = .black, overlays: [OverlayLayer] = [], sourceTrackIDForFrameTiming: Int32? = nil
+    ) {
+        self.renderSize = renderSize
+        self.frameDuration = frameDuration
+        self.instructions = instructions
+        self.backgroundColor = backgroundColor
+        self.overlays = overlays
+        self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
+    }
+
+    /// The instruction in force at composition time `time`: the first whose range contains it (half-open), or nil.
+    public func instruction(at time: MediaTime) -> VideoCompositionInstruction? {
+        instructions.first { $0.timeRange.contains(time) }
+    }
+
+    /// The background colour at `time`: the instruction's, or ``backgroundColor``.
+    public func backgroundColor(at time: MediaTime) -> Color {
+        instruction(at: time)?.backgroundColor ?? backgroundColor
+    }
+
+    /// The overlays drawn at `time`, top-most first: those visible at `time`, unless the instruction in force has
+    /// `enablePostProcessing` off.
+    public func visibleOverlays(at time: MediaTime) -> [OverlayLayer] {
+        guard instruction(at: time)?.enablePostProcessing ?? true else { return [] }
+        return overlays.filter { $0.isVisible(at: time) }
+    }
+}
+
+extension MutableVideoComposition: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case renderSize, frameDuration, backgroundColor, instructions, overlays, sourceTrackIDForFrameTiming
+    }
+
+    /// Decodes a video composition; `renderSize` and `frameDuration` are required, the rest default as in the
+    /// initializer.
+    ///
+    /// - Throws: `DecodingError` naming the missing key or malformed value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            renderSize: try container.decode(Size.self, forKey: .renderSize),
+            frameDuration: try container.decode(MediaTime.self, forKey: .frameDuration),
+            instructions: try container.decodeIfPresent([VideoCompositionInstruction].self, forKey: .instructions) ?? [],
+            backgroundColor: try container.decodeIfPresent(Color.self, forKey: .backgroundColor) ?? .black,
+            overlays: try container.decodeIfPresent([OverlayLayer].self, forKey: .overlays) ?? [],
+            sourceTrackIDForFrameTiming: try container.decodeIfPresent(Int32.self, forKey: .sourceTrackIDForFrameTiming))
+    }
+
+    /// Encodes every field (`sourceTrackIDForFrameTiming` only when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(renderSize, forKey: .renderSize)
+        try container.encode(frameDuration, forKey: .frameDuration)
+        try container.encode(backgroundColor, forKey: .backgroundColor)
+        try container.encode(instructions, forKey: .instructions)
+        try container.encode(overlays, forKey: .overlays)
+        try container.encodeIfPresent(sourceTrackIDForFrameTiming, forKey: .sourceTrackIDForFrameTiming)
+    }
+}

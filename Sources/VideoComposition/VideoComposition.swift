@@ -1,2 +1,0 @@
-// VideoComposition: layer instructions, ramps, overlays (pure Swift, no FFmpeg).
-import Composition
