@@ -3,7 +3,7 @@ import Foundation
 
 /// A fully checked export: the render plans plus where and how to write them. Made by ``ExportPlanner`` before any
 /// file is touched; ``write(cancellation:progress:)`` does the work on the calling (worker) thread.
-struct ExportPlan {
+struct ExportPlan: Sendable {
     var video: VideoPlan?
     var audio: AudioPlan?
     var settings: ExportSettings

@@ -2,7 +2,7 @@ import Composition
 import Foundation
 
 /// An sRGB colour with components in 0…1, as the renderer uses it.
-struct RenderColor: Hashable {
+struct RenderColor: Hashable, Sendable {
     var red: Double
     var green: Double
     var blue: Double
@@ -18,20 +18,20 @@ struct RenderColor: Hashable {
 }
 
 /// What the renderer needs to know about one layer of one instruction: the track and the model's own evaluators.
-struct LayerPlan {
+struct LayerPlan: Sendable {
     var trackID: Int32
     /// The layer transform at a composition time (maps source pixels to render pixels).
-    var transform: (MediaTime) -> AffineTransform2D
+    var transform: @Sendable (MediaTime) -> AffineTransform2D
     /// Opacity 0…1 at a composition time.
-    var opacity: (MediaTime) -> Double
+    var opacity: @Sendable (MediaTime) -> Double
     /// Crop rectangle in source pixels at a composition time; nil = the full frame.
-    var crop: (MediaTime) -> Rect?
+    var crop: @Sendable (MediaTime) -> Rect?
     /// True when opacity does not change over the instruction's range (it is then compiled as a constant).
     var opacityIsConstant: Bool
 }
 
 /// One instruction as the renderer sees it.
-struct InstructionPlan {
+struct InstructionPlan: Sendable {
     var timeRange: TimeRange
     var background: RenderColor
     /// Index 0 is the top-most layer (AVFoundation's order).
@@ -41,16 +41,16 @@ struct InstructionPlan {
 }
 
 /// An image overlay as the renderer sees it.
-struct ImageOverlayPlan {
+struct ImageOverlayPlan: Sendable {
     var url: URL
     var timeRange: TimeRange
     /// Frame (render pixels) at a composition time: position and size after animation.
-    var frame: (MediaTime) -> Rect
-    var opacity: (MediaTime) -> Double
+    var frame: @Sendable (MediaTime) -> Rect
+    var opacity: @Sendable (MediaTime) -> Double
 }
 
 /// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`).
-struct TextOverlayPlan {
+struct TextOverlayPlan: Sendable {
     var text: String
     var fontFile: String
     var fontSize: Double
@@ -58,12 +58,12 @@ struct TextOverlayPlan {
     var background: RenderColor?
     var padding: Double
     var timeRange: TimeRange
-    var frame: (MediaTime) -> Rect
-    var opacity: (MediaTime) -> Double
+    var frame: @Sendable (MediaTime) -> Rect
+    var opacity: @Sendable (MediaTime) -> Double
 }
 
 /// Everything the video side of an export needs: the canvas, the output grid, the tracks and the instructions.
-struct VideoPlan {
+struct VideoPlan: Sendable {
     var renderSize: Size
     /// The encoded size: `renderSize` unless a sized preset scales it down.
     var outputSize: Size
@@ -87,12 +87,12 @@ struct VideoPlan {
 }
 
 /// The audio side of an export.
-struct AudioPlan {
+struct AudioPlan: Sendable {
     var format: AudioOutputFormat
     var duration: MediaTime
     var tracks: [RenderTrack]
     /// Linear gain of each track at a composition time (the audio mix's `volume(at:)`), by track ID.
-    var gains: [Int32: (MediaTime) -> Double]
+    var gains: [Int32: @Sendable (MediaTime) -> Double]
     /// Tracks whose speed changes also change pitch.
     var varispeedTrackIDs: Set<Int32>
 

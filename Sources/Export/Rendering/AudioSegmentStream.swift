@@ -3,7 +3,7 @@ import Foundation
 internal import CMedia
 
 /// The output audio format every source is converted to: planar float, one rate, one layout.
-struct AudioOutputFormat: Hashable {
+struct AudioOutputFormat: Hashable, Sendable {
     /// Samples per second (Hz).
     var sampleRate: Int
     /// Channel count: 1 (mono) or 2 (stereo).

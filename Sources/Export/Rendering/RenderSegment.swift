@@ -2,7 +2,7 @@ import Composition
 
 /// One segment of a composition track as the renderer sees it: the source track (nil for an empty segment) and the
 /// exact mapping of its source range onto composition time.
-struct RenderSegment: Hashable {
+struct RenderSegment: Hashable, Sendable {
     var source: AssetTrack?
     var mapping: TimeMapping
 
@@ -14,7 +14,7 @@ struct RenderSegment: Hashable {
 }
 
 /// A composition track as the renderer sees it.
-struct RenderTrack: Hashable {
+struct RenderTrack: Hashable, Sendable {
     var trackID: Int32
     var segments: [RenderSegment]
 

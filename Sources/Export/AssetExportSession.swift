@@ -1,0 +1,284 @@
+import AudioMix
+import Composition
+import Foundation
+import Synchronization
+import VideoComposition
+
+/// Renders a composition — with an optional video composition and audio mix — to a file, asynchronously, with
+/// progress: Splice's `AVAssetExportSession`.
+///
+/// Configure the session, then `try await export()`. Rendering runs in-process through libav* on a dedicated
+/// thread (never on Swift's cooperative pool). The session is `Sendable`: ``cancelExport()``, ``status`` and
+/// ``progress`` may be used from any task while an export runs.
+///
+/// **Nothing is lost.** An existing file at ``outputURL`` is an error (AVFoundation's rule) unless
+/// ``overwritesExistingFile`` is set; output is written to a hidden temporary file in the same directory and moved
+/// into place only when complete; failure and cancellation remove the temporary file and leave any existing file
+/// untouched.
+///
+/// ```swift
+/// let session = try AssetExportSession(asset: composition, preset: .preset1920x1080)
+/// session.outputURL = URL(fileURLWithPath: "out.mp4")
+/// session.videoComposition = videoComposition
+/// session.audioMix = audioMix
+/// try await session.export()
+/// ```
+public final class AssetExportSession: Sendable {
+    /// The lifecycle of an export, as `AVAssetExportSession.Status`.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// Configured, not started.
+        case waiting
+        /// Rendering.
+        case exporting
+        /// The file is in place at ``AssetExportSession/outputURL``.
+        case completed
+        /// Stopped by an error (see ``AssetExportSession/error``); no file was left behind.
+        case failed
+        /// Stopped by ``AssetExportSession/cancelExport()`` or task cancellation; no file was left behind.
+        case cancelled
+    }
+
+    struct Configuration {
+        var outputURL: URL?
+        var outputFileType: FileType?
+        var videoComposition: MutableVideoComposition?
+        var audioMix: MutableAudioMix?
+        var timeRange: TimeRange = TimeRange(start: .zero, duration: .positiveInfinity)
+        var metadata: [MetadataItem] = []
+        var shouldOptimizeForNetworkUse = true
+        var fileLengthLimit: Int64?
+        var overwritesExistingFile = false
+    }
+
+    struct State {
+        var status: Status = .waiting
+        var error: (any Error)?
+        var progress: Double = 0
+        var fileLengthLimitReached = false
+        var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+    }
+
+    /// The composition being exported.
+    public let asset: MutableComposition
+    /// The encoder settings; nil for passthrough.
+    public let settings: ExportSettings?
+    /// The preset the session was made with, if any.
+    public let preset: ExportPreset?
+    private let configuration: Mutex<Configuration>
+    private let state = Mutex(State())
+    private let cancellation = CancellationFlag()
+
+    /// A session for `asset` with an AVFoundation preset.
+    public init(asset: MutableComposition, preset: ExportPreset) {
+        self.asset = asset
+        self.preset = preset
+        settings = preset.settings
+        configuration = Mutex(Configuration())
+        if preset == .appleM4A { configuration.withLock { $0.outputFileType = .m4a } }
+    }
+
+    /// A session for `asset` with an AVFoundation preset name (`"AVAssetExportPreset1920x1080"`, …), as
+    /// `AVAssetExportSession(asset:presetName:)`.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the unknown preset and listing the known ones.
+    public convenience init(asset: MutableComposition, presetName: String) throws {
+        guard let preset = ExportPreset(rawValue: presetName) else {
+            throw ExportError.unsupportedSettings(
+                "unknown preset '\(presetName)'; known presets: "
+                    + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self.init(asset: asset, preset: preset)
+    }
+
+    /// A session for `asset` with explicit encoder settings (beyond AVFoundation: codec, quality, size, rate).
+    public init(asset: MutableComposition, settings: ExportSettings) {
+        self.asset = asset
+        self.preset = nil
+        self.settings = settings
+        configuration = Mutex(Configuration())
+    }
+
+    // MARK: Configuration (set before export())
+
+    /// Where the file goes. Required.
+    public var outputURL: URL? {
+        get { configuration.withLock { $0.outputURL } }
+        set { configuration.withLock { $0.outputURL = newValue } }
+    }
+
+    /// The container; nil picks it from ``outputURL``'s extension (`.mp4`, `.mov`, `.m4a`, `.mkv`, `.webm`).
+    public var outputFileType: FileType? {
+        get { configuration.withLock { $0.outputFileType } }
+        set { configuration.withLock { $0.outputFileType = newValue } }
+    }
+
+    /// How the video looks; nil uses `MutableVideoComposition(propertiesOf:)` (upright, aspect-fit).
+    public var videoComposition: MutableVideoComposition? {
+        get { configuration.withLock { $0.videoComposition } }
+        set { configuration.withLock { $0.videoComposition = newValue } }
+    }
+
+    /// How the audio tracks are mixed; nil plays every track at its preferred volume.
+    public var audioMix: MutableAudioMix? {
+        get { configuration.withLock { $0.audioMix } }
+        set { configuration.withLock { $0.audioMix = newValue } }
+    }
+
+    /// The part of the composition to export, in composition time; the whole composition by default
+    /// (`[0, +∞)`, clipped to the duration).
+    public var timeRange: TimeRange {
+        get { configuration.withLock { $0.timeRange } }
+        set { configuration.withLock { $0.timeRange = newValue } }
+    }
+
+    /// Container metadata to write (`title`, `creation_time`, …).
+    public var metadata: [MetadataItem] {
+        get { configuration.withLock { $0.metadata } }
+        set { configuration.withLock { $0.metadata = newValue } }
+    }
+
+    /// Put the index (`moov`) before the media data so playback can start while downloading. True by default.
+    public var shouldOptimizeForNetworkUse: Bool {
+        get { configuration.withLock { $0.shouldOptimizeForNetworkUse } }
+        set { configuration.withLock { $0.shouldOptimizeForNetworkUse = newValue } }
+    }
+
+    /// Maximum output size in bytes. When the limit would be passed, the export stops at a frame boundary and
+    /// completes with a shorter, playable file (as AVFoundation does); ``fileLengthLimitReached`` then says so.
+    public var fileLengthLimit: Int64? {
+        get { configuration.withLock { $0.fileLengthLimit } }
+        set { configuration.withLock { $0.fileLengthLimit = newValue } }
+    }
+
+    /// Replace a file already at ``outputURL``. False by default: an existing file is an error, as in AVFoundation.
+    public var overwritesExistingFile: Bool {
+        get { configuration.withLock { $0.overwritesExistingFile } }
+        set { configuration.withLock { $0.overwritesExistingFile = newValue } }
+    }
+
+    // MARK: Observation
+
+    /// Where the export is.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// The error that failed the export, when ``status`` is `.failed`.
+    public var error: (any Error)? { state.withLock { $0.error } }
+
+    /// Rendered composition time ÷ exported duration, 0…1, monotonic.
+    public var progress: Double { state.withLock { $0.progress } }
+
+    /// True when the export completed early because of ``fileLengthLimit``.
+    public var fileLengthLimitReached: Bool { state.withLock { $0.fileLengthLimitReached } }
+
+    /// A stream of ``progress`` values (0…1, monotonic) that keeps only the newest value when the reader is slow;
+    /// it finishes when the export ends. Each access makes a new stream.
+    public var progressUpdates: AsyncStream<Double> {
+        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let finished: Bool = state.withLock { state in
+            continuation.yield(state.progress)
+            switch state.status {
+            case .waiting, .exporting:
+                state.continuations[id] = continuation
+                return false
+            case .completed, .failed, .cancelled:
+                return true
+            }
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    /// Stops a running export promptly (also inside blocking FFmpeg I/O); `export()` then throws
+    /// `CancellationError` and no file is left behind. Calling it before `export()` makes the export cancel at once.
+    public func cancelExport() {
+        cancellation.cancel()
+    }
+
+    // MARK: Export
+
+    /// Renders the composition to ``outputURL``.
+    ///
+    /// Bad input is reported before any file is touched: no output URL, an existing file, an invalid video
+    /// composition or audio mix (every problem listed), an unreadable source, a missing encoder.
+    ///
+    /// - Throws: ``ExportError`` naming the cause; `CancellationError` when cancelled by ``cancelExport()`` or by
+    ///   cancelling the calling task.
+    public func export() async throws {
+        let claimed = state.withLock { state -> Bool in
+            guard state.status == .waiting else { return false }
+            state.status = .exporting
+            return true
+        }
+        guard claimed else {
+            throw ExportError.unsupportedSettings("this session has already exported; make a new session to export again")
+        }
+        let configuration = self.configuration.withLock { $0 }
+        do {
+            let plan = try ExportPlanner(
+                composition: asset, settings: settings, preset: preset, configuration: configuration
+            ).makePlan()
+            let limitReached = try await withTaskCancellationHandler {
+                try await runOnWorkerThread(plan)
+            } onCancel: {
+                cancellation.cancel()
+            }
+            finish(.completed, error: nil, limitReached: limitReached)
+        } catch {
+            let cancelled = error is CancellationError || cancellation.isCancelled
+            finish(cancelled ? .cancelled : .failed, error: cancelled ? nil : error, limitReached: false)
+            throw cancelled ? CancellationError() : error
+        }
+    }
+
+    /// The filter graphs the export uses, as text (one per distinct configuration, in timeline order), compiled from
+    /// the models and the sources' described formats without decoding. For debugging and for people who know FFmpeg.
+    /// - Throws: the planning errors of ``export()`` (invalid models, unknown preset).
+    public func filterGraphDescription() throws -> String {
+        let configuration = self.configuration.withLock { $0 }
+        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, configuration: configuration).makePlan()
+        return try plan.describeGraphs()
+    }
+
+    private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            let cancellation = self.cancellation
+            let thread = Thread { [self] in
+                do {
+                    let limitReached = try plan.write(cancellation: cancellation) { [self] value in
+                        publish(progress: value)
+                    }
+                    continuation.resume(returning: limitReached)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "splice.export"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    private func publish(progress value: Double) {
+        state.withLock { state in
+            guard value > state.progress else { return }
+            state.progress = value
+            for continuation in state.continuations.values { continuation.yield(value) }
+        }
+    }
+
+    private func finish(_ status: Status, error: (any Error)?, limitReached: Bool) {
+        let continuations = state.withLock { state -> [AsyncStream<Double>.Continuation] in
+            state.status = status
+            state.error = error
+            state.fileLengthLimitReached = limitReached
+            if status == .completed { state.progress = 1 }
+            let all = Array(state.continuations.values)
+            state.continuations = [:]
+            return all
+        }
+        for continuation in continuations {
+            if status == .completed { continuation.yield(1) }
+            continuation.finish()
+        }
+    }
+}

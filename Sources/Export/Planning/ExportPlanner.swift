@@ -1,0 +1,236 @@
+import AudioMix
+import Composition
+import Foundation
+import VideoComposition
+
+/// Checks an export request and turns the models into render plans, before any file is opened: output location,
+/// file type against settings, video composition and audio mix validation (every problem listed), the export time
+/// range, the output size (sized presets never upscale), and the model evaluators the renderer will call.
+struct ExportPlanner {
+    let composition: MutableComposition
+    let settings: ExportSettings?
+    let preset: ExportPreset?
+    let configuration: AssetExportSession.Configuration
+
+    func makePlan() throws -> ExportPlan {
+        guard let outputURL = configuration.outputURL else {
+            throw ExportError.unsupportedSettings("no output URL: set outputURL before exporting")
+        }
+        guard outputURL.isFileURL else {
+            throw ExportError.outputNotWritable(outputURL, reason: "only file URLs can be written")
+        }
+        guard let fileType = configuration.outputFileType ?? FileType(pathExtension: outputURL.pathExtension) else {
+            throw ExportError.unsupportedSettings(
+                "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
+        }
+        try checkOutputLocation(outputURL)
+        guard var settings else {
+            throw ExportError.passthroughNotPossible(
+                "stream copy is not available in this version; choose a preset such as AVAssetExportPresetHighestQuality")
+        }
+        if !fileType.supportsVideo { settings.video = nil }
+
+        let duration = composition.duration
+        guard duration.isNumeric, duration > .zero else {
+            throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
+        }
+        let range = try exportRange(duration: duration)
+
+        let videoTracks = composition.tracks(withMediaType: .video).filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
+        let audioTracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
+        if settings.video != nil && videoTracks.isEmpty { settings.video = nil }
+        if settings.audio != nil && audioTracks.isEmpty { settings.audio = nil }
+        if settings.video == nil && settings.audio == nil {
+            throw ExportError.invalidComposition(
+                fileType.supportsVideo ? "it has no enabled video or audio track with media"
+                    : "a .\(fileType.rawValue) file holds audio only and the composition has no audio track with media")
+        }
+        if let video = settings.video { try checkCodec(video.codec, in: fileType) }
+        if let audio = settings.audio { try checkCodec(audio.codec, in: fileType) }
+
+        var videoPlan: VideoPlan?
+        if let videoSettings = settings.video {
+            videoPlan = try makeVideoPlan(videoTracks, settings: videoSettings, range: range)
+        }
+        var audioPlan: AudioPlan?
+        if let audioSettings = settings.audio {
+            audioPlan = try makeAudioPlan(audioTracks, settings: audioSettings, range: range)
+        }
+        return ExportPlan(
+            video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
+            overwritesExistingFile: configuration.overwritesExistingFile,
+            metadata: configuration.metadata.map { ($0.key, $0.value) },
+            optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse,
+            fileLengthLimit: configuration.fileLengthLimit)
+    }
+
+    // MARK: Checks
+
+    private func checkOutputLocation(_ url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) does not exist")
+        }
+        guard access(directory.path, W_OK) == 0 else {
+            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: url.path) && !configuration.overwritesExistingFile {
+            throw ExportError.outputFileExists(url)
+        }
+    }
+
+    private func exportRange(duration: MediaTime) throws -> TimeRange {
+        let requested = configuration.timeRange
+        guard requested.isValid, requested.start.isNumeric, requested.start >= .zero else {
+            throw ExportError.invalidComposition("the export time range \(requested) is not a valid range from time ≥ 0")
+        }
+        let whole = TimeRange(start: .zero, duration: duration)
+        let range = requested.intersection(whole)
+        guard range.isValid, !range.isEmpty else {
+            throw ExportError.invalidComposition("the export time range \(requested) lies outside the composition \(whole)")
+        }
+        return range
+    }
+
+    private func checkCodec(_ codec: VideoSettings.Codec, in fileType: FileType) throws {
+        let allowed: [FileType: Set<VideoSettings.Codec>] = [
+            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores], .mkv: [.h264, .hevc, .prores, .vp9], .webm: [.vp9],
+        ]
+        guard allowed[fileType]?.contains(codec) ?? false else {
+            throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) video")
+        }
+        guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
+    }
+
+    private func checkCodec(_ codec: AudioSettings.Codec, in fileType: FileType) throws {
+        let allowed: [FileType: Set<AudioSettings.Codec>] = [
+            .mp4: [.aac, .opus], .mov: [.aac, .pcm], .m4a: [.aac], .mkv: [.aac, .opus, .pcm], .webm: [.opus],
+        ]
+        guard allowed[fileType]?.contains(codec) ?? false else {
+            throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) audio")
+        }
+        guard codec == .aac else {
+            throw ExportError.unsupportedSettings("\(codec.rawValue) audio is not supported by this version; use AAC")
+        }
+        guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
+    }
+
+    // MARK: Video
+
+    private func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
+        let videoComposition = configuration.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
+        let issues = videoComposition.validate(for: composition)
+        guard issues.isEmpty else { throw ExportError.invalidVideoComposition(issues.map(\.description)) }
+        for overlay in videoComposition.overlays {
+            if case .text = overlay.content, !MediaLibrary.hasFilter(named: "drawtext") {
+                throw ExportError.filterUnavailable("drawtext")
+            }
+        }
+        let renderSize = videoComposition.renderSize
+        let outputSize = Self.outputSize(renderSize: renderSize, maximum: settings.maximumSize)
+        let shift = range.start
+        @Sendable func shifted(_ time: MediaTime) -> MediaTime { time + shift }
+
+        let instructions: [InstructionPlan] = videoComposition.instructions.compactMap { instruction in
+            let clipped = instruction.timeRange.intersection(range)
+            guard clipped.isValid, !clipped.isEmpty else { return nil }
+            let layers = instruction.layerInstructions.map { layer in
+                LayerPlan(
+                    trackID: layer.trackID,
+                    transform: { layer.transform(at: shifted($0)) },
+                    opacity: { layer.opacity(at: shifted($0)) },
+                    crop: { layer.cropRectangle(at: shifted($0)) },
+                    opacityIsConstant: layer.isOpacityConstant(in: clipped))
+            }
+            return InstructionPlan(
+                timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),
+                background: RenderColor(instruction.backgroundColor ?? videoComposition.backgroundColor),
+                layers: layers, drawsOverlays: instruction.enablePostProcessing)
+        }
+
+        var images: [ImageOverlayPlan] = []
+        var texts: [TextOverlayPlan] = []
+        for overlay in videoComposition.overlays {
+            let clipped = overlay.timeRange.intersection(range)
+            guard clipped.isValid, !clipped.isEmpty else { continue }
+            let localRange = TimeRange(start: clipped.start - shift, duration: clipped.duration)
+            switch overlay.content {
+            case .image(let url):
+                images.append(ImageOverlayPlan(
+                    url: url, timeRange: localRange,
+                    frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
+            case .text(let text):
+                texts.append(TextOverlayPlan(
+                    text: text.string, fontFile: try Self.fontFile(for: text), fontSize: text.fontSize,
+                    color: RenderColor(text.color), background: text.backgroundColor.map(RenderColor.init),
+                    padding: text.padding, timeRange: localRange,
+                    frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
+            }
+        }
+        return VideoPlan(
+            renderSize: renderSize, outputSize: outputSize, frameDuration: videoComposition.frameDuration,
+            duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) },
+            instructions: instructions, imageOverlays: images, textOverlays: texts)
+    }
+
+    /// The render size scaled down to fit `maximum` (aspect kept, even dimensions), never up (AVFoundation's rule for
+    /// sized presets).
+    static func outputSize(renderSize: Size, maximum: Size?) -> Size {
+        guard let maximum, renderSize.width > maximum.width || renderSize.height > maximum.height else { return renderSize }
+        // Fit the longer side against the box in the same orientation, as AVFoundation does for portrait video.
+        let box = (renderSize.width >= renderSize.height) == (maximum.width >= maximum.height)
+            ? maximum : Size(width: maximum.height, height: maximum.width)
+        let scale = min(Double(box.width) / Double(renderSize.width), Double(box.height) / Double(renderSize.height), 1)
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+        return Size(width: even(Double(renderSize.width) * scale), height: even(Double(renderSize.height) * scale))
+    }
+
+    /// The font file for a text layer: its own file, else fontconfig's match for the family (`fc-match`), else
+    /// DejaVu Sans.
+    static func fontFile(for text: TextLayerContent) throws -> String {
+        if let file = text.fontFile {
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw ExportError.sourceUnreadable(file, reason: "the font file does not exist")
+            }
+            return file.path
+        }
+        let candidates = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+            "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        ]
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) { return found }
+        throw ExportError.unsupportedSettings(
+            "no font for text layer '\(text.string)': set fontFile (no DejaVu Sans found; install fonts-dejavu-core)")
+    }
+
+    // MARK: Audio
+
+    private func makeAudioPlan(_ tracks: [CompositionTrack], settings: AudioSettings, range: TimeRange) throws -> AudioPlan {
+        let mix = configuration.audioMix ?? MutableAudioMix()
+        let issues = mix.validate(for: composition)
+        guard issues.isEmpty else { throw ExportError.invalidAudioMix(issues.map(\.description)) }
+        var gains: [Int32: @Sendable (MediaTime) -> Double] = [:]
+        var varispeed: Set<Int32> = []
+        for track in tracks {
+            let preferred = track.preferredVolume
+            if let parameters = mix.inputParameters(forTrackID: track.trackID) {
+                let shift = range.start
+                gains[track.trackID] = { parameters.volume(at: $0 + shift) * preferred }
+                if parameters.audioTimePitchAlgorithm == .varispeed { varispeed.insert(track.trackID) }
+            } else if preferred != 1 {
+                gains[track.trackID] = { _ in preferred }
+            }
+        }
+        return AudioPlan(
+            format: AudioOutputFormat(sampleRate: settings.sampleRate, channelCount: settings.channelCount),
+            duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) }, gains: gains,
+            varispeedTrackIDs: varispeed)
+    }
+}
+
+extension RenderColor {
+    init(_ color: Color) {
+        self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+    }
+}
