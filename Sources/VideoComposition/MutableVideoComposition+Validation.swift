@@ -71,7 +71,7 @@ extension MutableVideoComposition {
                 if track.mediaType != .video {
                     issues.append(ValidationIssue(
                         kind: .wrongMediaType, trackID: trackID,
-                        message: "sourceTrackIDForFrameTiming names track \(trackID), a \(track.mediaType.rawValue) track, not video"))
+                        message: "sourceTrackIDForFrameTiming names track \(trackID), which has media type \(track.mediaType.rawValue), not video"))
                 }
             } else {
                 issues.append(ValidationIssue(
@@ -156,7 +156,7 @@ extension MutableVideoComposition {
                 if track.mediaType != .video {
                     issues.append(ValidationIssue(
                         kind: .wrongMediaType, instructionIndex: index, trackID: trackID, time: instruction.timeRange.start,
-                        message: "\(owner): track \(trackID) is a \(track.mediaType.rawValue) track, not video"))
+                        message: "\(owner): track \(trackID) has media type \(track.mediaType.rawValue), not video"))
                 }
             } else {
                 issues.append(ValidationIssue(
