@@ -82,7 +82,8 @@ extension AudioMixInputParameters: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             trackID: try container.decode(Int32.self, forKey: .trackID),
-            audioTimePitchAlgorithm: try container.decodeIfPresent(AudioTimePitchAlgorithm.self, forKey: .audioTimePitchAlgorithm) ?? .spectral)
+            audioTimePitchAlgorithm:
+                try container.decodeIfPresent(AudioTimePitchAlgorithm.self, forKey: .audioTimePitchAlgorithm) ?? .spectral)
         volumes = try container.decodeIfPresent(Keyframes<Double>.self, forKey: .volume) ?? Keyframes()
     }
 
