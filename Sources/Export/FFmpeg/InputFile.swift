@@ -32,6 +32,7 @@ final class InputFile {
     ///   but the header or stream information cannot be read; `CancellationError` when `cancellation` was cancelled
     ///   before or during the open.
     init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        MediaLibrary.installLogRouting()
         self.url = url
         let flag = cancellation ?? CancellationFlag()
         self.cancellation = flag
