@@ -14,7 +14,7 @@ struct CompositionScalingTests {
 
     private static func milliseconds(_ duration: Duration) -> String {
         let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return String(format: "%.1f ms", ms)
+        return String(format: "%.2f ms", ms)
     }
 
     @Test func aThousandSegmentTrackEditsQuickly() throws {

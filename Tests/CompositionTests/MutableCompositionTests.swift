@@ -207,6 +207,23 @@ struct MutableCompositionTests {
         #expect(composition.duration == s(9))
     }
 
+    @Test func aWholeAssetInsertThatFailsInOneTrackChangesNone() throws {
+        // The audio track holds a boundary at 1/p s; pushing it by 1/q s (p, q distinct primes) has no exact
+        // MediaTime, so the insert fails while planning the audio track, after the video track was planned.
+        let p: Int32 = 2_147_483_647, q: Int32 = 2_147_483_629
+        var composition = MutableComposition()
+        let video = try composition.addMutableTrack(withMediaType: .video)
+        let audio = try composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(r(0, 4), of: landscapeVideo, at: .zero, intoTrackWithID: video)
+        try composition.insertTimeRange(r(s(0), s(1, p)), of: landscapeAudio, at: .zero, intoTrackWithID: audio)
+        try composition.insertTimeRange(r(2, 3), of: landscapeAudio, at: .invalid, intoTrackWithID: audio)
+        let before = composition
+        #expect(throws: CompositionError.timeNotRepresentable(trackID: 2, operation: "insertTimeRange", time: s(1, p))) {
+            try composition.insertTimeRange(r(s(0), s(1, q)), of: landscape, at: .zero)
+        }
+        #expect(composition == before)
+    }
+
     @Test func wholeAssetInsertErrors() throws {
         var composition = MutableComposition()
         #expect(throws: CompositionError.rangeOutsideAsset(url: landscape.url, range: r(3, 5), assetDuration: s(4))) {
