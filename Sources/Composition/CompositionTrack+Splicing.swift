@@ -4,19 +4,6 @@
 // operation plans every track before changing any. Applying moves later segments in place (no copies of their
 // source-track snapshots), so an edit costs O(n) small-integer work and memory moves.
 
-/// A planned change to a track's segment list: replace `replacedRange` with `replacement`, then give the segments
-/// after it the new target starts `laterStarts` (in order), then drop trailing empty segments.
-struct SegmentEdit {
-    /// The indices of the segments replaced.
-    var replacedRange: Range<Int>
-    /// The segments put in their place (already cut, retimed and merged).
-    var replacement: [CompositionTrackSegment]
-    /// The new target start of each segment after `replacedRange`.
-    var laterStarts: [MediaTime]
-    /// A source whose properties an empty track adopts.
-    var adoptedSource: AssetTrack?
-}
-
 extension CompositionTrack {
     /// Carries out a planned edit. Cannot fail.
     mutating func apply(_ edit: SegmentEdit) {
