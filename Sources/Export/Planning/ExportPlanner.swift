@@ -147,12 +147,16 @@ struct ExportPlanner {
             let clipped = instruction.timeRange.intersection(range)
             guard clipped.isValid, !clipped.isEmpty else { return nil }
             let layers = instruction.layerInstructions.map { layer in
-                LayerPlan(
+                let pieces = layer.opacitySegments(in: clipped)
+                return LayerPlan(
                     trackID: layer.trackID,
                     transform: { layer.transform(at: shifted($0)) },
                     opacity: { layer.opacity(at: shifted($0)) },
                     crop: { layer.cropRectangle(at: shifted($0)) },
-                    opacityIsConstant: layer.isOpacityConstant(in: clipped))
+                    opacityIsConstant: { time in
+                        let absolute = shifted(time)
+                        return pieces.first { $0.timeRange.contains(absolute) }?.isConstant ?? true
+                    })
             }
             return InstructionPlan(
                 timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),
