@@ -110,9 +110,6 @@ struct ExportPlanner {
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) audio")
         }
-        guard codec == .aac else {
-            throw ExportError.unsupportedSettings("\(codec.rawValue) audio is not supported by this version; use AAC")
-        }
         guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
     }
 
