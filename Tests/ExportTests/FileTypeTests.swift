@@ -97,3 +97,14 @@ struct FileTypeTests {
         #expect(ExportPlannerProbe.outputSize(Size(width: 1000, height: 1000), .preset640x480) == Size(width: 480, height: 480))
     }
 }
+
+@Suite("Filter availability")
+struct FilterAvailabilityTests {
+    @Test func theFiltersAGraphUsesAreNamed() {
+        let description = "[bg]null[base0];\n[L0]scale=640:360,format=yuva420p,lut@l0=y=val:a=val*0.5[lay0];\n"
+            + "[base0][lay0]overlay=x=0:y=0[base1];[base1]drawtext=text='a\\\\, b':x=1[out]"
+        #expect(FilterGraphProbe.filterNames(description) == ["null", "scale", "format", "lut", "overlay", "drawtext"])
+        for name in FilterGraphProbe.filterNames(description) { #expect(MediaLibrary.hasFilter(named: name), "\(name)") }
+        #expect(!MediaLibrary.hasFilter(named: "no_such_filter"))
+    }
+}

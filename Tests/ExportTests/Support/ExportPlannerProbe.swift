@@ -7,3 +7,8 @@ enum ExportPlannerProbe {
         ExportPlanner.outputSize(renderSize: render, maximum: preset.settings?.video?.maximumSize)
     }
 }
+
+/// Access to the compiler's pure helpers.
+enum FilterGraphProbe {
+    static func filterNames(_ description: String) -> Set<String> { FilterGraphCompiler.filterNames(in: description) }
+}
