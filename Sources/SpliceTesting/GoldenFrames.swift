@@ -54,9 +54,10 @@ public struct GoldenFrames: Sendable {
         self.init(directory: base.appendingPathComponent(path).standardizedFileURL, recordMode: recordMode)
     }
 
-    /// The golden file for `name`: `<directory>/<name>.png` (or `<name>` itself when it already has an extension).
+    /// The golden file for `name`: `<directory>/<name>.<extension>` (`name` may already end in `.<extension>`;
+    /// other dots are part of the name, as in `"opacity-0.5"`).
     public func url(forGolden name: String, extension pathExtension: String = "png") -> URL {
-        let file = (name as NSString).pathExtension.isEmpty ? "\(name).\(pathExtension)" : name
+        let file = name.hasSuffix(".\(pathExtension)") ? name : "\(name).\(pathExtension)"
         return directory.appendingPathComponent(file)
     }
 

@@ -160,5 +160,8 @@ struct GoldenFramesLibraryTests {
         let goldens = GoldenFrames(directory: "../../Fixtures/goldens", recordMode: .never)
         #expect(goldens.directory == Paths.goldens.standardizedFileURL)
         #expect(goldens.url(forGolden: "x") == Paths.goldens.standardizedFileURL.appendingPathComponent("x.png"))
+        #expect(goldens.url(forGolden: "opacity-0.5").lastPathComponent == "opacity-0.5.png")
+        #expect(goldens.url(forGolden: "x.png").lastPathComponent == "x.png")
+        #expect(goldens.url(forGolden: "run", extension: "framemd5").lastPathComponent == "run.framemd5")
     }
 }
