@@ -5,13 +5,14 @@ internal import CMedia
 /// Lossless test media made in-process from FFmpeg's generator filters (lavfi `testsrc2`, `color`, `sine`,
 /// `aevalsrc`, …), so test suites need few binary fixtures and never run the `ffmpeg` command-line tool.
 ///
-/// The pictures are encoded with FFV1 (every frame a key frame), the sound as 16-bit PCM, in Matroska (`.mkv`).
+/// The pictures are encoded with FFV1 (every frame a key frame), the sound as 16-bit PCM, in QuickTime (`.mov`,
+/// exact rational timestamps: a 30 fps frame lasts exactly 1/30 s) or Matroska (`.mkv`, millisecond timestamps).
 /// Both codecs are lossless: decoding the file gives back exactly the generator's pixels (in ``PixelFormat/rgb``)
 /// and samples (after their conversion to 16 bits).
 ///
 /// ```swift
 /// try SyntheticMedia.write(video: "testsrc2=s=320x240:r=30", audio: "sine=f=1000:r=48000",
-///                          duration: MediaTime(seconds: 2), to: URL(fileURLWithPath: "/tmp/pattern.mkv"))
+///                          duration: MediaTime(seconds: 2), to: URL(fileURLWithPath: "/tmp/pattern.mov"))
 /// ```
 public enum SyntheticMedia {
     /// How the pictures are stored.
@@ -23,7 +24,7 @@ public enum SyntheticMedia {
         case yuv420p
     }
 
-    /// Renders the lavfi descriptions for `duration` and writes them, losslessly, to a new Matroska file.
+    /// Renders the lavfi descriptions for `duration` and writes them, losslessly, to a new `.mov` or `.mkv` file.
     ///
     /// Each description is a filter chain (or graph) in FFmpeg's `-filter_complex` syntax whose single unlabelled
     /// output is the stream, e.g. `"testsrc2=s=320x240:r=30"`, `"color=c=0xFF0000:s=320x240:r=30"`,
@@ -32,18 +33,19 @@ public enum SyntheticMedia {
     /// Frames whose presentation time is before `duration` are written; the sound is cut to exactly
     /// `duration × sample rate` samples (rounded down).
     ///
-    /// Matroska stores times in milliseconds: a 30 fps frame `k` is stored at `round(k × 1000 / 30)` ms, as the
-    /// `ffmpeg` tool does, and `Asset.load(from:)` reads it back at that time.
+    /// The container follows `url`'s extension. QuickTime keeps every timestamp exact. Matroska stores times in
+    /// milliseconds: a 30 fps frame `k` is stored at `round(k × 1000 / 30)` ms, as the `ffmpeg` tool does, and
+    /// `Asset.load(from:)` reads it back at that time (so its shortest frame interval is 33 ms, not 1/30 s).
     ///
     /// - Parameters:
     ///   - video: the picture source, or nil for a sound-only file.
     ///   - audio: the sound source, or nil for a picture-only file.
     ///   - duration: how long the media lasts (seconds as an exact ``MediaTime``); positive.
     ///   - pixelFormat: how the pictures are stored; ``PixelFormat/rgb`` by default.
-    ///   - url: a `file:` URL in an existing directory where no file exists yet (nothing is overwritten); written
-    ///     through a temporary file beside it, moved into place when complete.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for no source, a non-positive duration, a description
-    ///   FFmpeg rejects (with FFmpeg's reason) or a source that ends before `duration`;
+    ///   - url: a `file:` URL ending in `.mov` or `.mkv`, in an existing directory where no file exists yet (nothing
+    ///     is overwritten); written through a temporary file beside it, moved into place when complete.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for no source, a non-positive duration, another file
+    ///   extension, a description FFmpeg rejects (with FFmpeg's reason) or a source that ends before `duration`;
     ///   ``ExportError/outputFileExists(_:)``; ``ExportError/outputNotWritable(_:reason:)``;
     ///   ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks `ffv1` or `pcm_s16le`;
     ///   ``ExportError/writeFailed(_:reason:)``.
@@ -57,6 +59,11 @@ public enum SyntheticMedia {
             throw ExportError.unsupportedSettings("the synthetic media duration \(duration) is not a positive time")
         }
         guard url.isFileURL else { throw ExportError.outputNotWritable(url, reason: "only file URLs can be written") }
+        let muxers = ["mov": "mov", "mkv": "matroska"]
+        guard let muxer = muxers[url.pathExtension.lowercased()] else {
+            throw ExportError.unsupportedSettings(
+                "synthetic media is written as .mov or .mkv, not '\(url.lastPathComponent)'")
+        }
         let directory = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -67,7 +74,8 @@ public enum SyntheticMedia {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).splice-\(UUID().uuidString).partial")
         do {
             let writer = try SyntheticMediaWriter(
-                video: video, audio: audio, duration: duration, pixelFormat: pixelFormat, path: temporary.path)
+                video: video, audio: audio, duration: duration, pixelFormat: pixelFormat, path: temporary.path,
+                muxer: muxer)
             try writer.run()
         } catch {
             unlink(temporary.path)
@@ -81,7 +89,7 @@ public enum SyntheticMedia {
     }
 }
 
-/// Encodes lavfi generator output with FFV1 and PCM into Matroska, for ``SyntheticMedia``. Owns every FFmpeg object
+/// Encodes lavfi generator output with FFV1 and PCM into QuickTime or Matroska, for ``SyntheticMedia``. Owns every FFmpeg object
 /// it uses; runs on the calling thread.
 final class SyntheticMediaWriter {
     private let duration: MediaTime
@@ -111,11 +119,12 @@ final class SyntheticMediaWriter {
         }
     }
 
-    init(video: String?, audio: String?, duration: MediaTime, pixelFormat: SyntheticMedia.PixelFormat, path: String) throws {
+    init(video: String?, audio: String?, duration: MediaTime, pixelFormat: SyntheticMedia.PixelFormat, path: String,
+         muxer: String) throws {
         self.duration = duration
         let url = URL(fileURLWithPath: path)
         do {
-            output = try OutputFile(path: path, formatName: "matroska", cancellation: CancellationFlag())
+            output = try OutputFile(path: path, formatName: muxer, cancellation: CancellationFlag())
         } catch {
             throw ExportError.outputNotWritable(url, reason: "\(error)")
         }

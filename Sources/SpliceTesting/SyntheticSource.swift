@@ -142,7 +142,8 @@ extension SyntheticMedia {
     ///   - audio: the sound source, or nil.
     ///   - duration: positive, exact.
     ///   - pixelFormat: ``SyntheticMedia/PixelFormat/rgb`` (exact colours) by default.
-    ///   - directory: an existing directory; the file is named `name` (a fresh UUID name by default) with `.mkv`.
+    ///   - directory: an existing directory; the file is named `name` (a fresh UUID name by default) with `.mov`
+    ///     (exact timestamps: a 30 fps source has frames of exactly 1/30 s).
     /// - Returns: the loaded asset.
     /// - Throws: the errors of ``write(video:audio:duration:pixelFormat:to:)`` and `Asset.load(from:)`; a source
     ///   of the wrong media type is reported as ``ExportError/unsupportedSettings(_:)``.
@@ -156,7 +157,7 @@ extension SyntheticMedia {
         if let audio, audio.mediaType != .audio {
             throw ExportError.unsupportedSettings("'\(audio)' is not a sound source")
         }
-        let url = directory.appendingPathComponent((name ?? UUID().uuidString) + ".mkv")
+        let url = directory.appendingPathComponent((name ?? UUID().uuidString) + ".mov")
         try write(video: video?.description, audio: audio?.description, duration: duration, pixelFormat: pixelFormat, to: url)
         return try await Asset.load(from: url)
     }

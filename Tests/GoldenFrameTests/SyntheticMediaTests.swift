@@ -17,20 +17,22 @@ struct SyntheticMediaTests {
         #expect(track.naturalSize == Size(width: 320, height: 240))
         #expect(track.video?.frameCount == 60)
         #expect(track.timeRange.duration == MediaTime(seconds: 2))
+        #expect(track.video?.minFrameDuration == MediaTime(value: 1, timescale: 30), "QuickTime keeps 1/30 s exactly")
 
-        let first = try VideoFrame(contentsOf: scratch.file("red.mkv"))
+        let first = try VideoFrame(contentsOf: scratch.file("red.mov"))
         #expect(first.width == 320 && first.height == 240)
         var wrong = 0
         for y in 0..<240 { for x in 0..<320 where first.rgb(x, y) != .red { wrong += 1 } }
         #expect(wrong == 0, "\(wrong) pixels are not exactly (255, 0, 0)")
 
-        let log = try await FrameDigestLog(contentsOf: scratch.file("red.mkv"))
+        let log = try await FrameDigestLog(contentsOf: scratch.file("red.mov"))
         #expect(log.streams.map(\.format) == ["bgr0 320x240"])
         #expect(log.frames.count == 60)
         #expect(Set(log.frames.map(\.md5)).count == 1, "every frame of a colour field is the same picture")
         #expect(log.frames.allSatisfy { $0.size == 320 * 240 * 4 })
-        // Matroska milliseconds: frame k at round(k·1000/30).
-        #expect(log.frames.map(\.timestamp) == (0..<60).map { Int64((Double($0) * 1000 / 30).rounded()) })
+        // QuickTime: the muxer's 1/15360 time base, frame k at k·512 exactly.
+        #expect(log.streams.first?.timeBase == MediaTime(value: 1, timescale: 15_360))
+        #expect(log.frames.map(\.timestamp) == (0..<60).map { Int64($0) * 512 })
     }
 
     @Test func quadrantsHaveExactColoursInPlace() async throws {
@@ -42,7 +44,8 @@ struct SyntheticMediaTests {
         let expected: [(Int, Int, RGB)] = [(0, 0, .red), (159, 119, .red), (160, 0, .green), (319, 119, .green),
                                            (0, 120, .blue), (159, 239, .blue), (160, 120, .white), (319, 239, .white)]
         for (x, y, colour) in expected { #expect(frame.rgb(x, y) == colour, "(\(x), \(y))") }
-        #expect(try await FrameDigestLog(contentsOf: url).frames.count == 3)
+        // Matroska milliseconds: frame k at round(k·1000/30).
+        #expect(try await FrameDigestLog(contentsOf: url).frames.map(\.timestamp) == [0, 33, 67])
     }
 
     @Test func flashIsOneWhiteFrameAmongBlackOnes() async throws {
@@ -121,6 +124,9 @@ struct SyntheticMediaTests {
         defer { scratch.remove() }
         let url = scratch.file("x.mkv")
         #expect(throws: ExportError.self) { try SyntheticMedia.write(video: nil, audio: nil, duration: MediaTime(seconds: 1), to: url) }
+        #expect(throws: ExportError.self) {
+            try SyntheticMedia.write(video: "testsrc2=s=64x64:r=30", audio: nil, duration: MediaTime(seconds: 1), to: scratch.file("x.mp4"))
+        }
         #expect(throws: ExportError.self) {
             try SyntheticMedia.write(video: "testsrc2=s=64x64:r=30", audio: nil, duration: .zero, to: url)
         }
