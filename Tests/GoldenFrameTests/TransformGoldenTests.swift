@@ -108,6 +108,30 @@ struct TransformGoldenTests {
         }
     }
 
+    /// A white layer translated to (61, 41) and a white PNG overlay at (201, 151) start exactly on those pixels
+    /// (luma edges are exact; `overlay=format=yuv420` alone would snap them to (60, 40) and (200, 150)).
+    @Test func oddPositionsLandOnTheirPixel() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let white = try await SyntheticMedia.makeAsset(video: .colorField(.white), duration: MediaTime(seconds: 1), in: scratch.url)
+        let png = scratch.file("white.png")
+        try VideoFrame(width: 40, height: 20, bytesPerRow: 160, pixels: [UInt8](repeating: 255, count: 40 * 20 * 4))!.write(to: png)
+        let (composition, ids) = try S.composition([.init(asset: white, duration: MediaTime(seconds: 1))])
+        var layer = VideoCompositionLayerInstruction(trackID: ids[0])
+        layer.setTransform(AffineTransform2D(scaleX: 0.25, y: 0.25).concatenating(AffineTransform2D(translationX: 61, y: 41)), at: .zero)
+        var video = S.videoComposition([layer], duration: MediaTime(seconds: 1))
+        video.overlays = [OverlayLayer(content: .image(png), frame: Rect(x: 201, y: 151, width: 40, height: 20),
+                                       timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)))]
+        let frame = try await S.render(composition, video, at: .zero)
+        // The layer covers x 61…140, y 41…100; the overlay x 201…240, y 151…170.
+        for (x, y, colour) in [(60, 70, RGB.black), (61, 70, .white), (140, 70, .white), (141, 70, .black),
+                               (100, 40, .black), (100, 41, .white), (100, 100, .white), (100, 101, .black),
+                               (200, 160, .black), (201, 160, .white), (240, 160, .white), (241, 160, .black),
+                               (220, 150, .black), (220, 151, .white), (220, 170, .white), (220, 171, .black)] {
+            expectPixel(frame, x, y, colour, tolerance: 1)
+        }
+    }
+
     static let rampStart = AffineTransform2D(scaleX: 0.5, y: 0.5)
     static let rampEnd = AffineTransform2D(a: 0, b: 0.5, c: -0.5, d: 0, tx: 220, ty: 40)
 
