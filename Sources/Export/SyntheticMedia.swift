@@ -251,6 +251,10 @@ final class SyntheticMediaWriter {
             let rate = Int64(stream.timeBase.den)
             let total = duration.convertScale(Int32(rate), method: .towardNegativeInfinity).value
             let samples = min(Int64(frame.sampleCount), total - stream.count)
+            guard samples > 0 else {  // a duration shorter than one sample: no sound at all
+                stream.position = .positiveInfinity
+                return
+            }
             frame.pointer.pointee.nb_samples = Int32(samples)
             frame.pts = stream.count
             stream.count += samples

@@ -119,6 +119,18 @@ struct SyntheticMediaTests {
         #expect(log.text.hasPrefix("#format: frame checksums\n#version: 2\n#hash: MD5\n#tb 0: 1/1000\n#media_type 0: video\n"))
     }
 
+    /// A duration shorter than one audio sample writes a valid file with no sound samples and one picture.
+    @Test func durationShorterThanASample() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let url = scratch.file("tiny.mov")
+        try SyntheticMedia.write(video: SyntheticSource.colorField(.black).description, audio: SyntheticSource.tone(frequency: 440).description,
+                                 duration: MediaTime(value: 1, timescale: 100_000), to: url)
+        let log = try await FrameDigestLog(contentsOf: url)
+        #expect(log.frames.filter { $0.streamIndex == 0 }.count == 1)
+        #expect(log.frames.filter { $0.streamIndex == 1 }.reduce(0) { $0 + $1.size } == 0)
+    }
+
     @Test func badRequestsAreTypedErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
