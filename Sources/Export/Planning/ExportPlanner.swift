@@ -105,7 +105,8 @@ struct ExportPlanner {
 
     private func checkCodec(_ codec: VideoSettings.Codec, in fileType: FileType) throws {
         let allowed: [FileType: Set<VideoSettings.Codec>] = [
-            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores], .mkv: [.h264, .hevc, .prores, .vp9], .webm: [.vp9],
+            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores, .ffv1], .mkv: [.h264, .hevc, .prores, .vp9, .ffv1],
+            .webm: [.vp9],
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) video")

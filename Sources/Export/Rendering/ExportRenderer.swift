@@ -131,6 +131,7 @@ final class ExportRenderer {
         context.pointee.colorspace = AVCOL_SPC_BT709
         let framesPerSecond = Double(plan.frameDuration.timescale) / Double(plan.frameDuration.value)
         context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        if settings.codec == .ffv1 { context.pointee.gop_size = 1 }  // intra-only: every frame decodable on its own
         context.pointee.thread_count = 0
         if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options: [String: String] = [:]
