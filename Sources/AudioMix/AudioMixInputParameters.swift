@@ -55,15 +55,6 @@ public struct AudioMixInputParameters: Sendable, Hashable {
         volumes.value(at: time, default: 1)
     }
 
-    /// The piece of the volume curve that contains `time`, as AVFoundation's
-    /// `getVolumeRamp(for:startVolume:endVolume:timeRange:)`: a ramp, or a constant stretch reaching to the next
-    /// change (its range is infinite after the last one). Before the first entry it is the constant 1.0 piece.
-    /// Nil for a non-numeric `time`.
-    public func volumeRamp(at time: MediaTime) -> KeyframeSegment<Double>? {
-        guard time.isNumeric else { return nil }
-        return volumes.segments(in: TimeRange(start: time, duration: .positiveInfinity), default: 1).first
-    }
-
     /// The volume curve over `range` as exact pieces that tile it, for the renderer: constant pieces (adjacent equal
     /// gains merged) and ramping pieces (`startValue` → `endValue` linear for ``Easing/linear``; evaluate
     /// `ramp` for other easings). See ``Keyframes/segments(in:default:interpolate:)``.
@@ -91,7 +82,8 @@ extension AudioMixInputParameters: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             trackID: try container.decode(Int32.self, forKey: .trackID),
-            audioTimePitchAlgorithm: try container.decodeIfPresent(AudioTimePitchAlgorithm.self, forKey: .audioTimePitchAlgorithm) ?? .spectral)
+            audioTimePitchAlgorithm:
+                try container.decodeIfPresent(AudioTimePitchAlgorithm.self, forKey: .audioTimePitchAlgorithm) ?? .spectral)
         volumes = try container.decodeIfPresent(Keyframes<Double>.self, forKey: .volume) ?? Keyframes()
     }
 

@@ -21,7 +21,7 @@ extension MutableAudioMix {
                 if track.mediaType != .audio {
                     issues.append(ValidationIssue(
                         kind: .wrongMediaType, trackID: trackID,
-                        message: "\(owner): track \(trackID) is a \(track.mediaType.rawValue) track, not audio"))
+                        message: "\(owner): track \(trackID) has media type \(track.mediaType.rawValue), not audio"))
                 }
             } else {
                 issues.append(ValidationIssue(

@@ -4,6 +4,10 @@ extension CompositionSummary {
     /// Per track: its segments' target ranges, whether each is empty, and — for video — the first non-empty
     /// segment's source picture (natural size, pixel aspect ratio), the track's preferred transform, the shortest
     /// source frame duration and the highest nominal frame rate among its sources.
+    ///
+    /// A variable-frame-rate source (phone footage in low light, Live Photo movies) counts with a frame duration of
+    /// ``variableFrameRateFrameDuration`` (1/30 s) rather than its shortest interval, which is an accident of
+    /// timing (e.g. 5106/90000 s in a 0.2 s Android clip) and would give an odd output rate.
     public init(_ composition: MutableComposition) {
         let tracks = composition.tracks.map { track -> Track in
             let sources = track.segments.compactMap(\.sourceTrack)
@@ -15,10 +19,14 @@ extension CompositionSummary {
                 naturalSize: track.naturalSize == .zero ? (videoFormats.first?.naturalSize ?? .zero) : track.naturalSize,
                 pixelAspectRatio: videoFormats.first?.pixelAspectRatio ?? .square,
                 preferredTransform: track.preferredTransform,
-                minFrameDuration: videoFormats.filter { !$0.isStillImage }.map(\.minFrameDuration)
+                minFrameDuration: videoFormats.filter { !$0.isStillImage }
+                    .map { $0.hasVariableFrameRate ? Self.variableFrameRateFrameDuration : $0.minFrameDuration }
                     .filter { $0.isNumeric && $0 > .zero }.min(),
                 nominalFrameRate: videoFormats.map(\.nominalFrameRate).max())
         }
         self.init(duration: composition.duration, naturalSize: composition.naturalSize, tracks: tracks)
     }
+
+    /// The frame duration a variable-frame-rate source asks for: 1/30 s, the rate phones aim at.
+    public static let variableFrameRateFrameDuration = MediaTime(value: 1, timescale: 30)
 }

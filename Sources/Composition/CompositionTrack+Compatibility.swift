@@ -24,11 +24,11 @@ extension CompositionTrack {
         }
     }
 
-    /// Inserts `range` of `source` as part of a whole-asset insert: the part of `range` the source track covers is
+    /// Plans inserting `range` of `source` as part of a whole-asset insert: the part of `range` the source track covers is
     /// inserted as media, and the rest (where the track is shorter than the asset, e.g. audio that ends before the
     /// video) as empty segments, so the track ripples by the full `range.duration` and stays in sync with the
     /// asset's other tracks. A trailing empty part at the track's end is dropped.
-    mutating func insertAssetTrack(_ range: TimeRange, of source: AssetTrack, at time: MediaTime) throws {
+    func assetTrackPlan(_ range: TimeRange, of source: AssetTrack, at time: MediaTime) throws -> SegmentEdit {
         let operation = "insertTimeRange"
         let rangeEnd = try exactSum(range.start, range.duration, operation: operation)
         let sourceRange = source.timeRange
@@ -54,6 +54,6 @@ extension CompositionTrack {
         } else {
             pieces.append(CompositionTrackSegment(emptyTimeRange: TimeRange(start: time, duration: range.duration)))
         }
-        try splice(pieces, duration: range.duration, at: time, operation: operation)
+        return try splicePlan(pieces, duration: range.duration, at: time, operation: operation)
     }
 }

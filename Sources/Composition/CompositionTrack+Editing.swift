@@ -22,18 +22,7 @@ extension CompositionTrack {
     ///   The track is unchanged when it throws.
     /// - Complexity: O(1) amortised when appending, O(n) in the number of segments otherwise.
     public mutating func insertTimeRange(_ range: TimeRange, of track: AssetTrack, at startTime: MediaTime) throws {
-        try Self.checkFinite(range.start, trackID: trackID, parameter: "timeRange.start")
-        try Self.checkPositiveDuration(range.duration, trackID: trackID, parameter: "timeRange.duration")
-        guard track.mediaType == mediaType else {
-            throw CompositionError.mediaTypeMismatch(
-                trackID: trackID, trackMediaType: mediaType, sourceTrackID: track.trackID, sourceMediaType: track.mediaType)
-        }
-        try Self.checkSourceRange(range, of: track, trackID: trackID)
-        let time = try insertionTime(startTime)
-        let target = TimeRange(start: time, duration: range.duration)
-        _ = try exactSum(time, range.duration, operation: "insertTimeRange")
-        let segment = CompositionTrackSegment(sourceTrack: track, timeMapping: TimeMapping(source: range, target: target))
-        try splice([segment], duration: range.duration, at: time, operation: "insertTimeRange")
+        apply(try insertPlan(range, of: track, at: startTime))
     }
 
     /// Inserts an empty range (a gap: black video, silence) at `range.start`, rippling later content right by
@@ -51,13 +40,7 @@ extension CompositionTrack {
     ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The track is unchanged when it throws.
     /// - Complexity: O(n) in the number of segments.
     public mutating func insertEmptyTimeRange(_ range: TimeRange) throws {
-        try Self.checkTargetRange(range, trackID: trackID)
-        guard range.start < end else {
-            throw CompositionError.emptyRangeAtEnd(trackID: trackID, range: range, trackEnd: end)
-        }
-        try splice(
-            [CompositionTrackSegment(emptyTimeRange: range)], duration: range.duration, at: range.start,
-            operation: "insertEmptyTimeRange")
+        apply(try insertEmptyPlan(range))
     }
 
     /// Removes `range` of composition time and ripples later content left to close the hole, as
@@ -76,36 +59,7 @@ extension CompositionTrack {
     ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The track is unchanged when it throws.
     /// - Complexity: O(n) in the number of segments.
     public mutating func removeTimeRange(_ range: TimeRange) throws {
-        try Self.checkTargetRange(range, trackID: trackID)
-        let operation = "removeTimeRange"
-        let trackEnd = end
-        let start = range.start
-        guard start < trackEnd else { return }
-        let rangeEnd = try exactSum(start, range.duration, operation: operation)
-        let stop = Swift.min(rangeEnd, trackEnd)
-        let removed = try exactDifference(.zero, try exactDifference(stop, start, operation: operation), operation: operation)
-
-        let first = segmentIndex(containing: start)
-        let last = stop < trackEnd ? segmentIndex(containing: stop) : segments.count
-        var result = Array(segments[..<first])
-        result.reserveCapacity(segments.count + 1)
-        let cutAtStart = segments[first]
-        if cutAtStart.timeMapping.target.start < start {
-            result.append(try piece(
-                of: cutAtStart, from: cutAtStart.timeMapping.target.start, to: start, operation: operation))
-        }
-        if last < segments.count {
-            let cutAtStop = segments[last]
-            let remainder = cutAtStop.timeMapping.target.start < stop
-                ? try piece(of: cutAtStop, from: stop, to: cutAtStop.timeMapping.target.end, operation: operation)
-                : cutAtStop
-            Self.appendMerging(try shifted(remainder, by: removed, operation: operation), to: &result)
-            for later in segments[(last + 1)...] {
-                result.append(try shifted(later, by: removed, operation: operation))
-            }
-        }
-        while result.last?.isEmpty == true { result.removeLast() }
-        segments = result
+        if let edit = try removePlan(range) { apply(edit) }
     }
 
     /// Changes the duration of `range` of composition time to `duration`, as
@@ -130,62 +84,7 @@ extension CompositionTrack {
     ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)``. The track is unchanged when it throws.
     /// - Complexity: O(n) in the number of segments.
     public mutating func scaleTimeRange(_ range: TimeRange, toDuration duration: MediaTime) throws {
-        try Self.checkTargetRange(range, trackID: trackID)
-        try Self.checkPositiveDuration(duration, trackID: trackID, parameter: "duration")
-        let operation = "scaleTimeRange"
-        let start = range.start
-        guard start < end, duration != range.duration else { return }
-        let stop = try exactSum(start, range.duration, operation: operation)
-        let delta = try exactDifference(duration, range.duration, operation: operation)
-
-        // The new composition time of an old one.
-        func mapped(_ time: MediaTime) throws -> MediaTime {
-            if time <= start { return time }
-            if time >= stop { return try exactSum(time, delta, operation: operation) }
-            let offset = try exactDifference(time, start, operation: operation)
-            guard let scaled = offset.multiplied(exactlyBy: duration, over: range.duration) else {
-                throw CompositionError.timeNotRepresentable(trackID: trackID, operation: operation, time: time)
-            }
-            return try exactSum(start, scaled, operation: operation)
-        }
-
-        let first = segmentIndex(containing: start)
-        var result = Array(segments[..<first])
-        result.reserveCapacity(segments.count + 2)
-        var cursor = segments[first].timeMapping.target.start
-        for segment in segments[first...] {
-            let target = segment.timeMapping.target
-            if target.start >= stop {
-                let moved = try shifted(segment, by: delta, operation: operation)
-                if target.start == stop {
-                    Self.appendMerging(moved, to: &result)
-                } else {
-                    result.append(moved)
-                }
-                continue
-            }
-            var cuts = [target.start]
-            if target.start < start, start < target.end { cuts.append(start) }
-            if target.start < stop, stop < target.end { cuts.append(stop) }
-            cuts.append(target.end)
-            for (from, to) in zip(cuts, cuts.dropFirst()) {
-                let part = try piece(of: segment, from: from, to: to, operation: operation)
-                let newEnd = try mapped(to)
-                let newTarget = TimeRange(start: cursor, duration: try exactDifference(newEnd, cursor, operation: operation))
-                let isInside = from >= start && to <= stop
-                if isInside, !part.isEmpty, !part.isStillImage {
-                    try Self.checkSpeed(source: part.timeMapping.source, target: newTarget, trackID: trackID)
-                }
-                let retimed = Self.retimed(part, to: newTarget)
-                if from == start || from == stop {
-                    Self.appendMerging(retimed, to: &result)
-                } else {
-                    result.append(retimed)
-                }
-                cursor = newEnd
-            }
-        }
-        segments = result
+        if let edit = try scalePlan(range, toDuration: duration) { apply(edit) }
     }
 
     /// The composition time an insert starts at: `startTime`, or the track's end when `startTime` is invalid.
@@ -196,5 +95,138 @@ extension CompositionTrack {
             throw CompositionError.negativeTime(trackID: trackID, parameter: "startTime", time: startTime)
         }
         return startTime
+    }
+
+    // MARK: - Plans (checked, nothing changed yet)
+
+    /// Plans ``insertTimeRange(_:of:at:)``.
+    func insertPlan(_ range: TimeRange, of track: AssetTrack, at startTime: MediaTime) throws -> SegmentEdit {
+        try Self.checkFinite(range.start, trackID: trackID, parameter: "timeRange.start")
+        try Self.checkPositiveDuration(range.duration, trackID: trackID, parameter: "timeRange.duration")
+        guard track.mediaType == mediaType else {
+            throw CompositionError.mediaTypeMismatch(
+                trackID: trackID, trackMediaType: mediaType, sourceTrackID: track.trackID, sourceMediaType: track.mediaType)
+        }
+        try Self.checkSourceRange(range, of: track, trackID: trackID)
+        let time = try insertionTime(startTime)
+        _ = try exactSum(time, range.duration, operation: "insertTimeRange")  // the new end must be exact too
+        let segment = CompositionTrackSegment(
+            sourceTrack: track,
+            timeMapping: TimeMapping(source: range, target: TimeRange(start: time, duration: range.duration)))
+        return try splicePlan([segment], duration: range.duration, at: time, operation: "insertTimeRange")
+    }
+
+    /// Plans ``insertEmptyTimeRange(_:)``.
+    func insertEmptyPlan(_ range: TimeRange) throws -> SegmentEdit {
+        try Self.checkTargetRange(range, trackID: trackID)
+        guard range.start < end else {
+            throw CompositionError.emptyRangeAtEnd(trackID: trackID, range: range, trackEnd: end)
+        }
+        return try splicePlan(
+            [CompositionTrackSegment(emptyTimeRange: range)], duration: range.duration, at: range.start,
+            operation: "insertEmptyTimeRange")
+    }
+
+    /// Plans ``removeTimeRange(_:)``; nil when there is nothing to remove.
+    func removePlan(_ range: TimeRange) throws -> SegmentEdit? {
+        try Self.checkTargetRange(range, trackID: trackID)
+        let operation = "removeTimeRange"
+        let trackEnd = end
+        let start = range.start
+        guard start < trackEnd else { return nil }
+        let rangeEnd = try exactSum(start, range.duration, operation: operation)
+        let stop = Swift.min(rangeEnd, trackEnd)
+        let removed = try exactDifference(stop, start, operation: operation)
+        let moveBack = try exactDifference(.zero, removed, operation: operation)
+
+        let first = segmentIndex(containing: start)
+        let last = stop < trackEnd ? segmentIndex(containing: stop) : segments.count
+        var replacement: [CompositionTrackSegment] = []
+        let cutAtStart = segments[first]
+        let firstStart = cutAtStart.timeMapping.target.start
+        if firstStart < start {
+            replacement.append(try piece(of: cutAtStart, from: firstStart, to: start, operation: operation))
+        } else if first > 0 {
+            // Re-form the previous segment so what follows the hole can merge with it.
+            replacement.append(segments[first - 1])
+        }
+        let lower = firstStart < start ? first : Swift.max(0, first - 1)
+        guard last < segments.count else {
+            return SegmentEdit(
+                replacedRange: lower ..< segments.count, replacement: replacement, laterStarts: [], adoptedSource: nil)
+        }
+        let cutAtStop = segments[last]
+        let remainder = cutAtStop.timeMapping.target.start < stop
+            ? try piece(of: cutAtStop, from: stop, to: cutAtStop.timeMapping.target.end, operation: operation)
+            : cutAtStop
+        Self.appendMerging(try shifted(remainder, by: moveBack, operation: operation), to: &replacement)
+        return SegmentEdit(
+            replacedRange: lower ..< last + 1, replacement: replacement,
+            laterStarts: try laterStarts(from: last + 1, movedBy: moveBack, operation: operation), adoptedSource: nil)
+    }
+
+    /// Plans ``scaleTimeRange(_:toDuration:)``; nil when nothing changes.
+    func scalePlan(_ range: TimeRange, toDuration duration: MediaTime) throws -> SegmentEdit? {
+        try Self.checkTargetRange(range, trackID: trackID)
+        try Self.checkPositiveDuration(duration, trackID: trackID, parameter: "duration")
+        let operation = "scaleTimeRange"
+        let start = range.start
+        guard start < end, duration != range.duration else { return nil }
+        let stop = try exactSum(start, range.duration, operation: operation)
+        let delta = try exactDifference(duration, range.duration, operation: operation)
+
+        // The new composition time of an old one inside the range.
+        func mapped(_ time: MediaTime) throws -> MediaTime {
+            if time >= stop { return try exactSum(time, delta, operation: operation) }
+            let offset = try exactDifference(time, start, operation: operation)
+            guard let scaled = offset.multiplied(exactlyBy: duration, over: range.duration) else {
+                throw CompositionError.timeNotRepresentable(trackID: trackID, operation: operation, time: time)
+            }
+            return try exactSum(start, scaled, operation: operation)
+        }
+
+        let first = segmentIndex(containing: start)
+        var replacement: [CompositionTrackSegment] = []
+        var lower = first
+        if segments[first].timeMapping.target.start == start, first > 0 {
+            // Re-form the previous segment so the first scaled piece can merge with it.
+            lower = first - 1
+            replacement.append(segments[lower])
+        }
+        var cursor = segments[first].timeMapping.target.start
+        var index = first
+        // Segments overlapping the range: cut at its edges, retime the inside.
+        while index < segments.count, segments[index].timeMapping.target.start < stop {
+            let segment = segments[index]
+            let target = segment.timeMapping.target
+            var cuts = [target.start]
+            if target.start < start, start < target.end { cuts.append(start) }
+            if target.start < stop, stop < target.end { cuts.append(stop) }
+            cuts.append(target.end)
+            for (from, to) in zip(cuts, cuts.dropFirst()) {
+                let part = try piece(of: segment, from: from, to: to, operation: operation)
+                let newEnd = to <= start ? to : try mapped(to)
+                let newTarget = TimeRange(start: cursor, duration: try exactDifference(newEnd, cursor, operation: operation))
+                if from >= start, to <= stop, !part.isEmpty, !part.isStillImage {
+                    try Self.checkSpeed(source: part.timeMapping.source, target: newTarget, trackID: trackID)
+                }
+                let retimed = Self.retimed(part, to: newTarget)
+                if from == start || from == stop {
+                    Self.appendMerging(retimed, to: &replacement)
+                } else {
+                    replacement.append(retimed)
+                }
+                cursor = newEnd
+            }
+            index += 1
+        }
+        // The segment starting exactly at the range's end may merge with the last scaled piece.
+        if index < segments.count, segments[index].timeMapping.target.start == stop {
+            Self.appendMerging(try shifted(segments[index], by: delta, operation: operation), to: &replacement)
+            index += 1
+        }
+        return SegmentEdit(
+            replacedRange: lower ..< index, replacement: replacement,
+            laterStarts: try laterStarts(from: index, movedBy: delta, operation: operation), adoptedSource: nil)
     }
 }

@@ -1,8 +1,32 @@
-// The machinery behind the editing operations: exact boundary arithmetic, cutting a segment at a composition
-// time, shifting, merging at edit points, and splicing a run of new segments in. Every function that can fail
-// does so before the track is changed, so each public operation either completes or leaves the track as it was.
+// The machinery behind the editing operations. Every edit is planned first — exact boundary arithmetic, cuts,
+// merges, the new start of every later segment — as a `SegmentEdit`, which is where anything can fail; applying the
+// plan cannot fail. So a track operation either completes or leaves the track as it was, and a composition-wide
+// operation plans every track before changing any. Applying moves later segments in place (no copies of their
+// source-track snapshots), so an edit costs O(n) small-integer work and memory moves.
 
 extension CompositionTrack {
+    /// Carries out a planned edit. Cannot fail.
+    mutating func apply(_ edit: SegmentEdit) {
+        if let source = edit.adoptedSource { adoptProperties(of: source) }
+        segments.replaceSubrange(edit.replacedRange, with: edit.replacement)
+        var index = edit.replacedRange.lowerBound + edit.replacement.count
+        for start in edit.laterStarts {
+            segments[index].timeMapping.target.start = start
+            index += 1
+        }
+        while segments.last?.isEmpty == true { segments.removeLast() }
+    }
+
+    /// The target starts of the segments from `index` on, moved by `delta`.
+    func laterStarts(from index: Int, movedBy delta: MediaTime, operation: String) throws -> [MediaTime] {
+        var starts: [MediaTime] = []
+        starts.reserveCapacity(Swift.max(0, segments.count - index))
+        for segment in segments[index...] {
+            starts.append(try exactSum(segment.timeMapping.target.start, delta, operation: operation))
+        }
+        return starts
+    }
+
     /// `a + b` exactly, or ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
     func exactSum(_ a: MediaTime, _ b: MediaTime, operation: String) throws -> MediaTime {
         guard let sum = a.adding(exactly: b) else {
@@ -77,11 +101,12 @@ extension CompositionTrack {
     /// (`first.source.end == second.source.start`) at exactly the same speed.
     static func merged(_ first: CompositionTrackSegment, _ second: CompositionTrackSegment) -> CompositionTrackSegment? {
         let a = first.timeMapping, b = second.timeMapping
-        guard let targetDuration = a.target.duration.adding(exactly: b.target.duration) else { return nil }
+        guard first.isEmpty == second.isEmpty,
+              let targetDuration = a.target.duration.adding(exactly: b.target.duration)
+        else { return nil }
         let target = TimeRange(start: a.target.start, duration: targetDuration)
-        if first.isEmpty, second.isEmpty { return CompositionTrackSegment(emptyTimeRange: target) }
-        guard let source = first.sourceTrack, !second.isEmpty,
-              a.source.end == b.source.start,
+        guard let source = first.sourceTrack else { return CompositionTrackSegment(emptyTimeRange: target) }
+        guard a.source.end == b.source.start,
               // Same speed: a.source / a.target == b.source / b.target, compared exactly.
               a.source.duration.multiplied(exactlyBy: b.target.duration, over: a.target.duration) == b.source.duration,
               source == second.sourceTrack,
@@ -101,48 +126,50 @@ extension CompositionTrack {
         }
     }
 
-    /// Splices `pieces` — consecutive segments tiling `[time, time + duration)` — into the track at composition time
-    /// `time`, as every insert does: a segment spanning `time` is split, later segments ripple right by `duration`,
-    /// and a time past the end leaves an empty segment in the gap. New boundaries merge where the segments meet
-    /// contiguously; trailing empty segments are dropped. An empty track adopts the first inserted source's
-    /// properties.
+    /// Plans splicing `pieces` — consecutive segments tiling `[time, time + duration)` — into the track at
+    /// composition time `time`, as every insert does: a segment spanning `time` is split, later segments ripple
+    /// right by `duration`, and a time past the end leaves an empty segment in the gap. New boundaries merge where
+    /// segments meet contiguously; trailing empty segments are dropped. An empty track adopts the first inserted
+    /// source's properties.
     ///
-    /// - Complexity: O(1) amortised when appending at or after the end; O(n) otherwise.
-    mutating func splice(_ pieces: [CompositionTrackSegment], duration: MediaTime, at time: MediaTime, operation: String) throws {
+    /// - Complexity: O(1) when appending at or after the end; O(n) otherwise.
+    func splicePlan(
+        _ pieces: [CompositionTrackSegment], duration: MediaTime, at time: MediaTime, operation: String
+    ) throws -> SegmentEdit {
         let trackEnd = end
         if time >= trackEnd {
-            var tail: [CompositionTrackSegment] = []
+            // Append: re-form the last segment so the first piece can merge with it.
+            var replacement = segments.last.map { [$0] } ?? []
             if time > trackEnd {
                 let gap = try exactDifference(time, trackEnd, operation: operation)
-                tail.append(CompositionTrackSegment(emptyTimeRange: TimeRange(start: trackEnd, duration: gap)))
+                replacement.append(CompositionTrackSegment(emptyTimeRange: TimeRange(start: trackEnd, duration: gap)))
             }
-            tail += pieces
-            // Commit: nothing below throws.
-            if segments.isEmpty, let source = pieces.first(where: { !$0.isEmpty })?.sourceTrack {
-                adoptProperties(of: source)
-            }
-            for segment in tail { Self.appendMerging(segment, to: &segments) }
-            while segments.last?.isEmpty == true { segments.removeLast() }
-            return
+            for segment in pieces { Self.appendMerging(segment, to: &replacement) }
+            return SegmentEdit(
+                replacedRange: Swift.max(0, segments.count - 1) ..< segments.count, replacement: replacement,
+                laterStarts: [],
+                adoptedSource: segments.isEmpty ? pieces.first(where: { !$0.isEmpty })?.sourceTrack : nil)
         }
         let index = segmentIndex(containing: time)
         let spanning = segments[index]
         let spanningStart = spanning.timeMapping.target.start
-        var result: [CompositionTrackSegment] = []
-        result.reserveCapacity(segments.count + pieces.count + 2)
-        result += segments[..<index]
+        var replacement: [CompositionTrackSegment] = []
+        let replacedRange: Range<Int>
         let right: CompositionTrackSegment
         if spanningStart < time {
-            result.append(try piece(of: spanning, from: spanningStart, to: time, operation: operation))
+            replacedRange = index ..< index + 1
+            replacement.append(try piece(of: spanning, from: spanningStart, to: time, operation: operation))
             right = try piece(of: spanning, from: time, to: spanning.timeMapping.target.end, operation: operation)
         } else {
+            // At a boundary: re-form the previous segment so the first piece can merge with it.
+            replacedRange = Swift.max(0, index - 1) ..< index + 1
+            if index > 0 { replacement.append(segments[index - 1]) }
             right = spanning
         }
-        for segment in pieces { Self.appendMerging(segment, to: &result) }
-        Self.appendMerging(try shifted(right, by: duration, operation: operation), to: &result)
-        for later in segments[(index + 1)...] {
-            result.append(try shifted(later, by: duration, operation: operation))
-        }
-        segments = result
+        for segment in pieces { Self.appendMerging(segment, to: &replacement) }
+        Self.appendMerging(try shifted(right, by: duration, operation: operation), to: &replacement)
+        return SegmentEdit(
+            replacedRange: replacedRange, replacement: replacement,
+            laterStarts: try laterStarts(from: index + 1, movedBy: duration, operation: operation), adoptedSource: nil)
     }
 }

@@ -26,7 +26,8 @@ extension Keyframes {
             if let last = pieces.last, last.isConstant, last.startValue == value, last.timeRange.end == from {
                 pieces[pieces.count - 1].timeRange = TimeRange(start: last.timeRange.start, end: to)
             } else {
-                pieces.append(KeyframeSegment(timeRange: TimeRange(start: from, end: to), startValue: value, endValue: value, ramp: nil))
+                pieces.append(KeyframeSegment(
+                    timeRange: TimeRange(start: from, end: to), startValue: value, endValue: value, ramp: nil))
             }
         }
 

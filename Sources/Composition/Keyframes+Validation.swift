@@ -36,7 +36,8 @@ extension Keyframes {
                     issue(.invalidRampTimeRange, start,
                           "\(location.parameter) ramp has time range (start \(range.start), duration \(range.duration)): "
                               + "a ramp needs a numeric start and a positive numeric duration"
-                              + (range.duration < .zero ? " (keyframes must be in increasing time order)" : ""))
+                              + (range.duration < .zero
+                                  ? " (a negative duration: an end before the start, or keyframes out of time order)" : ""))
                 } else {
                     if let earlier = latestRamp, range.start < earlier.timeRange.end {
                         issue(.overlappingRamps, range.start,

@@ -103,12 +103,25 @@ extension MediaTime {
             let flips = (multiplier < 0) != (divisor < 0)
             return flips ? -self : self
         case .numeric:
-            var numerator = Int128(value) * multiplier
-            var denominator = Int128(timescale) * divisor
-            if denominator < 0 { numerator = -numerator; denominator = -denominator }
+            // Reduce the ratio; if |value × m| or timescale × d would still reach 2^94 (beyond which rescaling by an
+            // Int32 timescale could overflow 128 bits), halve both factors: the result is then approximate and marked
+            // rounded — never a trap, never a wrapped value.
+            var (m, d) = (multiplier, divisor)
+            if d < 0 { (m, d) = (-m, -d) }
+            let common = MediaTime.gcd(m, d)
+            if common > 1 { (m, d) = (m / common, d / common) }
+            let limit = UInt128(1) << 94
+            var approximated = false
+            while m.magnitude > limit / UInt128(Swift.max(value.magnitude, 1)) || d.magnitude > limit / UInt128(timescale) {
+                guard d > 1 else {
+                    return MediaTime(kind: (value < 0) != (m < 0) ? .negativeInfinity : .positiveInfinity, rounded: true)
+                }
+                (m, d) = (m / 2, d / 2)
+                approximated = true
+            }
             return MediaTime.rational(
-                numerator: numerator, denominator: denominator, preferredTimescale: timescale,
-                fallbackTimescale: timescale, alreadyRounded: hasBeenRounded)
+                numerator: Int128(value) * m, denominator: Int128(timescale) * d, preferredTimescale: timescale,
+                fallbackTimescale: timescale, alreadyRounded: hasBeenRounded || approximated)
         }
     }
 

@@ -7,6 +7,11 @@ extension MediaTime {
     /// stay in 30000ths), else in the reduced fraction's timescale.
     func adding(exactly other: MediaTime) -> MediaTime? {
         guard isNumeric, other.isNumeric else { return nil }
+        if timescale == other.timescale {
+            // The common case on an edited timeline (every boundary in one timescale): no fraction work.
+            let (sum, overflow) = value.addingReportingOverflow(other.value)
+            if !overflow { return MediaTime(kind: .numeric, value: sum, timescale: timescale) }
+        }
         let ta = Int128(timescale), tb = Int128(other.timescale)
         let numerator = Int128(value) * tb + Int128(other.value) * ta
         let lcm = ta / MediaTime.gcd(ta, tb) * tb

@@ -63,20 +63,32 @@ extension MutableComposition {
             time = duration
         }
 
-        var edited = self
+        // Plan every track before changing any.
+        var newTracks: [CompositionTrack] = []
+        var plans: [(index: Int, edit: SegmentEdit)] = []
         var used = Set<Int32>()
+        var nextTrackID = nextFreeTrackID()
         for source in sources {
-            let trackID = try edited.tracks.first { !used.contains($0.trackID) && $0.isCompatible(with: source) }?.trackID
-                ?? edited.addMutableTrack(withMediaType: source.mediaType)
-            used.insert(trackID)
-            try edited.tracks[edited.index(ofTrackID: trackID)].insertAssetTrack(range, of: source, at: time)
+            if let index = tracks.firstIndex(where: { !used.contains($0.trackID) && $0.isCompatible(with: source) }) {
+                used.insert(tracks[index].trackID)
+                plans.append((index, try tracks[index].assetTrackPlan(range, of: source, at: time)))
+            } else if let index = newTracks.firstIndex(where: { !used.contains($0.trackID) && $0.isCompatible(with: source) }) {
+                used.insert(newTracks[index].trackID)
+                newTracks[index].apply(try newTracks[index].assetTrackPlan(range, of: source, at: time))
+            } else {
+                var track = CompositionTrack(checkedTrackID: nextTrackID, mediaType: source.mediaType)
+                used.insert(nextTrackID)
+                nextTrackID = nextFreeTrackID(after: nextTrackID, excluding: used)
+                track.apply(try track.assetTrackPlan(range, of: source, at: time))
+                newTracks.append(track)
+            }
         }
         let gap = TimeRange(start: time, duration: range.duration)
-        for index in edited.tracks.indices
-        where !used.contains(edited.tracks[index].trackID) && time < edited.tracks[index].end {
-            try edited.tracks[index].insertEmptyTimeRange(gap)
+        for index in tracks.indices where !used.contains(tracks[index].trackID) && time < tracks[index].end {
+            plans.append((index, try tracks[index].insertEmptyPlan(gap)))
         }
-        self = edited
+        for (index, edit) in plans { tracks[index].apply(edit) }
+        tracks += newTracks
     }
 
     /// Inserts an empty range at `range.start` in every track that extends past it, rippling later content right
@@ -97,11 +109,8 @@ extension MutableComposition {
         guard range.start < total else {
             throw CompositionError.emptyRangeAtEnd(trackID: nil, range: range, trackEnd: total)
         }
-        var edited = tracks
-        for index in edited.indices where range.start < edited[index].end {
-            try edited[index].insertEmptyTimeRange(range)
-        }
-        tracks = edited
+        let plans = try tracks.indices.filter { range.start < tracks[$0].end }.map { ($0, try tracks[$0].insertEmptyPlan(range)) }
+        for (index, edit) in plans { tracks[index].apply(edit) }
     }
 
     /// Removes `range` of composition time from every track and ripples later content left, as
@@ -116,11 +125,8 @@ extension MutableComposition {
     /// - Complexity: O(n) in the total number of segments.
     public mutating func removeTimeRange(_ range: TimeRange) throws {
         try CompositionTrack.checkTargetRange(range, trackID: nil)
-        var edited = tracks
-        for index in edited.indices {
-            try edited[index].removeTimeRange(range)
-        }
-        tracks = edited
+        let plans = try tracks.indices.map { ($0, try tracks[$0].removePlan(range)) }
+        for case let (index, edit?) in plans { tracks[index].apply(edit) }
     }
 
     /// Changes the duration of `range` of composition time to `duration` in every track, as
@@ -137,10 +143,7 @@ extension MutableComposition {
     public mutating func scaleTimeRange(_ range: TimeRange, toDuration duration: MediaTime) throws {
         try CompositionTrack.checkTargetRange(range, trackID: nil)
         try CompositionTrack.checkPositiveDuration(duration, trackID: nil, parameter: "duration")
-        var edited = tracks
-        for index in edited.indices {
-            try edited[index].scaleTimeRange(range, toDuration: duration)
-        }
-        tracks = edited
+        let plans = try tracks.indices.map { ($0, try tracks[$0].scalePlan(range, toDuration: duration)) }
+        for case let (index, edit?) in plans { tracks[index].apply(edit) }
     }
 }

@@ -95,10 +95,17 @@ public struct MutableComposition: Sendable, Hashable {
     }
 
     /// One more than the highest ID in use; if that would overflow, the lowest unused ID ≥ 1.
-    private func nextFreeTrackID() -> Int32 {
-        let highest = tracks.map(\.trackID).max() ?? 0
-        if highest < Int32.max { return highest + 1 }
-        let used = Set(tracks.map(\.trackID))
+    func nextFreeTrackID() -> Int32 {
+        nextFreeTrackID(after: tracks.map(\.trackID).max() ?? 0, excluding: [])
+    }
+
+    /// One more than `highest` if free and representable, else the lowest ID ≥ 1 used neither by a track nor in
+    /// `excluded`.
+    func nextFreeTrackID(after highest: Int32, excluding excluded: Set<Int32>) -> Int32 {
+        if highest < Int32.max, !excluded.contains(highest + 1), track(withTrackID: highest + 1) == nil {
+            return highest + 1
+        }
+        let used = Set(tracks.map(\.trackID)).union(excluded)
         var candidate: Int32 = 1
         while used.contains(candidate) { candidate += 1 }
         return candidate

@@ -71,7 +71,8 @@ extension MutableVideoComposition {
                 if track.mediaType != .video {
                     issues.append(ValidationIssue(
                         kind: .wrongMediaType, trackID: trackID,
-                        message: "sourceTrackIDForFrameTiming names track \(trackID), a \(track.mediaType.rawValue) track, not video"))
+                        message: "sourceTrackIDForFrameTiming names track \(trackID), which has media type "
+                            + "\(track.mediaType.rawValue), not video"))
                 }
             } else {
                 issues.append(ValidationIssue(
@@ -156,7 +157,7 @@ extension MutableVideoComposition {
                 if track.mediaType != .video {
                     issues.append(ValidationIssue(
                         kind: .wrongMediaType, instructionIndex: index, trackID: trackID, time: instruction.timeRange.start,
-                        message: "\(owner): track \(trackID) is a \(track.mediaType.rawValue) track, not video"))
+                        message: "\(owner): track \(trackID) has media type \(track.mediaType.rawValue), not video"))
                 }
             } else {
                 issues.append(ValidationIssue(
@@ -206,7 +207,9 @@ extension MutableVideoComposition {
                 issue(.invalidTextAttributes, "padding \(text.padding) pixels must be a finite number of at least 0")
             }
             if let reason = colorProblem(text.color) { issue(.invalidColor, "text colour \(reason)") }
-            if let box = text.backgroundColor, let reason = colorProblem(box) { issue(.invalidColor, "text background colour \(reason)") }
+            if let box = text.backgroundColor, let reason = colorProblem(box) {
+                issue(.invalidColor, "text background colour \(reason)")
+            }
         }
         if !(overlay.frame.isFinite && overlay.frame.width > 0 && overlay.frame.height > 0) {
             issue(.invalidOverlayFrame, "frame \(describe(overlay.frame)) must be finite with a width and height greater than 0")

@@ -92,15 +92,3 @@ extension TextLayerContent: Codable {
         try container.encode(padding, forKey: .padding)
     }
 }
-
-extension URL {
-    /// A URL from JSON text: a string with a scheme (`file:///a/b.png`) is parsed as a URL, anything else is taken
-    /// as a file path.
-    init(fileReference text: String) {
-        if text.contains("://"), let url = URL(string: text) {
-            self = url
-        } else {
-            self = URL(fileURLWithPath: text)
-        }
-    }
-}

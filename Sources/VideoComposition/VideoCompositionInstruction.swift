@@ -55,7 +55,8 @@ extension VideoCompositionInstruction: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             timeRange: try container.decode(TimeRange.self, forKey: .timeRange),
-            layerInstructions: try container.decodeIfPresent([VideoCompositionLayerInstruction].self, forKey: .layerInstructions) ?? [],
+            layerInstructions:
+                try container.decodeIfPresent([VideoCompositionLayerInstruction].self, forKey: .layerInstructions) ?? [],
             backgroundColor: try container.decodeIfPresent(Color.self, forKey: .backgroundColor),
             enablePostProcessing: try container.decodeIfPresent(Bool.self, forKey: .enablePostProcessing) ?? true)
     }

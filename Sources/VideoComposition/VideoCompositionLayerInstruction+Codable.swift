@@ -15,7 +15,8 @@ extension VideoCompositionLayerInstruction: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             trackID: try container.decode(Int32.self, forKey: .trackID),
-            transformInterpolation: try container.decodeIfPresent(TransformInterpolation.self, forKey: .transformInterpolation) ?? .matrix)
+            transformInterpolation:
+                try container.decodeIfPresent(TransformInterpolation.self, forKey: .transformInterpolation) ?? .matrix)
         decomposedInterpolationPivot = try container.decodeIfPresent(Point.self, forKey: .decomposedInterpolationPivot) ?? .zero
         transforms = try container.decodeIfPresent(Keyframes<AffineTransform2D>.self, forKey: .transform) ?? Keyframes()
         opacities = try container.decodeIfPresent(Keyframes<Double>.self, forKey: .opacity) ?? Keyframes()

@@ -82,15 +82,18 @@ enum CompositionFixtures {
             try CompositionTrack.validateSegments(track.segments, trackID: track.trackID, mediaType: track.mediaType)
         }
         if track.segments != expected {
-            let describe = { (segments: [CompositionTrackSegment]) in
-                segments.map { segment in
-                    let target = segment.timeMapping.target
-                    guard let source = segment.sourceTrack else { return "  gap \(target)" }
-                    return "  \(source.assetURL.lastPathComponent)#\(source.trackID) \(segment.timeMapping.source) -> \(target)"
-                }.joined(separator: "\n")
-            }
             Issue.record(
-                "segments differ; actual:\n\(describe(track.segments))\nexpected:\n\(describe(expected))", sourceLocation: sourceLocation)
+                "segments differ; actual:\n\(describe(track.segments))\nexpected:\n\(describe(expected))",
+                sourceLocation: sourceLocation)
         }
+    }
+
+    /// One line per segment: `file#track [source) -> [target)` or `gap [target)`.
+    static func describe(_ segments: [CompositionTrackSegment]) -> String {
+        segments.map { segment in
+            let target = segment.timeMapping.target
+            guard let source = segment.sourceTrack else { return "  gap \(target)" }
+            return "  \(source.assetURL.lastPathComponent)#\(source.trackID) \(segment.timeMapping.source) -> \(target)"
+        }.joined(separator: "\n")
     }
 }

@@ -249,7 +249,7 @@ struct KeyframeValidationTests {
         let issues = keys.validationIssues(at: location, checkValue: unitRange)
         #expect(issues.map(\.kind) == [.invalidRampTimeRange, .invalidRampTimeRange, .opacityOutOfRange, .invalidKeyTime])
         #expect(issues[0].time == s(2))
-        #expect(issues[1].message.contains("keyframes must be in increasing time order"))
+        #expect(issues[1].message.contains("keyframes out of time order"))
         #expect(issues[2].message == "instruction 0, track 1: opacity ramp over invalid range (start 6.000 s (6/1), duration -1.000 s (-1/1)): end value is 1.5, outside 0...1")
         #expect(issues[3].time == nil)
     }

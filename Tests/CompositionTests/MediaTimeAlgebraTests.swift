@@ -146,4 +146,24 @@ struct MediaTimeAlgebraTests {
         #expect(!TimeRange.invalid.isValid && !TimeRange.invalid.contains(MediaTime.zero))
         #expect(TimeMapping(emptyTarget: r).isEmpty)
     }
+
+    @Test func extremeRatiosNeverTrap() {
+        // Found by review: 128-bit products overflowed here and trapped.
+        let huge = MediaTime(value: Int64.max, timescale: 1)
+        let mapped = TimeRange.mapDuration(
+            huge, from: TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: Int32.max)),
+            to: TimeRange(start: .zero, duration: huge))
+        #expect(mapped.isPositiveInfinity && mapped.hasBeenRounded)
+        var rng = SeededGenerator(state: 123)
+        for _ in 0..<20_000 {
+            let t = Self.randomTime(&rng)
+            let m = Int64(bitPattern: rng.next()), d = Int64(bitPattern: rng.next()) | 1
+            let r = t.multiplied(byRatio: m, over: d)
+            // No trap, and the sign follows the factors' signs (an exact zero aside).
+            if r.isNumeric && r.value != 0 {
+                let expectedNegative = ((t.value < 0) != (m < 0)) != (d < 0)
+                #expect((r.value < 0) == expectedNegative, "\(t) × \(m)/\(d) = \(r)")
+            }
+        }
+    }
 }

@@ -184,6 +184,29 @@ struct MutableCompositionTests {
         #expect(composition.tracks(withMediaType: .audio).map { $0.segments.map(\.sourceTrackID) } == [[2], [3]])
     }
 
+    @Test func aSourceTrackStartingLateIsPaddedAtBothEndsWhenInsertedMidTimeline() throws {
+        // A track covering only [1, 3) of a 4 s asset: inserted into the middle it contributes a gap, its media
+        // and a gap, so that it ripples by the full 4 s like the asset's other track.
+        let late = AssetTrack(
+            assetURL: URL(fileURLWithPath: "/media/late.mov"), trackID: 2, mediaType: .audio,
+            timeRange: r(1, 3), naturalTimeScale: 44100, codecName: "aac", streamIndex: 1,
+            audio: AudioTrackFormat(sampleRate: 44100, channelCount: 1, channelLayout: "mono"))
+        let video = F.video("late.mov", trackID: 1, duration: s(4))
+        let asset = Asset(url: late.assetURL, duration: s(4), tracks: [video, late])
+        var composition = MutableComposition()
+        try composition.insertTimeRange(r(0, 4), of: landscape, at: .zero)
+        try composition.insertTimeRange(r(0, 4), of: asset, at: s(2))
+        F.expectSegments(composition.track(withTrackID: 2), [
+            F.media(landscapeAudio, r(0, 2), r(0, 2)), F.gap(r(2, 3)), F.media(late, r(1, 3), r(3, 5)), F.gap(r(5, 6)),
+            F.media(landscapeAudio, r(2, 4), r(6, 8)),
+        ])
+        // Appended, the trailing gap is dropped.
+        try composition.insertTimeRange(r(0, 4), of: asset, at: .invalid)
+        let audio = try #require(composition.track(withTrackID: 2))
+        #expect(Array(audio.segments.suffix(2)) == [F.gap(r(8, 9)), F.media(late, r(1, 3), r(9, 11))])
+        #expect(composition.track(withTrackID: 1)?.timeRange == r(0, 12))
+    }
+
     @Test func mutableTrackCompatibleWith() throws {
         var composition = MutableComposition()
         try composition.insertTimeRange(r(0, 4), of: landscape, at: .zero)
@@ -205,6 +228,23 @@ struct MutableCompositionTests {
         try composition.insertTimeRange(r(0, 5), of: asset, at: .invalid)
         F.expectSegments(composition.track(withTrackID: 3), [F.gap(r(0, 4)), F.media(photo, r(0, 5), r(4, 9))])
         #expect(composition.duration == s(9))
+    }
+
+    @Test func aWholeAssetInsertThatFailsInOneTrackChangesNone() throws {
+        // The audio track holds a boundary at 1/p s; pushing it by 1/q s (p, q distinct primes) has no exact
+        // MediaTime, so the insert fails while planning the audio track, after the video track was planned.
+        let p: Int32 = 2_147_483_647, q: Int32 = 2_147_483_629
+        var composition = MutableComposition()
+        let video = try composition.addMutableTrack(withMediaType: .video)
+        let audio = try composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(r(0, 4), of: landscapeVideo, at: .zero, intoTrackWithID: video)
+        try composition.insertTimeRange(r(s(0), s(1, p)), of: landscapeAudio, at: .zero, intoTrackWithID: audio)
+        try composition.insertTimeRange(r(2, 3), of: landscapeAudio, at: .invalid, intoTrackWithID: audio)
+        let before = composition
+        #expect(throws: CompositionError.timeNotRepresentable(trackID: 2, operation: "insertTimeRange", time: s(1, p))) {
+            try composition.insertTimeRange(r(s(0), s(1, q)), of: landscape, at: .zero)
+        }
+        #expect(composition == before)
     }
 
     @Test func wholeAssetInsertErrors() throws {

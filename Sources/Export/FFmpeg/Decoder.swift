@@ -18,7 +18,8 @@ final class Decoder {
     /// - Throws: `FFmpegError.decoderNotFound` when the linked FFmpeg has no decoder for the codec, or the
     ///   `FFmpegError` of the failing call.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws {
-        let parameters = stream.pointee.codecpar!
+        MediaLibrary.installLogRouting()
+        guard let parameters = stream.pointee.codecpar else { throw FFmpegError.invalidData }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(rawValue: cmedia_AVERROR_DECODER_NOT_FOUND())
         }

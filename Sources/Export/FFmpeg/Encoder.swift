@@ -11,6 +11,7 @@ final class Encoder {
     /// ``open(options:)``.
     /// - Throws: `FFmpegError.encoderNotFound` when the linked FFmpeg lacks the encoder.
     init(name: String) throws {
+        MediaLibrary.installLogRouting()
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(rawValue: cmedia_AVERROR_ENCODER_NOT_FOUND())
         }

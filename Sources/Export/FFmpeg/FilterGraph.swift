@@ -68,6 +68,7 @@ final class FilterGraph {
     ///   - threads: filter threads (slice threading); 0 lets FFmpeg choose.
     /// - Throws: `FFmpegError` from parsing or configuring (e.g. EINVAL for a malformed description).
     init(description: String, sources sourceSpecs: [Source], sinkLabels: [String], sinkIsAudio: [Bool], threads: Int32 = 0) throws {
+        MediaLibrary.installLogRouting()
         guard let graph = avfilter_graph_alloc() else { throw FFmpegError.posix(ENOMEM) }
         pointer = graph
         self.description = description

@@ -27,9 +27,12 @@ final class InputFile {
     /// - Parameters:
     ///   - url: a `file:` URL.
     ///   - cancellation: polled during blocking I/O; a fresh, never-cancelled flag when nil.
-    /// - Throws: ``AssetLoadingError`` naming the file and the cause; `CancellationError` when `cancellation` was
-    ///   cancelled before or during the open.
+    /// - Throws: ``AssetLoadingError`` naming the file and the cause — `.notAMediaFile` when no demuxer recognises
+    ///   the content, `.corruptOrTruncated` when one does (judged by `av_probe_input_format3` on the first 64 KiB)
+    ///   but the header or stream information cannot be read; `CancellationError` when `cancellation` was cancelled
+    ///   before or during the open.
     init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        MediaLibrary.installLogRouting()
         self.url = url
         let flag = cancellation ?? CancellationFlag()
         self.cancellation = flag
@@ -46,6 +49,8 @@ final class InputFile {
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
+        // The image2 demuxer would read "%d" or glob characters in a file name as an image-sequence pattern.
+        av_dict_set(&options, "pattern_type", "none", 0)
         // On failure avformat_open_input frees the context and sets it to NULL.
         let openCode = avformat_open_input(&context, path, nil, &options)
         av_dict_free(&options)
@@ -117,6 +122,12 @@ final class InputFile {
         case nil: break
         }
         if error == .invalidData {
+            // libavformat found no demuxer, or the one it chose could not read the header. Tell the two apart by
+            // sniffing the content: a confident match (e.g. an MP4 `ftyp` cut off before `moov`) is a damaged file.
+            if let guess = FormatSniffer.guess(path: path), guess.score > AVPROBE_SCORE_EXTENSION {
+                return AssetLoadingError.corruptOrTruncated(
+                    url, reason: "the \(guess.name) header could not be read: \(error.description)")
+            }
             return AssetLoadingError.notAMediaFile(url, reason: error.description)
         }
         return AssetLoadingError.corruptOrTruncated(url, reason: "opening: \(error.description)")

@@ -17,6 +17,7 @@ final class OutputFile {
     /// for writing.
     /// - Throws: `FFmpegError` from allocation or `avio_open2` (e.g. EACCES, ENOENT for a missing directory).
     init(path: String, formatName: String, cancellation: CancellationFlag) throws {
+        MediaLibrary.installLogRouting()
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, path))
         guard let allocated = context else { throw FFmpegError.posix(ENOMEM) }

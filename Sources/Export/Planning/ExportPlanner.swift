@@ -120,6 +120,17 @@ struct ExportPlanner {
 
     private func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
         let videoComposition = configuration.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
+        return try Self.videoPlan(
+            composition: composition, tracks: tracks, videoComposition: videoComposition, range: range,
+            maximumSize: settings.maximumSize)
+    }
+
+    /// The video render plan of `composition` over `range` (composition time; shifted to start at 0), after
+    /// validating `videoComposition` against it. Shared by export and the image generator.
+    static func videoPlan(
+        composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
+        range: TimeRange, maximumSize: Size?
+    ) throws -> VideoPlan {
         let issues = videoComposition.validate(for: composition)
         guard issues.isEmpty else { throw ExportError.invalidVideoComposition(issues.map(\.description)) }
         for overlay in videoComposition.overlays {
@@ -128,7 +139,7 @@ struct ExportPlanner {
             }
         }
         let renderSize = videoComposition.renderSize
-        let outputSize = Self.outputSize(renderSize: renderSize, maximum: settings.maximumSize)
+        let outputSize = Self.outputSize(renderSize: renderSize, maximum: maximumSize)
         let shift = range.start
         @Sendable func shifted(_ time: MediaTime) -> MediaTime { time + shift }
 
@@ -136,12 +147,16 @@ struct ExportPlanner {
             let clipped = instruction.timeRange.intersection(range)
             guard clipped.isValid, !clipped.isEmpty else { return nil }
             let layers = instruction.layerInstructions.map { layer in
-                LayerPlan(
+                let pieces = layer.opacitySegments(in: clipped)
+                return LayerPlan(
                     trackID: layer.trackID,
                     transform: { layer.transform(at: shifted($0)) },
                     opacity: { layer.opacity(at: shifted($0)) },
                     crop: { layer.cropRectangle(at: shifted($0)) },
-                    opacityIsConstant: layer.isOpacityConstant(in: clipped))
+                    opacityIsConstant: { time in
+                        let absolute = shifted(time)
+                        return pieces.first { $0.timeRange.contains(absolute) }?.isConstant ?? true
+                    })
             }
             return InstructionPlan(
                 timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),
@@ -162,7 +177,7 @@ struct ExportPlanner {
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
             case .text(let text):
                 texts.append(TextOverlayPlan(
-                    text: text.string, fontFile: try Self.fontFile(for: text), fontSize: text.fontSize,
+                    text: text.string, fontFile: try fontFile(for: text), fontSize: text.fontSize,
                     color: RenderColor(text.color), background: text.backgroundColor.map(RenderColor.init),
                     padding: text.padding, timeRange: localRange,
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))

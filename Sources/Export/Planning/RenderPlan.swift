@@ -26,8 +26,9 @@ struct LayerPlan: Sendable {
     var opacity: @Sendable (MediaTime) -> Double
     /// Crop rectangle in source pixels at a composition time; nil = the full frame.
     var crop: @Sendable (MediaTime) -> Rect?
-    /// True when opacity does not change over the instruction's range (it is then compiled as a constant).
-    var opacityIsConstant: Bool
+    /// True when opacity holds still around a composition time (the piece of the model's opacity curve containing it
+    /// is constant): it is then compiled as a constant, and a ramp only costs per-frame commands while it runs.
+    var opacityIsConstant: @Sendable (MediaTime) -> Bool
 }
 
 /// One instruction as the renderer sees it.

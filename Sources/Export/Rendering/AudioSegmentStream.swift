@@ -247,16 +247,15 @@ final class AudioSegmentStream {
         }
     }
 
-    /// The source sample index of a decoded frame's first sample: from its timestamp when it has one (source time
-    /// rule: stream time minus `startTimeOffset`), else continuing from the previous frame.
+    /// The source sample index of a decoded frame's first sample. The first frame decoded (after the seek, if any)
+    /// is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
+    /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
+    /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
+    /// M03; a 145-sample jump in M09).
     private func sampleIndex(of frame: Frame) -> Int64 {
+        if let expected = nextSourceSample { return expected }
         let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts
-        if let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) {
-            let index = (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
-            // Keep sample continuity when timestamps jitter by less than a millisecond.
-            if let expected = nextSourceSample, abs(index - expected) <= Int64(sourceRate / 1000) { return expected }
-            return index
-        }
-        return nextSourceSample ?? 0
+        guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else { return 0 }
+        return (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
     }
 }

@@ -54,7 +54,16 @@ final class ExportRenderer {
         }
         outputFile.setMetadata(job.metadata)
         var muxerOptions: [String: String] = [:]
-        if job.optimizeForNetworkUse && [.mp4, .mov, .m4a].contains(job.fileType) { muxerOptions["movflags"] = "+faststart" }
+        if [.mp4, .mov, .m4a].contains(job.fileType) {
+            if job.optimizeForNetworkUse { muxerOptions["movflags"] = "+faststart" }
+            // Edit lists and track durations are written in the movie timescale (1000 by default: whole
+            // milliseconds). Use the audio rate, or the video clock, so durations stay exact to the sample/frame.
+            if let audio = job.audio, audioEncoder != nil {
+                muxerOptions["movie_timescale"] = "\(audio.format.sampleRate)"
+            } else if videoEncoder != nil {
+                muxerOptions["movie_timescale"] = "\(encoderClock.timeBase.den)"
+            }
+        }
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         let compositor = try job.video.flatMap { plan in videoEncoder == nil ? nil : try VideoCompositor(plan: plan, cancellation: cancellation) }
@@ -111,7 +120,9 @@ final class ExportRenderer {
         context.pointee.width = Int32(plan.outputSize.width)
         context.pointee.height = Int32(plan.outputSize.height)
         context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
-        context.pointee.time_base = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
+        let timing = EncoderClock(plan)
+        encoderClock = timing
+        context.pointee.time_base = timing.timeBase
         context.pointee.framerate = AVRational(num: plan.frameDuration.timescale, den: Int32(clamping: plan.frameDuration.value))
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         context.pointee.color_range = AVCOL_RANGE_MPEG
@@ -143,6 +154,7 @@ final class ExportRenderer {
     }
 
     private var audioFrameSize = 1024
+    private var encoderClock = EncoderClock.unset
 
     private func openAudioEncoder(_ plan: AudioPlan, _ settings: AudioSettings) throws {
         let encoder: Encoder
@@ -171,6 +183,7 @@ final class ExportRenderer {
 
     private func encodeVideo(_ frame: Frame) throws {
         guard let videoEncoder, !limitReached else { return }
+        frame.pts = encoderClock.pts(ofFrame: frame.pts)
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
         try send(frame, to: videoEncoder, stream: videoStream)
     }
@@ -204,8 +217,10 @@ final class ExportRenderer {
             }
             guard result == .packet else { return }
             let encoderTimeBase = encoder.pointer.pointee.time_base
-            if encoder === videoEncoder, packet.pointer.pointee.duration == 0 {
-                packet.pointer.pointee.duration = 1  // libx264 leaves durations 0; one frame in the encoder time base
+            if encoder === videoEncoder {
+                // libx264 leaves durations 0. Every frame lasts one frame duration, except the last, which ends
+                // exactly at the composition's end, so the video track's duration is the composition's.
+                packet.pointer.pointee.duration = encoderClock.duration(ofFrameAt: packet.pointer.pointee.pts)
             }
             packet.pointer.pointee.stream_index = Int32(stream)
             av_packet_rescale_ts(packet.pointer, encoderTimeBase, outputFile.timeBase(ofStream: stream))
@@ -236,4 +251,49 @@ final class ExportRenderer {
 /// A FourCC code as libavcodec stores it (little-endian).
 func fourCC(_ code: String) -> UInt32 {
     code.utf8.prefix(4).enumerated().reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
+}
+
+/// The video encoder's clock: a time base fine enough to express both the frame duration and the composition's
+/// duration exactly (their timescales' least common multiple, when it fits), so the last frame can be shortened to
+/// end exactly at the composition's end. Otherwise the frame duration itself (the last frame then ends up to one
+/// frame late).
+struct EncoderClock {
+    var timeBase: AVRational
+    var ticksPerFrame: Int64
+    var lastFramePTS: Int64
+    var lastFrameDuration: Int64
+
+    static let unset = EncoderClock(timeBase: AVRational(num: 1, den: 1), ticksPerFrame: 1, lastFramePTS: -1, lastFrameDuration: 1)
+
+    init(timeBase: AVRational, ticksPerFrame: Int64, lastFramePTS: Int64, lastFrameDuration: Int64) {
+        self.timeBase = timeBase
+        self.ticksPerFrame = ticksPerFrame
+        self.lastFramePTS = lastFramePTS
+        self.lastFrameDuration = lastFrameDuration
+    }
+
+    init(_ plan: VideoPlan) {
+        let fd = plan.frameDuration, duration = plan.duration
+        let lastIndex = Int64(max(plan.frameCount - 1, 0))
+        let a = Int64(fd.timescale), b = Int64(duration.timescale)
+        var x = a, y = b
+        while y != 0 { (x, y) = (y, x % y) }
+        let lcm = a / x * b
+        if lcm <= 1_000_000_000, fd.value <= Int64(Int32.max) {
+            let ticksPerFrame = fd.value * (lcm / a)
+            let total = duration.value * (lcm / b)
+            let lastPTS = lastIndex * ticksPerFrame
+            self.init(timeBase: AVRational(num: 1, den: Int32(lcm)), ticksPerFrame: ticksPerFrame,
+                      lastFramePTS: lastPTS, lastFrameDuration: max(1, total - lastPTS))
+        } else {
+            self.init(timeBase: AVRational(num: Int32(clamping: fd.value), den: fd.timescale), ticksPerFrame: 1,
+                      lastFramePTS: lastIndex, lastFrameDuration: 1)
+        }
+    }
+
+    /// The encoder timestamp of output frame `index`.
+    func pts(ofFrame index: Int64) -> Int64 { index * ticksPerFrame }
+
+    /// The duration of the frame whose encoder timestamp is `pts`.
+    func duration(ofFrameAt pts: Int64) -> Int64 { pts == lastFramePTS ? lastFrameDuration : ticksPerFrame }
 }

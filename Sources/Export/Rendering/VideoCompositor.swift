@@ -38,8 +38,13 @@ final class VideoCompositor {
     /// releases to `emit`, with `pts` = its output frame index. The graph may hold a frame back until the next one
     /// is pushed; ``finish(emit:)`` releases the rest.
     func render(frame index: Int, emit: (Frame) throws -> Void) throws {
+        try render(at: plan.time(ofFrame: index), sequence: index, emit: emit)
+    }
+
+    /// Renders the picture at composition time `time`; emitted frames carry `pts` = `sequence` (which must increase
+    /// from call to call). Used directly by the image generator, whose times need not lie on the frame grid.
+    func render(at time: MediaTime, sequence index: Int, emit: (Frame) throws -> Void) throws {
         if cancellation.isCancelled { throw CancellationError() }
-        let time = plan.time(ofFrame: index)
         let instructionIndex = instruction(at: time)
 
         // The pictures and their property values at this time, bottom layer first.

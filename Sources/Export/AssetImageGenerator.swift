@@ -1,0 +1,161 @@
+import AudioMix
+import Composition
+import Foundation
+import VideoComposition
+internal import CMedia
+
+/// Renders single pictures of a composition — through the same compositor, graphs and model evaluators as
+/// export — as RGBA8 ``VideoFrame``s: Splice's `AVAssetImageGenerator`.
+///
+/// Decoding seeks to the key frame at or before each time and decodes forward, never from the start of a file.
+/// ``images(for:)`` keeps decoders open across a batch, so sorted nearby times decode each stretch of source once.
+public struct AssetImageGenerator: Sendable {
+    /// The composition pictures come from.
+    public var asset: MutableComposition
+    /// How pictures are composed; nil uses `MutableVideoComposition(propertiesOf:)` (upright, aspect-fit).
+    public var videoComposition: MutableVideoComposition?
+    /// Without a video composition: true (default) shows each track upright through its preferred transform, as
+    /// AVFoundation's `appliesPreferredTrackTransform`; false shows the coded picture as stored.
+    public var appliesPreferredTrackTransform: Bool
+    /// Largest picture returned, in pixels; larger renders are scaled down to fit (aspect kept). nil: render size.
+    public var maximumSize: Size?
+    /// How much earlier than the requested time the returned picture may be (AVFoundation's
+    /// `requestedTimeToleranceBefore`). With a tolerance, a time is snapped back to the start of the output frame
+    /// interval containing it, so nearby requests share one render; `.zero` renders exactly the requested time.
+    public var requestedTimeToleranceBefore: MediaTime
+    /// How much later the returned picture may be (`requestedTimeToleranceAfter`). Splice never returns a later
+    /// picture; the property exists for source compatibility.
+    public var requestedTimeToleranceAfter: MediaTime
+
+    /// A generator for `asset`.
+    public init(asset: MutableComposition) {
+        self.asset = asset
+        videoComposition = nil
+        appliesPreferredTrackTransform = true
+        maximumSize = nil
+        requestedTimeToleranceBefore = .positiveInfinity
+        requestedTimeToleranceAfter = .positiveInfinity
+    }
+
+    /// The picture at composition time `time`, and the time it actually shows.
+    /// - Throws: ``ExportError`` (invalid video composition, unreadable source, a time outside the composition),
+    ///   `CancellationError` when the task is cancelled.
+    public func image(at time: MediaTime) async throws -> (image: VideoFrame, actualTime: MediaTime) {
+        var result: (VideoFrame, MediaTime)?
+        for try await item in images(for: [time]) { result = (item.image, item.actualTime) }
+        guard let result else { throw ExportError.invalidComposition("no picture at \(time)") }
+        return result
+    }
+
+    /// One picture per requested time, in request order, as they are rendered. Decoders stay open across the whole
+    /// batch; sorted times are cheapest (an earlier time seeks back to its key frame).
+    public func images(for times: [MediaTime]) -> AsyncThrowingStream<(requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime), any Error> {
+        let (stream, continuation) = AsyncThrowingStream<(requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime), any Error>.makeStream()
+        let cancellation = CancellationFlag()
+        continuation.onTermination = { _ in cancellation.cancel() }
+        let generator = self
+        let thread = Thread {
+            do {
+                try generator.render(times, cancellation: cancellation) { requested, frame, actual in
+                    continuation.yield((requested, frame, actual))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: cancellation.isCancelled ? CancellationError() : error)
+            }
+        }
+        thread.name = "splice.images"
+        thread.stackSize = 8 << 20
+        thread.start()
+        return stream
+    }
+
+    /// Renders on the calling (worker) thread.
+    func render(_ times: [MediaTime], cancellation: CancellationFlag,
+                deliver: (MediaTime, VideoFrame, MediaTime) -> Void) throws {
+        let duration = asset.duration
+        guard duration.isNumeric, duration > .zero else {
+            throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
+        }
+        let tracks = asset.tracks(withMediaType: .video).filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
+        guard !tracks.isEmpty else { throw ExportError.invalidComposition("it has no enabled video track with media") }
+        var composition = videoComposition ?? MutableVideoComposition(propertiesOf: asset)
+        if videoComposition == nil && !appliesPreferredTrackTransform {
+            for i in composition.instructions.indices {
+                for j in composition.instructions[i].layerInstructions.indices {
+                    var layer = VideoCompositionLayerInstruction(trackID: composition.instructions[i].layerInstructions[j].trackID)
+                    layer.setTransform(.identity, at: .zero)
+                    composition.instructions[i].layerInstructions[j] = layer
+                }
+            }
+        }
+        let plan = try ExportPlanner.videoPlan(
+            composition: asset, tracks: tracks, videoComposition: composition,
+            range: TimeRange(start: .zero, duration: duration), maximumSize: maximumSize)
+        let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
+        let converter = try RGBAConverter(size: plan.outputSize)
+        var sequence = 0
+        var lastRendered: (time: MediaTime, frame: VideoFrame)?
+        for requested in times {
+            if cancellation.isCancelled { throw CancellationError() }
+            guard requested.isNumeric, requested >= .zero, requested < duration else {
+                throw ExportError.invalidComposition("the requested time \(requested) lies outside the composition [0, \(duration))")
+            }
+            var actual = requested
+            if requestedTimeToleranceBefore > .zero {
+                // Snap back to the output frame grid: frame k = floor(t / frameDuration).
+                let fd = plan.frameDuration
+                let k = (Int128(requested.value) * Int128(fd.timescale)) / (Int128(requested.timescale) * Int128(fd.value))
+                let snapped = fd * Int64(k)
+                if requested - snapped <= requestedTimeToleranceBefore { actual = snapped }
+            }
+            if let last = lastRendered, last.time == actual {
+                deliver(requested, last.frame, actual)
+                continue
+            }
+            var rendered: Frame?
+            let capture: (Frame) throws -> Void = { frame in rendered = try frame.clone() }
+            try compositor.render(at: actual, sequence: sequence, emit: capture)
+            sequence += 1
+            // The graph holds the newest frame until it knows the next: flush it for a single picture.
+            try compositor.finish(emit: capture)
+            guard let picture = rendered else {
+                throw ExportError.renderingFailed(stage: "rendering the picture at \(actual)", reason: "the graph produced no frame")
+            }
+            let image = try converter.convert(picture)
+            lastRendered = (actual, image)
+            deliver(requested, image, actual)
+        }
+    }
+}
+
+/// Converts canvas-format frames (yuv420p, limited range, BT.709) to RGBA8 with FFmpeg's `scale`, naming the
+/// matrix and range.
+final class RGBAConverter {
+    private let graph: FilterGraph
+    private let output: Frame
+
+    init(size: Size) throws {
+        let description = "[in]scale=in_color_matrix=bt709:in_range=limited:out_range=full"
+            + ":flags=bicubic+accurate_rnd+full_chroma_int,format=rgba[out]"
+        graph = try FilterGraph(
+            description: description,
+            sources: [.video(.init(label: "in", width: size.width, height: size.height,
+                                   pixelFormat: AV_PIX_FMT_YUV420P.rawValue, timeBase: AVRational(num: 1, den: 1)))],
+            sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
+        output = try Frame()
+    }
+
+    private var sequence: Int64 = 0
+
+    func convert(_ frame: Frame) throws -> VideoFrame {
+        frame.pts = sequence
+        sequence += 1
+        try graph.push(frame, to: 0, keepReference: true)
+        guard try graph.pull(from: 0, into: output) == .frame else {
+            throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "no frame")
+        }
+        defer { output.unref() }
+        return VideoFrame(rgbaFrame: output)
+    }
+}

@@ -1,0 +1,134 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// A rendered picture as 8-bit RGBA: `height` rows of `bytesPerRow` bytes, each pixel 4 bytes R, G, B, A
+/// (sRGB values as decoded; straight, not premultiplied, alpha).
+public struct VideoFrame: Sendable, Hashable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bytes from one row to the next (≥ 4 × width).
+    public let bytesPerRow: Int
+    /// The pixels, `height × bytesPerRow` bytes.
+    public let pixels: [UInt8]
+
+    /// A frame from raw RGBA8 bytes.
+    /// - Precondition-free: returns nil when `pixels` is shorter than `height × bytesPerRow` or the shape is invalid.
+    public init?(width: Int, height: Int, bytesPerRow: Int, pixels: [UInt8]) {
+        guard width > 0, height > 0, bytesPerRow >= width * 4, pixels.count >= height * bytesPerRow else { return nil }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.pixels = pixels
+    }
+
+    /// One pixel as (red, green, blue, alpha), 0…255 each, or nil outside the picture.
+    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8)? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let offset = y * bytesPerRow + x * 4
+        return (pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
+    }
+
+    /// The mean of each channel over a rectangle of pixels (clipped to the picture), as (R, G, B, A) in 0…255.
+    public func meanColor(in rect: Rect) -> (red: Double, green: Double, blue: Double, alpha: Double) {
+        let x0 = max(0, Int(rect.minX)), y0 = max(0, Int(rect.minY))
+        let x1 = min(width, Int(rect.maxX.rounded(.up))), y1 = min(height, Int(rect.maxY.rounded(.up)))
+        var sums = (0.0, 0.0, 0.0, 0.0)
+        var count = 0.0
+        for y in y0..<max(y0, y1) {
+            for x in x0..<max(x0, x1) {
+                let o = y * bytesPerRow + x * 4
+                sums.0 += Double(pixels[o]); sums.1 += Double(pixels[o + 1])
+                sums.2 += Double(pixels[o + 2]); sums.3 += Double(pixels[o + 3])
+                count += 1
+            }
+        }
+        guard count > 0 else { return (0, 0, 0, 0) }
+        return (sums.0 / count, sums.1 / count, sums.2 / count, sums.3 / count)
+    }
+
+    /// The picture as a PNG file's bytes, encoded by libavcodec's PNG encoder (RGBA, 8 bits per channel).
+    /// - Throws: ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg has no PNG encoder, or
+    ///   ``ExportError/renderingFailed(stage:reason:)``.
+    public func pngData() throws -> Data {
+        do {
+            return try PNGEncoding.encode(self)
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            throw ExportError.renderingFailed(stage: "encoding a PNG", reason: "\(error)")
+        }
+    }
+
+    /// Writes ``pngData()`` to `url` atomically.
+    /// - Throws: the errors of ``pngData()``, or ``ExportError/writeFailed(_:reason:)``.
+    public func write(to url: URL) throws {
+        let data = try pngData()
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ExportError.writeFailed(url, reason: error.localizedDescription)
+        }
+    }
+
+    /// Copies an RGBA `AVFrame` (packed, one plane).
+    init(rgbaFrame frame: Frame) {
+        let width = frame.width, height = frame.height
+        let source = frame.pointer.pointee.data.0!
+        let stride = Int(frame.pointer.pointee.linesize.0)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels.withUnsafeMutableBytes { destination in
+            for row in 0..<height {
+                (destination.baseAddress! + row * width * 4).copyMemory(from: source + row * stride, byteCount: width * 4)
+            }
+        }
+        self.width = width
+        self.height = height
+        bytesPerRow = width * 4
+        self.pixels = pixels
+    }
+}
+
+/// PNG encoding through libavcodec (`png` encoder).
+enum PNGEncoding {
+    static func encode(_ frame: VideoFrame) throws -> Data {
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(name: "png")
+        } catch {
+            throw ExportError.encoderUnavailable("png")
+        }
+        let context = encoder.pointer
+        context.pointee.width = Int32(frame.width)
+        context.pointee.height = Int32(frame.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_RGBA
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        try encoder.open(options: [:])
+        let picture = try Frame()
+        picture.pointer.pointee.width = Int32(frame.width)
+        picture.pointer.pointee.height = Int32(frame.height)
+        picture.pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        try FFmpegError.check(av_frame_get_buffer(picture.pointer, 0))
+        let stride = Int(picture.pointer.pointee.linesize.0)
+        let destination = picture.pointer.pointee.data.0!
+        frame.pixels.withUnsafeBytes { source in
+            for row in 0..<frame.height {
+                (destination + row * stride).update(
+                    from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * frame.bytesPerRow,
+                    count: frame.width * 4)
+            }
+        }
+        picture.pts = 0
+        _ = try encoder.send(picture)
+        _ = try encoder.send(nil)
+        let packet = try Packet()
+        var data = Data()
+        while try encoder.receive(into: packet) == .packet {
+            data.append(packet.pointer.pointee.data, count: Int(packet.pointer.pointee.size))
+            packet.unref()
+        }
+        return data
+    }
+}
