@@ -60,6 +60,14 @@ extension CompositionDocument {
         }
         throw DocumentError(url: url, problems: distinct)
     }
+
+    /// Reads the document at `url`, describing its sources with ``Composition/Asset/load(from:)``; see
+    /// ``load(from:assetLoader:)``.
+    ///
+    /// - Throws: ``DocumentError`` listing every problem, or `CancellationError`.
+    public static func load(from url: URL) async throws -> LoadedDocument {
+        try await load(from: url, assetLoader: { try await Asset.load(from: $0) })
+    }
 }
 
 /// Reads a document file into the full- or short-form type, reporting problems at their JSON paths with line and

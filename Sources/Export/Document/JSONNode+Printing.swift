@@ -4,7 +4,7 @@ extension JSONNode {
     /// `{ "start": "0/1", "duration": "4/1" }` instead of four lines. Ends without a newline.
     func prettyPrinted(lineWidth: Int = 100) -> String {
         var output = ""
-        write(to: &output, indent: 0, lineWidth: lineWidth)
+        write(to: &output, indent: 0, prefix: 0, lineWidth: lineWidth)
         return output
     }
 
@@ -18,8 +18,9 @@ extension JSONNode {
         }
     }
 
-    private func write(to output: inout String, indent: Int, lineWidth: Int) {
-        if let inline = inlineText(budget: lineWidth - indent) {
+    /// Writes the node starting after `indent + prefix` characters of its first line (`prefix`: a member's key).
+    private func write(to output: inout String, indent: Int, prefix: Int, lineWidth: Int) {
+        if let inline = inlineText(budget: lineWidth - indent - prefix) {
             output += inline
             return
         }
@@ -29,7 +30,7 @@ extension JSONNode {
             output += "[\n"
             for (offset, element) in elements.enumerated() {
                 output += inner
-                element.write(to: &output, indent: indent + 2, lineWidth: lineWidth)
+                element.write(to: &output, indent: indent + 2, prefix: 0, lineWidth: lineWidth)
                 output += offset == elements.count - 1 ? "\n" : ",\n"
             }
             output += String(repeating: " ", count: indent) + "]"
@@ -38,7 +39,7 @@ extension JSONNode {
             for (offset, member) in members.enumerated() {
                 let key = Self.quoted(member.key) + ": "
                 output += inner + key
-                member.value.write(to: &output, indent: indent + 2, lineWidth: lineWidth - key.count + 2)
+                member.value.write(to: &output, indent: indent + 2, prefix: key.count, lineWidth: lineWidth)
                 output += offset == members.count - 1 ? "\n" : ",\n"
             }
             output += String(repeating: " ", count: indent) + "}"

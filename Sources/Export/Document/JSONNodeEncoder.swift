@@ -1,10 +1,12 @@
+import Composition
 import Foundation
 
 /// Encodes `Encodable` values to a ``JSONNode`` that keeps object members in the order the types encode them
 /// (Foundation's `JSONEncoder` on Linux orders them by hash, which makes `splice expand` unreadable).
 ///
 /// Numbers are written in their shortest exact form (`1080`, `0.5`, `0.1`); a non-finite `Double` cannot be JSON and
-/// is an `EncodingError`. `URL`s are written as their absolute string, as `JSONEncoder` does.
+/// is an `EncodingError`. `URL`s are written as their absolute string, as `JSONEncoder` does; ``Composition/MediaTime``s
+/// in their `Codable` text reduced to lowest terms (`"4"` rather than `"61440/15360"`: the same exact time).
 struct JSONNodeEncoder {
     /// The value as a JSON tree.
     ///
@@ -100,6 +102,8 @@ private struct NodeEncoder: Swift.Encoder {
     func encodeValue<T: Encodable>(_ value: T) throws {
         if let url = value as? URL {
             box.content = .scalar(.string(url.absoluteString))
+        } else if let time = value as? MediaTime {
+            box.content = .scalar(.string(time.reducedRationalText))
         } else {
             try value.encode(to: self)
         }
@@ -244,5 +248,19 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { set(.number(String(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try NodeEncoder(box: box, codingPath: codingPath).encodeValue(value)
+    }
+}
+
+extension MediaTime {
+    /// The `Codable` text of the time with the fraction reduced: `"4"` for 61440/15360, `"1001/30000"`, `"7/2"`,
+    /// special values by name. Decodes to a time equal to this one (and keeps the rounded mark).
+    var reducedRationalText: String {
+        guard isNumeric, value != Int64.min else { return rationalText }
+        var (a, b) = (value.magnitude, UInt64(timescale))
+        while b != 0 { (a, b) = (b, a % b) }
+        let divisor = Int64(max(a, 1))
+        let numerator = value / divisor, denominator = Int64(timescale) / divisor
+        let text = denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
+        return text + (hasBeenRounded ? " (rounded)" : "")
     }
 }
