@@ -135,6 +135,7 @@ struct JSONParser {
                 return String(scalars)
             case UInt8(ascii: "\\"):
                 flush()
+                let escapeStart = position
                 advance()
                 guard let escape = current else { throw error("unexpected end of the text in an escape sequence") }
                 advance()
@@ -161,7 +162,8 @@ struct JSONParser {
                     guard let scalar = Unicode.Scalar(code) else { throw error("\\u escape names no Unicode character") }
                     scalars.append(scalar)
                 default:
-                    throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
+                    throw JSONSyntaxError(
+                        position: escapeStart, message: "invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
                 }
             case 0x00..<0x20:
                 throw error(byte == 0x0A ? "a string cannot span lines (write \\n for a line break)"
@@ -221,10 +223,11 @@ struct JSONParser {
 
     private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
         let start = position
+        let startIndex = index
         for expected in word.utf8 {
             guard current == expected else {
                 var found = ""
-                var probe = index
+                var probe = startIndex
                 while probe < bytes.count, Self.isLetter(bytes[probe]) || Self.isDigit(bytes[probe]), found.count < 20 {
                     found.append(Character(Unicode.Scalar(bytes[probe])))
                     probe += 1

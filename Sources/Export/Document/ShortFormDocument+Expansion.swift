@@ -207,7 +207,7 @@ private struct ShortFormExpansion {
             let field = clip.duration == nil ? "start" : "duration"
             problems.add(path.appending(field),
                          "\(sourceRange.start.secondsText) + \(duration.secondsText) ends at \(sourceRange.end.secondsText), after the end of '\(clip.source)' (its video lasts \(trackEnd.secondsText))")
-            return nil
+            failed = true
         }
 
         var speed: (numerator: Int64, denominator: Int64) = (1, 1)
