@@ -70,9 +70,12 @@ enum ProbeCommand {
             if let rate = track.estimatedDataRate { parts.append("\(rate / 1000) kb/s") }
             lines.append("  " + parts.joined(separator: "  "))
         }
-        if !asset.metadata.isEmpty {
-            lines.append("  metadata  " + asset.metadata.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+        let boilerplate: Set<String> = ["major_brand", "minor_version", "compatible_brands"]
+        let metadata = asset.metadata.filter { !boilerplate.contains($0.key) }
+        for (index, item) in metadata.prefix(8).enumerated() {
+            lines.append((index == 0 ? "  metadata  " : "            ") + "\(item.key): \(item.value)")
         }
+        if metadata.count > 8 { lines.append("            … \(metadata.count - 8) more (--json lists all)") }
         return lines.joined(separator: "\n")
     }
 
