@@ -116,7 +116,9 @@ enum DocumentReader {
             throw fail("the document has no \"version\": add \"version\": \(CompositionDocument.currentVersion) at the top", at: tree.position)
         }
         guard case .number(let versionText) = versionNode.value, let version = Int(versionText) else {
-            throw fail("expected a whole number, found \(versionNode.kindDescription)", path: "version", at: versionNode.position)
+            let found: String
+            if case .number(let literal) = versionNode.value { found = literal } else { found = versionNode.kindDescription }
+            throw fail("expected the whole number \(CompositionDocument.currentVersion), found \(found)", path: "version", at: versionNode.position)
         }
         guard version == CompositionDocument.currentVersion else {
             throw fail("this splice reads version \(CompositionDocument.currentVersion) documents, not version \(version)",
@@ -150,7 +152,11 @@ enum DocumentReader {
                 content = .full(document)
             }
         } catch let error as DecodingError {
-            let (path, message) = describe(error)
+            var (path, message) = describe(error)
+            if path == "export.preset", let written = tree.node(at: path.components)?.string {
+                let names = ExportPreset.allCases.filter { $0 != .passthrough }.map { $0.rawValue.replacingOccurrences(of: "AVAssetExportPreset", with: "") }
+                message = "'\(written)' is not a preset: \(names.joined(separator: ", ")) (the AVAssetExportPreset prefix may be written or left out)"
+            }
             throw fail(message, path: path, at: tree.closestPosition(to: path.components))
         } catch {
             throw fail("\(error)")

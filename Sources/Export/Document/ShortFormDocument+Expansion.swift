@@ -336,7 +336,12 @@ private struct ShortFormExpansion {
     private mutating func instructions(_ placed: [PlacedClip], trackIDs: [Int32], renderSize: Size) -> [VideoCompositionInstruction] {
         var instructions: [VideoCompositionInstruction] = []
         var placements: [AffineTransform2D] = []
+        let canvasIsUsable = renderSize.width > 0 && renderSize.height > 0
         for clip in placed {
+            guard canvasIsUsable else {
+                placements.append(.identity)
+                continue
+            }
             guard let format = clip.video.video, let placement = AffineTransform2D.placing(
                 naturalSize: format.naturalSize, preferredTransform: format.preferredTransform,
                 pixelAspectRatio: format.pixelAspectRatio, in: renderSize, mode: clip.clip.fit ?? .fit)
@@ -511,6 +516,35 @@ private struct ShortFormExpansion {
             problems.add(path, "an overlay shows an \"image\" or a \"text\", not both")
             return nil
         }
+
+        var usable = true
+        if let fontSize = overlay.fontSize, !(fontSize.isFinite && fontSize > 0) {
+            problems.add(path.appending("fontSize"), "\(fontSize) is not a text size > 0 (pixels)")
+            usable = false
+        }
+        if let padding = overlay.padding, !(padding.isFinite && padding >= 0) {
+            problems.add(path.appending("padding"), "\(padding) is not a number of pixels ≥ 0")
+            usable = false
+        }
+        if let opacity = overlay.opacity, !(0...1).contains(opacity) {
+            problems.add(path.appending("opacity"), "\(opacity) is outside 0…1")
+            usable = false
+        }
+        if let margin = overlay.margin, !margin.isFinite {
+            problems.add(path.appending("margin"), "\(margin) is not a number of pixels")
+            usable = false
+        }
+        if let fontFile = overlay.fontFile, case let url = resolve(fontFile), !FileManager.default.fileExists(atPath: url.path) {
+            problems.add(path.appending("fontFile"), "no such file '\(fontFile)' (\(url.path))")
+            usable = false
+        }
+        for (name, value) in [("width", overlay.width), ("height", overlay.height)] {
+            if let value, !(value.isFinite && value > 0) {
+                problems.add(path.appending(name), "\(value) is not a number of pixels > 0")
+                usable = false
+            }
+        }
+        guard usable else { return nil }
 
         let margin = overlay.margin ?? 0
         var width: Double, height: Double
