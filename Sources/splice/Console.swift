@@ -17,9 +17,16 @@ enum ExitStatus: Int32 {
     case cancelled = 130
 }
 
-/// A command's way out: the status to exit with (messages were printed already).
+/// A command's way out: the status to exit with (messages were printed already), and what went wrong in one text
+/// for machine-readable output.
 struct CommandExit: Error {
     var status: ExitStatus
+    var detail: String?
+
+    init(status: ExitStatus, detail: String? = nil) {
+        self.status = status
+        self.detail = detail
+    }
 }
 
 /// Writing to the standard streams without buffering surprises (stderr is unbuffered; stdout is flushed per call).

@@ -12,13 +12,14 @@ enum DocumentLoading {
             return try await CompositionDocument.load(from: URL(fileURLWithPath: path))
         } catch let error as DocumentError {
             print(error, documentPath: path)
-            throw CommandExit(status: .invalidInput)
+            throw CommandExit(
+                status: .invalidInput, detail: error.problems.map { line(for: $0, documentPath: path) }.joined(separator: "\n"))
         } catch is CancellationError {
             Console.error("splice: cancelled")
             throw CommandExit(status: .cancelled)
         } catch {
             Console.error("splice: \(path): \(error)")
-            throw CommandExit(status: .invalidInput)
+            throw CommandExit(status: .invalidInput, detail: "\(path): \(error)")
         }
     }
 

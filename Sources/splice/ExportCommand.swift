@@ -8,7 +8,16 @@ enum ExportCommand {
             throw Usage.fail("-o/--output is required: the file to write", command: .export)
         }
         let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
-        let loaded = try await DocumentLoading.load(arguments.operands[0])
+        let loaded: LoadedDocument
+        do {
+            loaded = try await DocumentLoading.load(arguments.operands[0])
+        } catch {
+            if mode == .json {
+                let message = error.status == .cancelled ? nil : error.detail ?? "\(arguments.operands[0]) cannot be loaded"
+                Console.out(ProgressEvent(event: message == nil ? "cancelled" : "failed", exitCode: error.status.rawValue, error: message).line)
+            }
+            throw error
+        }
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         do {

@@ -148,6 +148,11 @@ struct CommandLineTests {
               ]
             }
             """)
+        let service = try await SpliceTool.run(["export", "bad.json", "-o", "out.mp4", "--progress", "json"], in: scratch.url)
+        #expect(service.status == 1)
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(service.stdout.utf8)) as? [String: Any])
+        #expect(event["event"] as? String == "failed" && event["exitCode"] as? Int == 1)
+        #expect((event["error"] as? String)?.hasPrefix("bad.json:5:17: clips[1].source: no such file 'missing.mov'") == true)
         let missing = try await SpliceTool.run(["validate", "bad.json"], in: scratch.url)
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("bad.json:5:17: clips[1].source: no such file 'missing.mov' ("), "\(missing.stderr)")
