@@ -25,8 +25,18 @@ struct ExportPlanner {
         }
         try checkOutputLocation(outputURL)
         guard var settings else {
-            throw ExportError.passthroughNotPossible(
-                "stream copy is not available in this version; choose a preset such as AVAssetExportPresetHighestQuality")
+            let duration = composition.duration
+            guard duration.isNumeric, duration > .zero else {
+                throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
+            }
+            let passthrough = try PassthroughPlan.make(
+                composition: composition, configuration: configuration, fileType: fileType, outputURL: outputURL,
+                range: try exportRange(duration: duration))
+            return ExportPlan(
+                video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
+                outputURL: outputURL, overwritesExistingFile: configuration.overwritesExistingFile,
+                metadata: passthrough.metadata, optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse,
+                fileLengthLimit: nil, passthrough: passthrough)
         }
         if !fileType.supportsVideo { settings.video = nil }
 
@@ -109,9 +119,6 @@ struct ExportPlanner {
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) audio")
-        }
-        guard codec == .aac else {
-            throw ExportError.unsupportedSettings("\(codec.rawValue) audio is not supported by this version; use AAC")
         }
         guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
     }

@@ -348,6 +348,19 @@ enum FilterGraphCompiler {
         return backslashing(backslashing(value, ["\\", "'", ":"]), ["\\", "'", "[", "]", ",", ";"])
     }
 
+    /// The filter names a description uses (`scale`, `overlay`, `lut`, …), instance suffixes (`@l0`) removed.
+    static func filterNames(in description: String) -> Set<String> {
+        var names: Set<String> = []
+        for chain in description.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            var text = Substring(chain.trimmingCharacters(in: .whitespacesAndNewlines))
+            while text.hasPrefix("["), let close = text.firstIndex(of: "]") { text = text[text.index(after: close)...] }
+            let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            let next = text.dropFirst(name.count).first
+            if !name.isEmpty, next == nil || next == "=" || next == "@" || next == "[" { names.insert(String(name)) }
+        }
+        return names
+    }
+
     /// A number in a filter argument: fixed notation, enough digits for 8-bit exactness and sub-pixel geometry.
     static func format(_ value: Double) -> String {
         String(format: "%.6f", value)

@@ -146,6 +146,10 @@ final class VideoCompositor {
             graph = try FilterGraph(description: compiledGraph.description, sources: sources, sinkLabels: ["out"],
                                     sinkIsAudio: [false], threads: 0)
         } catch {
+            // A filter missing from this FFmpeg build (e.g. an LGPL build without a GPL-only filter) is named.
+            if let missing = FilterGraphCompiler.filterNames(in: compiledGraph.description).first(where: { !MediaLibrary.hasFilter(named: $0) }) {
+                throw ExportError.filterUnavailable(missing)
+            }
             throw ExportError.renderingFailed(
                 stage: "building the video graph\n\(compiledGraph.description)\n", reason: "\(error)")
         }
