@@ -30,6 +30,9 @@ enum ExportCommand {
             throw CommandExit(status: .invalidInput)
         }
 
+        // Handlers first: a signal from here on cancels cleanly (also before export() starts).
+        let signals = SignalCancellation { session.cancelExport() }
+        defer { signals.restore() }
         let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
         let exported = loaded.export.timeRange.map { $0.intersection(whole) } ?? whole
         var reporter = ProgressReporter(mode: mode)
@@ -40,8 +43,6 @@ enum ExportCommand {
             for await progress in updates { reporter.update(progress) }
             return reporter
         }
-        let signals = SignalCancellation { session.cancelExport() }
-        defer { signals.restore() }
         do {
             try await session.export()
         } catch {
