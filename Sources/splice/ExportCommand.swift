@@ -36,7 +36,7 @@ enum ExportCommand {
         let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
         let exported = loaded.export.timeRange.map { $0.intersection(whole) } ?? whole
         var reporter = ProgressReporter(mode: mode)
-        reporter.started(output: output, duration: exported.duration.seconds)
+        reporter.started(output: outputURL.path, duration: exported.duration.seconds)
         let updates = session.progressUpdates
         let progressTask = Task { [reporter] in
             var reporter = reporter
@@ -57,7 +57,7 @@ enum ExportCommand {
         reporter = await progressTask.value
         let attributes = try? FileManager.default.attributesOfItem(atPath: outputURL.path)
         let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-        reporter.completed(output: output, bytes: bytes)
+        reporter.completed(output: outputURL.path, bytes: bytes)
         if session.fileLengthLimitReached {
             Console.error("splice: the file length limit was reached: the export stopped early")
         }

@@ -63,7 +63,7 @@ enum Help {
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:
-                                  {"event":"started","output":…,"duration":8.0}
+                                  {"event":"started","output":"/abs/out.mp4","duration":8}
                                   {"event":"progress","progress":0.42,"elapsed":1.3,"eta":1.8}
                                   {"event":"completed","output":…,"elapsed":3.1,"bytes":1234567}
                                   {"event":"failed","exitCode":3,"error":…} / {"event":"cancelled","exitCode":130}

@@ -4,7 +4,7 @@ import Testing
 
 /// The built `splice` executable, run as a user runs it: exit codes, messages, and the files it writes, read back
 /// with the library.
-@Suite("splice command line")
+@Suite("splice command line", .serialized)
 struct CommandLineTests {
     /// A short-form document over the canonical fixtures at a small size with fast settings (320x180, 8 s).
     static let smallCanonical = """
@@ -69,9 +69,10 @@ struct CommandLineTests {
         try scratch.write("edit.json", Self.smallCanonical)
         let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("exporting out.mp4 (8 s)"), "plain progress when not a terminal")
+        let output = scratch.file("out.mp4").path
+        #expect(run.stderr.contains("exporting \(output) (8 s)"), "plain progress when not a terminal")
         #expect(run.stderr.contains("progress 50%"))
-        #expect(run.stderr.contains("wrote out.mp4 ("))
+        #expect(run.stderr.contains("wrote \(output) ("), "says where the file is")
 
         let asset = try await Asset.load(from: scratch.file("out.mp4"))
         let video = try #require(asset.tracks(withMediaType: .video).first)
@@ -111,7 +112,8 @@ struct CommandLineTests {
         #expect(events.first?["event"] as? String == "started")
         #expect(events.first?["duration"] as? Double == 2)
         #expect(events.last?["event"] as? String == "completed")
-        #expect(events.last?["output"] as? String == "out.mov")
+        #expect(events.first?["output"] as? String == scratch.file("out.mov").path)
+        #expect(events.last?["output"] as? String == scratch.file("out.mov").path)
         let bytes = try FileManager.default.attributesOfItem(atPath: scratch.file("out.mov").path)[.size] as? NSNumber
         #expect((events.last?["bytes"] as? NSNumber)?.int64Value == bytes?.int64Value)
         let progress = events.filter { $0["event"] as? String == "progress" }.compactMap { $0["progress"] as? Double }
@@ -200,10 +202,10 @@ struct CommandLineTests {
     @Test func interruptedExportLeavesNoFileAndExits130() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        // Long enough (24 s of 640x360 at a slow preset) that the export is still running when the signal comes.
-        let clip = #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#
+        // Far too long (80 s of 640x360 at x264's slowest preset) to finish before the signal comes.
+        let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
         try scratch.write("long.json", """
-            { "version": 1, "clips": [ \(clip), \(clip), \(clip) ],
+            { "version": 1, "clips": [ \(clips) ],
               "export": { "settings": { "video": { "encoderPreset": "veryslow" } } } }
             """)
         let started = try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "json"], in: scratch.url)

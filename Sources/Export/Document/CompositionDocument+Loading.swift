@@ -198,11 +198,11 @@ enum DocumentReader {
         }
         if var settings = export["settings"], settings.members != nil, let defaults = try? JSONNodeEncoder.encode(ExportSettings()) {
             for part in ["video", "audio"] {
-                guard let given = settings[part] else {
+                guard var given = settings[part] else {
                     settings[part] = defaults[part]
                     continue
                 }
-                guard var given = Optional(given), given.members != nil, let defaultPart = defaults[part] else { continue }
+                guard given.members != nil, let defaultPart = defaults[part] else { continue }
                 if var rate = given["rateControl"], let members = rate.members, members.count == 1,
                    ["constantQuality", "averageBitRate"].contains(members[0].key), case .number = members[0].value.value {
                     rate.value = .object([JSONNode.Member(
