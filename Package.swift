@@ -33,5 +33,6 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
         // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceTesting"]),
+        .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
     ]
 )
