@@ -34,6 +34,9 @@ enum FrameCommand {
         }
         var generator = AssetImageGenerator(asset: loaded.composition)
         generator.videoComposition = loaded.videoComposition
+        // The picture the export shows at that time, exactly (the key-frame-snapping default is for thumbnails).
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
         do {
             let (image, actualTime) = try await generator.image(at: time)
             try image.write(to: outputURL)
