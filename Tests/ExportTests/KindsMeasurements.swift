@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import Export
+import Splice
+
+/// Exporting a composition for a kind test and measuring the result: frame indices of flashes, beep onsets, tone
+/// frequency by zero crossings, level per window, the lag of a known signal by cross-correlation, and pictures
+/// compared block by block.
+enum KindsExport {
+    /// Small, fast H.264 (x264 `ultrafast`; CRF 0 = lossless, so colours survive exactly) + AAC 48 kHz stereo.
+    static func settings(crf: Int = 0, maximumSize: Size? = nil, audio: AudioSettings? = AudioSettings()) -> ExportSettings {
+        ExportSettings(
+            video: VideoSettings(rateControl: .constantQuality(crf), encoderPreset: "ultrafast", maximumSize: maximumSize),
+            audio: audio)
+    }
+
+    /// Exports `composition` to `url` and loads the result.
+    @discardableResult
+    static func export(_ composition: MutableComposition, to url: URL, videoComposition: MutableVideoComposition? = nil,
+                       settings: ExportSettings = settings()) async throws -> Asset {
+        let session = AssetExportSession(asset: composition, settings: settings)
+        session.outputURL = url
+        session.videoComposition = videoComposition
+        try await session.export()
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.size] as? Int ?? 0) > 0, "never a zero-byte file")
+        return try await Asset.load(from: url)
+    }
+
+    /// Every output frame of `url` (times k·frameDuration, k < count), in order.
+    static func frames(of url: URL, frameDuration: MediaTime, count: Int) async throws -> [VideoFrame] {
+        try await Readback.frames(of: url, at: (0..<count).map { frameDuration * Int64($0) })
+    }
+
+    /// The number of frames an export of `duration` has at `frameDuration`: ceil(duration / frameDuration), exact.
+    static func frameCount(_ duration: MediaTime, _ frameDuration: MediaTime) -> Int {
+        let numerator = Int128(duration.value) * Int128(frameDuration.timescale)
+        let denominator = Int128(duration.timescale) * Int128(frameDuration.value)
+        return Int((numerator + denominator - 1) / denominator)
+    }
+}
+
+enum Measure {
+    /// Mean of R, G, B over the whole picture.
+    static func meanLevel(_ frame: VideoFrame) -> Double {
+        let mean = frame.meanColor(in: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+        return (mean.red + mean.green + mean.blue) / 3
+    }
+
+    /// Indices of the frames that are white (mean level above 200).
+    static func whiteFrames(_ frames: [VideoFrame]) -> [Int] {
+        frames.indices.filter { meanLevel(frames[$0]) > 200 }
+    }
+
+    /// The first sample index at or after `from` whose magnitude exceeds `threshold`.
+    static func onset(_ samples: [Float], threshold: Float = 0.05, from: Int = 0) -> Int? {
+        guard from < samples.count else { return nil }
+        return (from..<samples.count).first { abs(samples[$0]) > threshold }
+    }
+
+    /// Frequency in Hz estimated from rising zero crossings over `[start, start + count)`:
+    /// (crossings − 1) / (time from the first to the last crossing), with sub-sample crossing positions.
+    static func frequency(_ samples: [Float], start: Int, count: Int, sampleRate: Int) -> Double {
+        var crossings: [Double] = []
+        let end = min(samples.count, start + count)
+        guard end > start + 1 else { return 0 }
+        for i in (start + 1)..<end where samples[i - 1] < 0 && samples[i] >= 0 {
+            let fraction = Double(-samples[i - 1]) / Double(samples[i] - samples[i - 1])
+            crossings.append(Double(i - 1) + fraction)
+        }
+        guard crossings.count >= 2, let first = crossings.first, let last = crossings.last, last > first else { return 0 }
+        return Double(crossings.count - 1) * Double(sampleRate) / (last - first)
+    }
+
+    /// Largest |x| over a range.
+    static func peak(_ samples: [Float], start: Int, count: Int) -> Float {
+        let end = min(samples.count, start + count)
+        guard end > start else { return 0 }
+        return samples[start..<end].map(abs).max() ?? 0
+    }
+
+    /// The lag (in samples) at which `reference[0 ..< window]` best matches `signal`, searched in
+    /// `expected − search ... expected + search` by normalised cross-correlation, and the correlation there (0…1).
+    static func lag(of reference: [Float], in signal: [Float], expected: Int, search: Int, window: Int,
+                    referenceStart: Int = 0) -> (lag: Int, correlation: Double) {
+        let window = min(window, reference.count - referenceStart)
+        var referenceEnergy = 0.0
+        for i in 0..<window { referenceEnergy += Double(reference[referenceStart + i]) * Double(reference[referenceStart + i]) }
+        var best = (lag: expected, correlation: -2.0)
+        for lag in (expected - search)...(expected + search) {
+            let base = lag + referenceStart
+            guard base >= 0, base + window <= signal.count else { continue }
+            var dot = 0.0, energy = 0.0
+            for i in 0..<window {
+                let s = Double(signal[base + i])
+                dot += s * Double(reference[referenceStart + i])
+                energy += s * s
+            }
+            guard energy > 0, referenceEnergy > 0 else { continue }
+            let correlation = dot / (energy * referenceEnergy).squareRoot()
+            if correlation > best.correlation { best = (lag, correlation) }
+        }
+        return best
+    }
+
+    /// Lengths of runs of at least `minimum` consecutive samples with |x| ≤ `threshold` inside `[start, end)`.
+    static func silentRuns(_ samples: [Float], start: Int, end: Int, threshold: Float = 1e-4, minimum: Int) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var runStart: Int?
+        for i in start..<min(end, samples.count) {
+            if abs(samples[i]) <= threshold {
+                if runStart == nil { runStart = i }
+            } else if let s = runStart {
+                if i - s >= minimum { runs.append(s..<i) }
+                runStart = nil
+            }
+        }
+        if let s = runStart, min(end, samples.count) - s >= minimum { runs.append(s..<min(end, samples.count)) }
+        return runs
+    }
+}
+
+extension VideoFrame {
+    /// The picture turned by `quarterTurns` × 90° clockwise.
+    func rotated(clockwiseQuarterTurns quarterTurns: Int) -> VideoFrame {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let (w, h) = turns % 2 == 0 ? (width, height) : (height, width)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (sx, sy): (Int, Int)
+                switch turns {
+                case 0: (sx, sy) = (x, y)
+                case 1: (sx, sy) = (y, height - 1 - x)
+                case 2: (sx, sy) = (width - 1 - x, height - 1 - y)
+                default: (sx, sy) = (width - 1 - y, x)
+                }
+                let s = sy * bytesPerRow + sx * 4, d = (y * w + x) * 4
+                for c in 0..<4 { out[d + c] = pixels[s + c] }
+            }
+        }
+        return VideoFrame(width: w, height: h, bytesPerRow: w * 4, pixels: out)!
+    }
+
+    /// Mean absolute difference (0…255, over R, G, B) between this picture's `rect` and all of `reference`, each cut
+    /// into `grid × grid` blocks compared by their mean colour: tolerant of scaling and coding noise, sensitive to
+    /// orientation.
+    func blockDifference(in rect: Rect, from reference: VideoFrame, grid: Int = 8) -> Double {
+        var total = 0.0
+        for by in 0..<grid {
+            for bx in 0..<grid {
+                func block(_ frame: VideoFrame, _ area: Rect) -> Rect {
+                    Rect(x: area.minX + area.width * Double(bx) / Double(grid) + 1,
+                         y: area.minY + area.height * Double(by) / Double(grid) + 1,
+                         width: area.width / Double(grid) - 2, height: area.height / Double(grid) - 2)
+                }
+                let a = meanColor(in: block(self, rect))
+                let whole = Rect(x: 0, y: 0, width: Double(reference.width), height: Double(reference.height))
+                let b = reference.meanColor(in: block(reference, whole))
+                total += abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue)
+            }
+        }
+        return total / Double(grid * grid * 3)
+    }
+}
