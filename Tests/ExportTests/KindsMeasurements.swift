@@ -32,6 +32,11 @@ enum KindsExport {
         try await Readback.frames(of: url, at: (0..<count).map { frameDuration * Int64($0) })
     }
 
+    /// floor(time / frameDuration), exact: the index of the frame on screen at `time` in a constant-rate clip.
+    static func frameIndex(_ time: MediaTime, _ frameDuration: MediaTime) -> Int {
+        Int((Int128(time.value) * Int128(frameDuration.timescale)) / (Int128(time.timescale) * Int128(frameDuration.value)))
+    }
+
     /// The number of frames an export of `duration` has at `frameDuration`: ceil(duration / frameDuration), exact.
     static func frameCount(_ duration: MediaTime, _ frameDuration: MediaTime) -> Int {
         let numerator = Int128(duration.value) * Int128(frameDuration.timescale)

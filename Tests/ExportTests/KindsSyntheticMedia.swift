@@ -61,14 +61,6 @@ enum SyntheticMedia {
     struct Picture: Sendable {
         var background: RGB
         var boxes: [Box] = []
-
-        /// The colour at pixel (x, y).
-        func color(x: Int, y: Int) -> RGB {
-            for box in boxes.reversed() where x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height {
-                return box.color
-            }
-            return background
-        }
     }
 
     struct Video: Sendable {
@@ -238,7 +230,8 @@ enum SyntheticMedia {
         try output.finish()
     }
 
-    /// A yuv420p frame of `picture`: luma per pixel, chroma from the top-left pixel of each 2 × 2 block.
+    /// A yuv420p frame of `picture`: the background, then each box filled in order (luma per pixel, chroma per
+    /// 2 × 2 block from the block's top-left pixel).
     static func paint(_ picture: Picture, width: Int, height: Int) throws -> Frame {
         let frame = try Frame()
         let pointer = frame.pointer
@@ -248,24 +241,23 @@ enum SyntheticMedia {
         pointer.pointee.color_range = AVCOL_RANGE_MPEG
         pointer.pointee.colorspace = AVCOL_SPC_BT709
         try FFmpegError.check(av_frame_get_buffer(pointer, 0))
-        let lumaStride = Int(pointer.pointee.linesize.0), cbStride = Int(pointer.pointee.linesize.1)
-        let crStride = Int(pointer.pointee.linesize.2)
-        let luma = pointer.pointee.data.0!, cb = pointer.pointee.data.1!, cr = pointer.pointee.data.2!
-        var cache: [RGB: (UInt8, UInt8, UInt8)] = [:]
-        func yuv(_ color: RGB) -> (UInt8, UInt8, UInt8) {
-            if let known = cache[color] { return known }
-            let value = color.yuv
-            cache[color] = value
-            return value
-        }
-        for y in 0..<height {
-            for x in 0..<width {
-                let (yy, u, v) = yuv(picture.color(x: x, y: y))
-                luma[y * lumaStride + x] = yy
-                if x % 2 == 0 && y % 2 == 0 {
-                    cb[(y / 2) * cbStride + x / 2] = u
-                    cr[(y / 2) * crStride + x / 2] = v
-                }
+        let strides = (Int(pointer.pointee.linesize.0), Int(pointer.pointee.linesize.1), Int(pointer.pointee.linesize.2))
+        let planes = (pointer.pointee.data.0!, pointer.pointee.data.1!, pointer.pointee.data.2!)
+        let boxes = [Box(x: 0, y: 0, width: width, height: height, color: picture.background)] + picture.boxes
+        for box in boxes {
+            let (y, u, v) = box.color.yuv
+            let x0 = max(0, box.x), x1 = min(width, box.x + box.width)
+            let y0 = max(0, box.y), y1 = min(height, box.y + box.height)
+            guard x1 > x0, y1 > y0 else { continue }
+            for row in y0..<y1 {
+                (planes.0 + row * strides.0 + x0).update(repeating: y, count: x1 - x0)
+            }
+            // Chroma blocks whose top-left pixel lies in the box.
+            let cx0 = (x0 + 1) / 2, cx1 = (x1 + 1) / 2, cy0 = (y0 + 1) / 2, cy1 = (y1 + 1) / 2
+            guard cx1 > cx0, cy1 > cy0 else { continue }
+            for row in cy0..<cy1 {
+                (planes.1 + row * strides.1 + cx0).update(repeating: u, count: cx1 - cx0)
+                (planes.2 + row * strides.2 + cx0).update(repeating: v, count: cx1 - cx0)
             }
         }
         return frame
