@@ -145,6 +145,37 @@ struct KindsTimingTests {
         #expect(gaps.isEmpty, "silent gaps inside the cut audio: \(gaps.prefix(5))")
     }
 
+    /// Matroska counts whole milliseconds: 30 fps frames are 33 or 34 ms apart, 29.97 fps ones too. The default
+    /// video composition asks for the standard rate the frames really have (1/30 s, 1001/30000 s), not 1/(33 ms),
+    /// so a 2 s clip exports as 60 frames and frame k shows source frame k.
+    @Test(arguments: [
+        (frameDuration: MediaTime(value: 1, timescale: 30), milliseconds: Int64(2_000)),
+        (frameDuration: MediaTime(value: 1001, timescale: 30_000), milliseconds: Int64(2_002)),
+    ])
+    func millisecondClockKeepsTheStandardRate(rate: (frameDuration: MediaTime, milliseconds: Int64)) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.file("ms-clock.mkv")
+        let fd = rate.frameDuration
+        try SyntheticMedia.write(to: url, format: "matroska", video: .constantRate(
+            width: Self.size.width, height: Self.size.height, timescale: fd.timescale, frameDuration: fd.value, count: 60,
+            picture: { SyntheticMedia.indexed($0) }), audio: nil)
+        let asset = try await Asset.load(from: url)
+        let track = try #require(asset.tracks(withMediaType: .video).first)
+        #expect(track.naturalTimeScale == 1000)
+        #expect(track.video?.minFrameDuration == .ms(33))
+        #expect(MutableVideoComposition.standardFrameDuration(of: track) == fd)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ms(rate.milliseconds)), of: asset, at: .zero)
+        let video = MutableVideoComposition(propertiesOf: composition)
+        #expect(video.frameDuration == fd)
+        let output = scratch.file("ms-clock.mp4")
+        let result = try await KindsExport.export(composition, to: output)
+        #expect(result.tracks[0].video?.frameCount == 60)
+        let frames = try await KindsExport.frames(of: output, frameDuration: fd, count: 60)
+        #expect(frames.map { SyntheticMedia.readIndex($0) } == (0..<60).map { Optional($0) })
+    }
+
     /// Key frames every 30 frames (1 s); a trim starting at 1.5 s (frame 45, mid-GOP) shows frame 45 first, then
     /// 46, 47, … — decoded from the key frame at 1 s, never frozen, never black. Also for long-GOP HEVC (key frames
     /// every 60 frames: the trim lies 45 frames after the key frame at 0).
