@@ -252,10 +252,24 @@ final class AudioSegmentStream {
     /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
     /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
     /// M03; a 145-sample jump in M09).
+    ///
+    /// A clock coarser than the sample clock rounds that first timestamp: Matroska and WebM count whole
+    /// milliseconds, so after a seek the frame at sample 23552 (490.67 ms) reads as 491 ms, 16 samples late at
+    /// 48 kHz. When the tick exceeds a sample, the frame is at least four half-ticks long and source time 0 lies a
+    /// whole number of such frames from stream time 0, the position is snapped to the nearest multiple of the
+    /// frame's length if one lies within half a tick: exact for the equal-length packets from time 0 that such files
+    /// hold (1024-sample AAC or PCM); otherwise the snap moves the position by at most the rounding's own bound.
     private func sampleIndex(of frame: Frame) -> Int64 {
         if let expected = nextSourceSample { return expected }
         let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts
         guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else { return 0 }
-        return (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
+        let measured = (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
+        let halfTick = Int64(sourceRate) * Int64(timeBase.num) / (2 * Int64(max(timeBase.den, 1)))
+        let length = Int64(frame.sampleCount)
+        let offset = track.startTimeOffset.convertScale(Int32(sourceRate)).value
+        guard halfTick >= 1, length >= 4 * halfTick, offset % length == 0 else { return measured }
+        let nearest = measured >= 0 ? (measured + length / 2) / length * length
+            : -((-measured + length / 2) / length * length)
+        return abs(nearest - measured) <= halfTick ? nearest : measured
     }
 }
