@@ -41,6 +41,79 @@ struct KindsPictureSizeTests {
                 "\(frames[1].meanColor(in: Rect(x: 0, y: 211, width: 320, height: 29)))")
         #expect(Measure.meanLevel(frames[1].cropped(Rect(x: 0, y: 31, width: 320, height: 178))) > 60)
     }
+
+    /// A 160 × 240 clip with 2:1 pixels (displays 320 × 240) cut with a square-pixel 320 × 240 clip on one track:
+    /// both fill the 320 × 240 canvas with the quadrant split at column 160 — the wide pixels are widened, not shown
+    /// squeezed into the middle half.
+    @Test func pixelAspectRatioIsHonoured() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let wideURL = scratch.file("par.mov"), squareURL = scratch.file("square.mov")
+        var wide = SyntheticMedia.Video.constantRate(
+            width: 160, height: 240, timescale: 30, frameDuration: 1, count: 30,
+            picture: { _ in SyntheticMedia.quadrants(width: 160, height: 240) })
+        wide.pixelAspectRatio = (2, 1)
+        try SyntheticMedia.write(to: wideURL, video: wide, audio: nil)
+        try SyntheticMedia.write(to: squareURL, video: .constantRate(
+            width: 320, height: 240, timescale: 30, frameDuration: 1, count: 30,
+            picture: { _ in SyntheticMedia.quadrants(width: 320, height: 240) }), audio: nil)
+        let wideAsset = try await Asset.load(from: wideURL), squareAsset = try await Asset.load(from: squareURL)
+        #expect(wideAsset.tracks[0].video?.pixelAspectRatio == PixelAspectRatio(horizontalSpacing: 2, verticalSpacing: 1))
+        #expect(wideAsset.tracks[0].video?.displaySize == Size(width: 320, height: 240))
+
+        var composition = MutableComposition()
+        let trackID = try composition.addMutableTrack(withMediaType: .video)
+        let second = TimeRange(start: .zero, duration: MediaTime(seconds: 1))
+        try composition.insertTimeRange(second, of: wideAsset.tracks[0], at: .zero, intoTrackWithID: trackID)
+        try composition.insertTimeRange(second, of: squareAsset.tracks[0], at: MediaTime(seconds: 1), intoTrackWithID: trackID)
+        let output = scratch.file("par.mp4")
+        let result = try await KindsExport.export(composition, to: output)
+        #expect(result.tracks.first?.naturalSize == Size(width: 320, height: 240))
+        #expect(result.tracks.first?.video?.pixelAspectRatio == .square)
+
+        let frames = try await Readback.frames(of: output, at: [.ms(500), .ms(1500)])
+        for (frame, name) in zip(frames, ["2:1 pixels", "square pixels"]) {
+            let cells: [(Rect, RGB)] = [
+                (Rect(x: 8, y: 8, width: 16, height: 16), .red), (Rect(x: 148, y: 60, width: 8, height: 8), .red),
+                (Rect(x: 164, y: 60, width: 8, height: 8), .green), (Rect(x: 296, y: 8, width: 16, height: 16), .green),
+                (Rect(x: 8, y: 216, width: 16, height: 16), .blue), (Rect(x: 296, y: 216, width: 16, height: 16), .yellow),
+            ]
+            for (rect, colour) in cells {
+                #expect(colorMatches(frame.meanColor(in: rect), colour.tuple, tolerance: 4),
+                        "\(name) at \(rect): \(frame.meanColor(in: rect)), expected \(colour)")
+            }
+        }
+    }
+
+    /// A 640 × 360 clip scaled by 1/2 onto a 320 × 180 canvas (an explicit video composition): the layer fills the
+    /// canvas exactly, so it is the graph's base — and must still be scaled (it once went to the encoder at
+    /// 640 × 360, which failed with "Generic error in an external library").
+    @Test func layerScaledToFillTheCanvas() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.file("big.mov")
+        try SyntheticMedia.write(to: url, video: .constantRate(
+            width: 640, height: 360, timescale: 30, frameDuration: 1, count: 15,
+            picture: { _ in SyntheticMedia.quadrants(width: 640, height: 360) }), audio: nil)
+        let asset = try await Asset.load(from: url)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+        var layer = VideoCompositionLayerInstruction(trackID: composition.tracks[0].trackID)
+        layer.setTransform(AffineTransform2D(scaleX: 0.5, y: 0.5), at: .zero)
+        let video = MutableVideoComposition(
+            renderSize: Size(width: 320, height: 180), frameDuration: MediaTime(value: 1, timescale: 30),
+            instructions: [VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: asset.duration),
+                                                       layerInstructions: [layer])])
+        let output = scratch.file("scaled.mp4")
+        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        #expect(result.tracks.first?.naturalSize == Size(width: 320, height: 180))
+        #expect(result.tracks.first?.video?.frameCount == 15)
+        let frame = try #require(try await Readback.frames(of: output, at: [.zero]).first)
+        let expected = KindsRotationTests.uprightCorners[0]!
+        for (colour, wanted) in zip(KindsRotationTests.corners(of: frame, in: Rect(x: 0, y: 0, width: 320, height: 180)), expected) {
+            #expect(colorMatches(colour, wanted.tuple, tolerance: 3), "\(colour), expected \(wanted)")
+        }
+    }
 }
 
 extension VideoFrame {
