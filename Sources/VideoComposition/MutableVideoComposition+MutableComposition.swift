@@ -9,7 +9,8 @@ extension MutableVideoComposition {
     /// Rules are those of ``init(propertiesOf:)-(CompositionSummary)``, with refinements that need the segments'
     /// sources: the render size (when the composition's `naturalSize` is zero) holds the display picture of every
     /// source, not only each track's first; each layer's transform is set again at the start of every segment whose
-    /// source differs, to that source's own preferred transform followed by the aspect fit; and a source whose clock
+    /// source differs, to that source's own preferred transform followed by the aspect fit (an odd-sized picture on
+    /// the canvas rounded up to even is padded, not scaled: ``placement(of:in:)``); and a source whose clock
     /// is too coarse to state its frame rate (Matroska and WebM count in whole milliseconds, so 30 fps frames last
     /// 33 or 34 ms) asks for the standard rate its frames really have (``standardFrameDuration(of:)``), not for its
     /// shortest rounded interval (33 ms would give 30.3 fps).
@@ -40,14 +41,25 @@ extension MutableVideoComposition {
                     let inInstruction = instruction.timeRange.contains(start)
                         || (segment.timeMapping.target.contains(instruction.timeRange.start))
                     guard inInstruction else { continue }
-                    let placement = AffineTransform2D.placing(
-                        naturalSize: video.naturalSize, preferredTransform: video.preferredTransform,
-                        pixelAspectRatio: video.pixelAspectRatio, in: canvas, mode: .fit) ?? video.preferredTransform
-                    updated.setTransform(placement, at: Swift.max(start, instruction.timeRange.start))
+                    updated.setTransform(Self.placement(of: video, in: canvas), at: Swift.max(start, instruction.timeRange.start))
                 }
                 instructions[index].layerInstructions[layerIndex] = updated
             }
         }
+    }
+
+    /// The layer transform showing `video` upright and aspect-fitted in `canvas`
+    /// (``AffineTransform2D/placing(naturalSize:preferredTransform:pixelAspectRatio:in:mode:)``), except that a picture
+    /// at most one pixel smaller than the canvas in each direction — an odd size on the canvas rounded up to even,
+    /// such as 321 × 241 on 322 × 242 — is placed at scale 1 at the top-left, so its pixels pass unchanged and the
+    /// spare column and row on the right and bottom show the background (fitting would resample every pixel by 0.3 %).
+    static func placement(of video: VideoTrackFormat, in canvas: Size) -> AffineTransform2D {
+        let display = video.displaySize
+        let slack = (canvas.width - display.width, canvas.height - display.height)
+        let fitIn = (0...1).contains(slack.0) && (0...1).contains(slack.1) ? display : canvas
+        return AffineTransform2D.placing(
+            naturalSize: video.naturalSize, preferredTransform: video.preferredTransform,
+            pixelAspectRatio: video.pixelAspectRatio, in: fitIn, mode: .fit) ?? video.preferredTransform
     }
 
     /// Frame rates cameras and encoders use, as frame durations: 24000/1001, 24, 25, 30000/1001, 30, 48, 50,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+internal import CMedia
 
 /// Exporting a composition for a kind test and measuring the result: frame indices of flashes, beep onsets, tone
 /// frequency by zero crossings, level per window, the lag of a known signal by cross-correlation, and pictures
@@ -166,5 +167,50 @@ extension VideoFrame {
             }
         }
         return total / Double(grid * grid * 3)
+    }
+}
+
+/// The luma plane of a decoded picture: exact Y values (no chroma upsampling, no RGB clipping), for checks at
+/// picture edges where 4:2:0 chroma blends neighbouring pixels in RGB.
+struct LumaPlane {
+    let width: Int
+    let height: Int
+    let values: [UInt8]
+
+    func y(_ x: Int, _ y: Int) -> UInt8 { values[y * width + x] }
+
+    /// Y of the first video frame of `url`, decoded by libavcodec (the file's first video stream).
+    static func firstFrame(of url: URL) throws -> LumaPlane {
+        let input = try InputFile(url: url)
+        let index = try #require((0..<input.streamCount).first {
+            input.stream(at: $0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        })
+        let decoder = try Decoder(stream: input.stream(at: index), threads: 1)
+        let packet = try Packet(), frame = try Frame()
+        var drained = false
+        while true {
+            switch try decoder.receive(into: frame) {
+            case .frame:
+                let stride = Int(frame.pointer.pointee.linesize.0)
+                let plane = frame.pointer.pointee.data.0!
+                var values: [UInt8] = []
+                values.reserveCapacity(frame.width * frame.height)
+                for row in 0..<frame.height {
+                    values.append(contentsOf: UnsafeBufferPointer(start: plane + row * stride, count: frame.width))
+                }
+                return LumaPlane(width: frame.width, height: frame.height, values: values)
+            case .endOfStream:
+                throw ExportError.invalidComposition("no video frame in \(url.lastPathComponent)")
+            case .needsInput:
+                if drained { throw ExportError.invalidComposition("no video frame in \(url.lastPathComponent)") }
+                if try input.readPacket(into: packet) {
+                    if packet.streamIndex == index { _ = try decoder.send(packet) }
+                    packet.unref()
+                } else {
+                    _ = try decoder.send(nil)
+                    drained = true
+                }
+            }
+        }
     }
 }

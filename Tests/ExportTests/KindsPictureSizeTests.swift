@@ -42,6 +42,39 @@ struct KindsPictureSizeTests {
         #expect(Measure.meanLevel(frames[1].cropped(Rect(x: 0, y: 31, width: 320, height: 178))) > 60)
     }
 
+    /// `odd/odd-size-321x241.mp4` (4:4:4, no colour tags): the canvas is rounded up to 322 × 242 and the picture is
+    /// padded, not scaled: its pixels land 1:1 at the top-left, column 321 and row 241 show the background. The
+    /// file is complete: 60 frames, 2 s.
+    @Test func oddSizeIsPaddedToEven() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let asset = try await Fixture.asset("odd/odd-size-321x241.mp4")
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 2)), of: asset, at: .zero)
+        let video = MutableVideoComposition(propertiesOf: composition)
+        #expect(video.renderSize == Size(width: 322, height: 242))
+        #expect(video.instructions.first?.layerInstructions.first?.transform(at: .zero) == .identity)
+        let output = scratch.file("odd.mp4")
+        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let track = try #require(result.tracks.first)
+        #expect(track.naturalSize == Size(width: 322, height: 242))
+        #expect(track.video?.frameCount == 60)
+        #expect(track.timeRange.duration == MediaTime(seconds: 2))
+
+        // Exact luma (4:2:0 chroma blends the pad with its neighbour in RGB): testsrc's rightmost source column 320
+        // is white above its gradient band (Y 235), the pad column 321 and the pad row 241 are the black
+        // background (Y 16); a picture scaled to 322 × 242 would carry white into column 321.
+        let luma = try LumaPlane.firstFrame(of: output)
+        #expect(luma.width == 322 && luma.height == 242)
+        let column320 = (0..<150).map { luma.y(320, $0) }, column321 = (0..<242).map { luma.y(321, $0) }
+        let row241 = (0..<322).map { luma.y($0, 241) }
+        #expect(column320.allSatisfy { abs(Int($0) - 235) <= 2 }, "column 320: \(Set(column320).sorted())")
+        #expect(column321.allSatisfy { abs(Int($0) - 16) <= 2 }, "column 321: \(Set(column321).sorted())")
+        #expect(row241.allSatisfy { abs(Int($0) - 16) <= 2 }, "row 241: \(Set(row241).sorted())")
+        // Source row 240 is picture (bars), not background.
+        #expect((0..<320).filter { luma.y($0, 240) > 40 }.count > 200)
+    }
+
     /// A 160 × 240 clip with 2:1 pixels (displays 320 × 240) cut with a square-pixel 320 × 240 clip on one track:
     /// both fill the 320 × 240 canvas with the quadrant split at column 160 — the wide pixels are widened, not shown
     /// squeezed into the middle half.
