@@ -127,46 +127,50 @@ enum Measure {
 }
 
 extension VideoFrame {
-    /// The picture turned by `quarterTurns` × 90° clockwise.
-    func rotated(clockwiseQuarterTurns quarterTurns: Int) -> VideoFrame {
-        let turns = ((quarterTurns % 4) + 4) % 4
-        let (w, h) = turns % 2 == 0 ? (width, height) : (height, width)
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        for y in 0..<h {
-            for x in 0..<w {
-                let (sx, sy): (Int, Int)
-                switch turns {
-                case 0: (sx, sy) = (x, y)
-                case 1: (sx, sy) = (y, height - 1 - x)
-                case 2: (sx, sy) = (width - 1 - x, height - 1 - y)
-                default: (sx, sy) = (width - 1 - y, x)
-                }
-                let s = sy * bytesPerRow + sx * 4, d = (y * w + x) * 4
-                for c in 0..<4 { out[d + c] = pixels[s + c] }
-            }
-        }
-        return VideoFrame(width: w, height: h, bytesPerRow: w * 4, pixels: out)!
-    }
-
-    /// Mean absolute difference (0…255, over R, G, B) between this picture's `rect` and all of `reference`, each cut
-    /// into `grid × grid` blocks compared by their mean colour: tolerant of scaling and coding noise, sensitive to
-    /// orientation.
-    func blockDifference(in rect: Rect, from reference: VideoFrame, grid: Int = 8) -> Double {
-        var total = 0.0
+    /// The mean colour of each of `grid × grid` equal blocks of `rect` (row by row; each block without its outer
+    /// pixel, so edges blurred by scaling count less).
+    func blockMeans(in rect: Rect, grid: Int = 8) -> [(red: Double, green: Double, blue: Double, alpha: Double)] {
+        var means: [(red: Double, green: Double, blue: Double, alpha: Double)] = []
         for by in 0..<grid {
             for bx in 0..<grid {
-                func block(_ frame: VideoFrame, _ area: Rect) -> Rect {
-                    Rect(x: area.minX + area.width * Double(bx) / Double(grid) + 1,
-                         y: area.minY + area.height * Double(by) / Double(grid) + 1,
-                         width: area.width / Double(grid) - 2, height: area.height / Double(grid) - 2)
-                }
-                let a = meanColor(in: block(self, rect))
-                let whole = Rect(x: 0, y: 0, width: Double(reference.width), height: Double(reference.height))
-                let b = reference.meanColor(in: block(reference, whole))
-                total += abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue)
+                means.append(meanColor(in: Rect(
+                    x: rect.minX + rect.width * Double(bx) / Double(grid) + 1,
+                    y: rect.minY + rect.height * Double(by) / Double(grid) + 1,
+                    width: rect.width / Double(grid) - 2, height: rect.height / Double(grid) - 2)))
             }
         }
-        return total / Double(grid * grid * 3)
+        return means
+    }
+
+    /// Mean absolute difference (0…255, over R, G, B) between this picture's `rect` and all of `reference` turned
+    /// `quarterTurns` × 90° clockwise, each cut into `grid × grid` blocks compared by their mean colour: tolerant of
+    /// scaling and coding noise, sensitive to orientation. One value per entry of `quarterTurns`.
+    func blockDifferences(in rect: Rect, from reference: VideoFrame, quarterTurns: [Int], grid: Int = 8) -> [Double] {
+        let mine = blockMeans(in: rect, grid: grid)
+        let theirs = reference.blockMeans(in: Rect(x: 0, y: 0, width: Double(reference.width), height: Double(reference.height)), grid: grid)
+        return quarterTurns.map { turns in
+            var total = 0.0
+            for y in 0..<grid {
+                for x in 0..<grid {
+                    // Block (x, y) of the turned picture is block (sx, sy) of the reference.
+                    let (sx, sy): (Int, Int)
+                    switch ((turns % 4) + 4) % 4 {
+                    case 0: (sx, sy) = (x, y)
+                    case 1: (sx, sy) = (y, grid - 1 - x)
+                    case 2: (sx, sy) = (grid - 1 - x, grid - 1 - y)
+                    default: (sx, sy) = (grid - 1 - y, x)
+                    }
+                    let a = mine[y * grid + x], b = theirs[sy * grid + sx]
+                    total += abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue)
+                }
+            }
+            return total / Double(grid * grid * 3)
+        }
+    }
+
+    /// ``blockDifferences(in:from:quarterTurns:grid:)`` without turning.
+    func blockDifference(in rect: Rect, from reference: VideoFrame, grid: Int = 8) -> Double {
+        blockDifferences(in: rect, from: reference, quarterTurns: [0], grid: grid)[0]
     }
 }
 

@@ -78,7 +78,7 @@ struct RealFootageTests {
     /// clips) and every other quarter turn by at least 10 more (measured ≥ 19).
     static func expectOrientation(_ frame: VideoFrame, in rect: Rect, shows reference: VideoFrame, quarterTurns: Int,
                                   limit: Double = 5, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let scores = (0..<4).map { frame.blockDifference(in: rect, from: reference.rotated(clockwiseQuarterTurns: $0)) }
+        let scores = frame.blockDifferences(in: rect, from: reference, quarterTurns: [0, 1, 2, 3])
         let right = scores[quarterTurns]
         let others = scores.indices.filter { $0 != quarterTurns }.map { scores[$0] }
         #expect(right <= limit && others.allSatisfy { $0 >= right + 10 },
