@@ -86,21 +86,25 @@ struct RealFootageTests {
                 sourceLocation: sourceLocation)
     }
 
-    /// The lag of the source's decoded sound inside the export, by cross-correlation over a window starting
-    /// `offset` samples into the source (48 kHz, channel 0).
-    static func expectAudio(_ exported: [Float], matches source: [Float], at start: Int, label: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
-        if Measure.peak(source, start: 0, count: source.count) == 0 {
+    /// Finds source samples `[sourceStart, sourceEnd)` (48 kHz, one channel) inside the export by cross-correlation
+    /// (a window from a quarter of the way in, searched ±10 ms): they must start at export sample `start`, to 2
+    /// samples, with correlation above 0.9 (AAC both ways).
+    static func expectAudio(_ exported: [Float], matches source: [Float], from sourceStart: Int = 0, to sourceEnd: Int? = nil,
+                            at start: Int, label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let end = min(sourceEnd ?? source.count, source.count)
+        let count = end - sourceStart
+        if Measure.peak(source, start: sourceStart, count: count) == 0 {
             // M02's 0.149 s of AAC decodes to digital silence (ffmpeg volumedetect: -91 dB): nothing to correlate.
-            #expect(Measure.peak(exported, start: start, count: source.count) < 1e-4, "\(label): silent source, silent export",
+            #expect(Measure.peak(exported, start: start, count: count) < silence, "\(label): silent source, silent export",
                     sourceLocation: sourceLocation)
             return
         }
-        let window = min(4800, source.count / 3)
-        let offset = min(source.count / 4, 24_000)
-        let found = Measure.lag(of: source, in: exported, expected: start, search: 480, window: window, referenceStart: offset)
-        #expect(abs(found.lag - start) <= 2 && found.correlation > 0.9,
-                "\(label): source audio found at sample \(found.lag) (correlation \(found.correlation)), expected \(start)",
+        let window = min(4800, count / 3)
+        let offset = sourceStart + min(count / 4, 24_000)
+        let found = Measure.lag(of: source, in: exported, expected: start - sourceStart, search: 480, window: window,
+                                referenceStart: offset)
+        #expect(abs(found.lag - (start - sourceStart)) <= 2 && found.correlation > 0.9,
+                "\(label): source audio found at sample \(found.lag + sourceStart) (correlation \(found.correlation)), expected \(start)",
                 sourceLocation: sourceLocation)
     }
 
@@ -158,10 +162,11 @@ struct RealFootageTests {
         }
     }
 
-    /// All clips on ONE video and ONE audio track, each for its video's duration (M14 for 1 s), then the marker clip:
-    /// durations exact, each clip upright and letterboxed in the 640 × 640 canvas, each clip's sound at its insertion
-    /// time (to 2 samples), silence where its audio ends early, M09's longer audio cut at its video's end, and the
-    /// final flash and beep where they belong.
+    /// The last second of every clip (all of M02; M14 for 1 s) on ONE video and ONE audio track — starting mid-GOP,
+    /// ending where each clip's audio and video end differently — then the marker clip: durations exact, each piece
+    /// upright and letterboxed in the 640 × 640 canvas, its sound at its insertion time (to 2 samples), silence where
+    /// its audio ends early (M03: 119 ms), the longer audio of M08 and M09 cut at their video's end, and the final flash
+    /// and beep where they belong.
     @Test func cutTogetherOnOneTrack() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -169,22 +174,24 @@ struct RealFootageTests {
         composition.naturalSize = Size(width: 640, height: 640)
         let videoID = try composition.addMutableTrack(withMediaType: .video)
         let audioID = try composition.addMutableTrack(withMediaType: .audio)
-        struct Placed { var clip: Clip; var asset: Asset; var start: MediaTime; var duration: MediaTime }
+        struct Placed { var clip: Clip; var asset: Asset; var start: MediaTime; var sourceStart: MediaTime; var duration: MediaTime }
         var placed: [Placed] = []
         var cursor = MediaTime.zero
         for clip in Self.clips {
             let asset = try await Asset.load(from: LoaderMedia.url(clip.file))
             let video = try #require(asset.tracks(withMediaType: .video).first)
-            let length = video.timeRange.duration.isNumeric ? video.timeRange.duration : MediaTime(seconds: 1)
-            try composition.insertTimeRange(TimeRange(start: .zero, duration: length), of: video, at: cursor, intoTrackWithID: videoID)
-            // The audio for at most the video's length; a shorter one (or none) leaves a gap the next insert fills
-            // with an empty segment.
+            let end = video.timeRange.duration.isNumeric ? video.timeRange.duration : MediaTime(seconds: 1)
+            let sourceStart = max(.zero, end - MediaTime(seconds: 1))
+            let piece = TimeRange(start: sourceStart, end: end)
+            try composition.insertTimeRange(piece, of: video, at: cursor, intoTrackWithID: videoID)
+            // The audio for at most the video's range; a shorter one (or none) leaves a gap the next insert fills with
+            // an empty segment.
             if let audio = asset.tracks(withMediaType: .audio).first {
-                let range = audio.timeRange.intersection(TimeRange(start: .zero, duration: length))
-                try composition.insertTimeRange(range, of: audio, at: cursor, intoTrackWithID: audioID)
+                let range = audio.timeRange.intersection(piece)
+                try composition.insertTimeRange(range, of: audio, at: cursor + (range.start - sourceStart), intoTrackWithID: audioID)
             }
-            placed.append(Placed(clip: clip, asset: asset, start: cursor, duration: length))
-            cursor = cursor + length
+            placed.append(Placed(clip: clip, asset: asset, start: cursor, sourceStart: sourceStart, duration: piece.duration))
+            cursor = cursor + piece.duration
         }
         let markers = try await Fixture.asset("markers/flash-beep.mp4")
         let markerStart = cursor
@@ -206,39 +213,47 @@ struct RealFootageTests {
         #expect(outVideo.video?.frameCount == KindsExport.frameCount(total, frameDuration))
         #expect(outAudio.timeRange.duration == MediaTime(value: total.convertScale(48_000).value, timescale: 48_000))
 
-        // Each clip: a frame in its middle, upright and fitted (aspect kept, centred) in the canvas.
-        let times = placed.map { p in
-            frameDuration * Int64(KindsExport.frameCount(p.start, frameDuration) + KindsExport.frameIndex(p.duration, frameDuration) / 2)
+        // Each piece: its first frame and one in its middle, upright and fitted (aspect kept, centred) in the canvas.
+        let times = placed.flatMap { p in
+            let first = KindsExport.frameCount(p.start, frameDuration)
+            return [first, first + KindsExport.frameIndex(p.duration, frameDuration) / 2].map { frameDuration * Int64($0) }
         }
         let frames = try await Readback.frames(of: output, at: times)
         let exported = try await Readback.audio(of: output)
-        for (p, (frame, time)) in zip(placed, zip(frames, times)) {
+        for (index, p) in placed.enumerated() {
             let scale = min(640 / Double(p.clip.upright.width), 640 / Double(p.clip.upright.height))
             let w = Double(p.clip.upright.width) * scale, h = Double(p.clip.upright.height) * scale
             let rect = Rect(x: (640 - w) / 2 + 2, y: (640 - h) / 2 + 2, width: w - 4, height: h - 4)
             let videoTrack = try #require(p.asset.tracks(withMediaType: .video).first)
-            let reference = try await Self.codedPicture(of: videoTrack, at: time - p.start)
-            Self.expectOrientation(frame, in: rect, shows: reference, quarterTurns: p.clip.quarterTurns, "\(p.clip.file) in the cut")
-            if w < 636 {  // letterbox bars left and right are background
-                #expect(Measure.meanLevel(frame.cropped(Rect(x: 0, y: 0, width: (640 - w) / 2 - 2, height: 640))) < 3)
-            }
-            if h < 636 {
-                #expect(Measure.meanLevel(frame.cropped(Rect(x: 0, y: 0, width: 640, height: (640 - h) / 2 - 2))) < 3)
+            for which in 0..<2 {
+                let frame = frames[2 * index + which], time = times[2 * index + which]
+                let reference = try await Self.codedPicture(of: videoTrack, at: time - p.start + p.sourceStart)
+                Self.expectOrientation(frame, in: rect, shows: reference, quarterTurns: p.clip.quarterTurns,
+                                       "\(p.clip.file) in the cut at \(time)")
+                if w < 636 {  // letterbox bars left and right are background
+                    #expect(Measure.meanLevel(frame.cropped(Rect(x: 0, y: 0, width: (640 - w) / 2 - 2, height: 640))) < 3)
+                }
+                if h < 636 {
+                    #expect(Measure.meanLevel(frame.cropped(Rect(x: 0, y: 0, width: 640, height: (640 - h) / 2 - 2))) < 3)
+                }
             }
             guard let audio = p.asset.tracks(withMediaType: .audio).first else { continue }
             let start = Int(p.start.convertScale(48_000).value)
+            let sourceStart = Int(p.sourceStart.convertScale(48_000).value)
+            let sourceEnd = Int(min(audio.timeRange.duration, p.sourceStart + p.duration).convertScale(48_000).value)
             let source = try await Readback.audio(of: LoaderMedia.url(p.clip.file))
-            Self.expectAudio(exported[0], matches: source[0], at: start, label: "\(p.clip.file) in the cut")
-            let audioEnd = start + Int(min(audio.timeRange.duration, p.duration).convertScale(48_000).value)
-            let clipEnd = Int((p.start + p.duration).convertScale(48_000).value)
+            Self.expectAudio(exported[0], matches: source[0], from: sourceStart, to: sourceEnd, at: start, label: "\(p.clip.file) in the cut")
             // Between the end of its audio and the next clip (2048 samples of AAC ringing and pre-echo left out on
             // each side; only M03's 119 ms gap is long enough): silence.
+            let audioEnd = start + sourceEnd - sourceStart
+            let clipEnd = Int((p.start + p.duration).convertScale(48_000).value)
             if audioEnd + 4096 < clipEnd {
                 let loud = (audioEnd + 2048..<clipEnd - 2048).filter { abs(exported[0][$0]) >= Self.silence }
                 #expect(loud.isEmpty, "\(p.clip.file): sound at \(loud.prefix(3)) where its audio ran out (\(audioEnd)..<\(clipEnd))")
             }
         }
-        // M09's audio is 74.7 ms longer than its video: cut at the video's end (M14 after it has no sound).
+        // M08's and M09's audio run 27 ms and 75 ms past their video: cut there. M14 (no sound) follows M09, so its
+        // second after the cut must be silent; M08's excess would have shifted M09's sound (checked above).
         let m09 = try #require(placed.first { $0.clip.file.hasPrefix("M09") })
         let m09End = Int((m09.start + m09.duration).convertScale(48_000).value)
         #expect(Measure.peak(exported[0], start: m09End + 2048, count: 24_000) < Self.silence, "M09's extra audio is cut")
@@ -248,7 +263,7 @@ struct RealFootageTests {
         let flashFrame = KindsExport.frameCount(flash, frameDuration)
         let around = try await Readback.frames(of: output, at: ((flashFrame - 2)...(flashFrame + 2)).map { frameDuration * Int64($0) })
         // flash-beep (320 × 240) is fitted to 640 × 480 at rows 80 ..< 560: its centre is white on one frame only.
-        let white = around.indices.filter { Measure.meanLevel(around[$0].cropped(Rect(x: 100, y: 200, width: 440, height: 240))) > 200 }
+        let white = around.indices.filter { Measure.meanLevel(around[$0].cropped(Rect(x: 240, y: 260, width: 160, height: 120))) > 200 }
         #expect(white == [2], "the flash on frame \(flashFrame) only")
         let beep = Int(flash.convertScale(48_000).value)
         let onset = try #require(Measure.onset(exported[0], threshold: 0.05, from: Int(markerStart.convertScale(48_000).value) + 2400))
