@@ -6,10 +6,14 @@ extension MutableVideoComposition {
     /// one track cuts between sources of different sizes or orientations (a portrait phone clip after a landscape
     /// one is letterboxed, never stretched).
     ///
-    /// Rules are those of ``init(propertiesOf:)-(CompositionSummary)``, with two refinements that need the
-    /// segments' sources: the render size (when the composition's `naturalSize` is zero) holds the display picture
-    /// of every source, not only each track's first; and each layer's transform is set again at the start of every
-    /// segment whose source differs, to that source's own preferred transform followed by the aspect fit.
+    /// Rules are those of ``init(propertiesOf:)-(CompositionSummary)``, with refinements that need the segments'
+    /// sources: the render size (when the composition's `naturalSize` is zero) holds the display picture of every
+    /// source, not only each track's first; each layer's transform is set again at the start of every segment whose
+    /// source differs, to that source's own preferred transform followed by the aspect fit (an odd-sized picture on
+    /// the canvas rounded up to even is padded, not scaled: ``placement(of:in:)``); and a source whose clock
+    /// is too coarse to state its frame rate (Matroska and WebM count in whole milliseconds, so 30 fps frames last
+    /// 33 or 34 ms) asks for the standard rate its frames really have (``standardFrameDuration(of:)``), not for its
+    /// shortest rounded interval (33 ms would give 30.3 fps).
     public init(propertiesOf composition: MutableComposition) {
         var summary = CompositionSummary(composition)
         let videoTracks = composition.tracks(withMediaType: .video).filter(\.isEnabled)
@@ -20,6 +24,12 @@ extension MutableVideoComposition {
             }
         }
         self.init(propertiesOf: summary)
+        let asked = videoTracks.flatMap { $0.segments.compactMap(\.sourceTrack) }
+            .filter { $0.video.map { !$0.isStillImage } ?? false }
+            .map { $0.video?.hasVariableFrameRate == true
+                ? CompositionSummary.variableFrameRateFrameDuration : Self.standardFrameDuration(of: $0) }
+            .filter { $0.isNumeric && $0 > .zero }
+        if let shortest = asked.min() { frameDuration = shortest }
         let canvas = renderSize
         for (index, instruction) in instructions.enumerated() {
             for (layerIndex, layer) in instruction.layerInstructions.enumerated() {
@@ -31,14 +41,52 @@ extension MutableVideoComposition {
                     let inInstruction = instruction.timeRange.contains(start)
                         || (segment.timeMapping.target.contains(instruction.timeRange.start))
                     guard inInstruction else { continue }
-                    let placement = AffineTransform2D.placing(
-                        naturalSize: video.naturalSize, preferredTransform: video.preferredTransform,
-                        pixelAspectRatio: video.pixelAspectRatio, in: canvas, mode: .fit) ?? video.preferredTransform
-                    updated.setTransform(placement, at: Swift.max(start, instruction.timeRange.start))
+                    updated.setTransform(Self.placement(of: video, in: canvas), at: Swift.max(start, instruction.timeRange.start))
                 }
                 instructions[index].layerInstructions[layerIndex] = updated
             }
         }
+    }
+
+    /// The layer transform showing `video` upright and aspect-fitted in `canvas`
+    /// (``AffineTransform2D/placing(naturalSize:preferredTransform:pixelAspectRatio:in:mode:)``), except that a picture
+    /// at most one pixel smaller than the canvas in each direction — an odd size on the canvas rounded up to even,
+    /// such as 321 × 241 on 322 × 242 — is placed at scale 1 at the top-left, so its pixels pass unchanged and the
+    /// spare column and row on the right and bottom show the background (fitting would resample every pixel by 0.3 %).
+    static func placement(of video: VideoTrackFormat, in canvas: Size) -> AffineTransform2D {
+        let display = video.displaySize
+        let slack = (canvas.width - display.width, canvas.height - display.height)
+        let fitIn = (0...1).contains(slack.0) && (0...1).contains(slack.1) ? display : canvas
+        return AffineTransform2D.placing(
+            naturalSize: video.naturalSize, preferredTransform: video.preferredTransform,
+            pixelAspectRatio: video.pixelAspectRatio, in: fitIn, mode: .fit) ?? video.preferredTransform
+    }
+
+    /// Frame rates cameras and encoders use, as frame durations: 24000/1001, 24, 25, 30000/1001, 30, 48, 50,
+    /// 60000/1001, 60, 100, 120 fps.
+    static let standardFrameDurations: [MediaTime] = [
+        MediaTime(value: 1001, timescale: 24_000), MediaTime(value: 1, timescale: 24), MediaTime(value: 1, timescale: 25),
+        MediaTime(value: 1001, timescale: 30_000), MediaTime(value: 1, timescale: 30), MediaTime(value: 1, timescale: 48),
+        MediaTime(value: 1, timescale: 50), MediaTime(value: 1001, timescale: 60_000), MediaTime(value: 1, timescale: 60),
+        MediaTime(value: 1, timescale: 100), MediaTime(value: 1, timescale: 120),
+    ]
+
+    /// The frame duration a constant-rate `track` asks for: its `minFrameDuration`, unless that is a standard
+    /// duration rounded down to the track's clock. Then it is the standard duration `d` with
+    /// `minFrameDuration ≤ d < minFrameDuration + 1 tick` closest to the track's average rate (within 1 %): 33 ms in
+    /// a 1/1000 clock at 30.00 fps average gives 1/30 s, at 29.97 fps 1001/30000 s. Exact durations (512/15360,
+    /// 20/600, 1001/30000) are kept as they are.
+    public static func standardFrameDuration(of track: AssetTrack) -> MediaTime {
+        guard let video = track.video else { return .invalid }
+        let shortest = video.minFrameDuration
+        guard shortest.isNumeric, shortest > .zero, track.naturalTimeScale > 0, video.nominalFrameRate > 0 else { return shortest }
+        if standardFrameDurations.contains(shortest) { return shortest }
+        let tick = MediaTime(value: 1, timescale: track.naturalTimeScale)
+        let rate = video.nominalFrameRate
+        let candidates = standardFrameDurations.filter { $0 >= shortest && $0 < shortest + tick }
+        guard let best = candidates.min(by: { abs(1 / $0.seconds - rate) < abs(1 / $1.seconds - rate) }),
+              abs(1 / best.seconds - rate) <= 0.01 * rate else { return shortest }
+        return best
     }
 
     /// Every problem of this video composition against `composition` (see

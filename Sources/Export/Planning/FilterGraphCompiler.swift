@@ -167,7 +167,11 @@ enum FilterGraphCompiler {
         if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
             let label = "L\(index)"
             inputs.append((.layer(index), bottom.input))
-            let steps = normalizationSteps(for: bottom.input, keepAlpha: false)
+            var steps = normalizationSteps(for: bottom.input, keepAlpha: false)
+            // Scaled to fill the canvas exactly (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
+            if bottom.input.width != canvas.width || bottom.input.height != canvas.height {
+                steps.append("scale=\(canvas.width):\(canvas.height)")
+            }
             chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
             base = "base0"
             layers.removeFirst()

@@ -21,7 +21,9 @@ struct VideoGraphPreview {
         for time in sorted {
             let (configuration, _) = try plan.configuration(
                 at: time, instructionIndex: plan.instructionIndex(at: time),
-                picture: { trackID in describedFormat(trackID: trackID, at: time) },
+                picture: { trackID in
+                    describedFormat(trackID: trackID, at: time).map { ($0, Size(width: $0.width, height: $0.height)) }
+                },
                 image: { _ in PictureFormat(width: 1, height: 1, pixelFormat: AV_PIX_FMT_RGBA.rawValue) })
             let compiled: CompiledGraph
             do {

@@ -7,13 +7,18 @@ extension VideoPlan {
     /// and the canvas. Shared by the renderer (formats of decoded frames) and the graph preview (formats described
     /// by the assets), so both compile the same graphs.
     ///
+    /// A picture whose size differs from its track's natural size (a stream that changes size midway, e.g. a
+    /// Matroska file whose frames go from 320 × 240 to 640 × 360) is first fitted whole into the natural-size box
+    /// (aspect kept, centred), because the layer transform and crop are written for the natural size.
+    ///
     /// - Parameters:
-    ///   - picture: the format of the picture track `trackID` shows at `time`, or nil when it shows none.
+    ///   - picture: the format of the picture track `trackID` shows at `time` and the natural size (pixels) of the
+    ///     source it comes from, or nil when it shows none.
     ///   - image: the format of an overlay image.
     /// - Returns: the configuration and, per configured layer, its opacity at `time`.
     func configuration(
         at time: MediaTime, instructionIndex: Int?,
-        picture: (Int32) throws -> PictureFormat?, image: (URL) throws -> PictureFormat
+        picture: (Int32) throws -> (format: PictureFormat, naturalSize: Size)?, image: (URL) throws -> PictureFormat
     ) throws -> (GraphConfiguration, [Double]) {
         let instruction = instructionIndex.map { instructions[$0] }
         var layers: [LayerConfiguration] = []
@@ -22,11 +27,16 @@ extension VideoPlan {
             let opacity = layer.opacity(time)
             let constant = layer.opacityIsConstant(time)
             if opacity <= 0 && constant { continue }
-            guard let format = try picture(layer.trackID) else { continue }
+            guard let (format, naturalSize) = try picture(layer.trackID) else { continue }
+            var transform = layer.transform(time)
+            var crop = layer.crop(time)
+            if let fit = Self.fitting(format, into: naturalSize) {
+                transform = fit.transform.concatenating(transform)
+                crop = crop.map { fit.inverse.apply(to: $0) }
+            }
             opacities.append(opacity)
             layers.append(LayerConfiguration(
-                input: format, transform: layer.transform(time), crop: layer.crop(time),
-                opacity: constant ? opacity : nil))
+                input: format, transform: transform, crop: crop, opacity: constant ? opacity : nil))
         }
         var images: [ImageOverlayConfiguration] = []
         var texts: [TextOverlayConfiguration] = []
@@ -48,6 +58,19 @@ extension VideoPlan {
             canvas: renderSize, output: outputSize, frameRate: rate, layers: layers,
             imageOverlays: images, textOverlays: texts)
         return (configuration, opacities)
+    }
+
+    /// The scale-and-centre mapping a `format`-sized picture into a `naturalSize` box with its aspect kept, and its
+    /// inverse; nil when the sizes agree (the usual case) or either is empty.
+    static func fitting(_ format: PictureFormat, into naturalSize: Size)
+        -> (transform: AffineTransform2D, inverse: AffineTransform2D)? {
+        guard format.width > 0, format.height > 0, naturalSize.width > 0, naturalSize.height > 0,
+              format.width != naturalSize.width || format.height != naturalSize.height else { return nil }
+        let width = Double(format.width), height = Double(format.height)
+        let scale = min(Double(naturalSize.width) / width, Double(naturalSize.height) / height)
+        let x = (Double(naturalSize.width) - width * scale) / 2, y = (Double(naturalSize.height) - height * scale) / 2
+        return (AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: x, ty: y),
+                AffineTransform2D(a: 1 / scale, b: 0, c: 0, d: 1 / scale, tx: -x / scale, ty: -y / scale))
     }
 
     /// The instruction containing `time`, if any.

@@ -47,6 +47,7 @@ final class AudioSegmentStream {
     private var inputExhausted = false
     private var decoderDrained = false
     private var nextSourceSample: Int64?
+    private let firstSourceSample: Int64
     private let lastSourceSample: Int64
 
     /// Prepares the segment mapping `source` (source time of `track`) onto `target` (composition time).
@@ -94,7 +95,7 @@ final class AudioSegmentStream {
 
         // Source samples wanted: [first, last) in the source's own sample grid.
         let sourceGrid = AudioOutputFormat(sampleRate: sourceRate, channelCount: Int(channels))
-        let firstSourceSample = sourceGrid.sampleIndex(of: source.start)
+        firstSourceSample = sourceGrid.sampleIndex(of: source.start)
         lastSourceSample = sourceGrid.sampleIndex(of: source.end)
 
         // Speed = source duration / target duration. atempo takes 0.5 ... 100 per instance: chain instances.
@@ -130,12 +131,12 @@ final class AudioSegmentStream {
         decoded = try Frame()
         converted = try Frame()
 
-        // Seek to the packet at or before the first wanted sample (every audio packet is a key frame for the codecs
-        // phones produce; decoders settle within one packet).
-        let seekTime = source.start + track.startTimeOffset
-        if source.start > .zero, let timestamp = seekTime.timestamp(in: timeBase, method: .towardNegativeInfinity) {
-            try? input.seek(streamIndex: track.streamIndex, toTimestamp: timestamp)
-        }
+        // No seek: the source is decoded from its first packet and the samples before the segment are dropped
+        // unfiltered (feedGraph). Source time counts decoded samples (see sampleIndex(of:)), and real files' timestamps
+        // do not say which counted sample a packet holds: M03's Android writer gives its first packet 8471 ticks for
+        // 1024 samples, so after a seek every timestamp is 155 ms off the count; M09's timestamps jump 145 samples;
+        // M08's first packet decodes to nothing; Matroska rounds to whole milliseconds. A seek placed trimmed audio
+        // up to 155 ms out of sync. Cost: decoding the source up to the segment (AAC: about 1 s per 10 min).
     }
 
     deinit {
@@ -207,6 +208,11 @@ final class AudioSegmentStream {
                 let sample = sampleIndex(of: decoded)
                 decoded.pts = sample
                 nextSourceSample = sample + Int64(decoded.sampleCount)
+                // Wholly before the segment: atrim would drop it; skip the graph.
+                if sample + Int64(decoded.sampleCount) <= firstSourceSample {
+                    decoded.unref()
+                    continue
+                }
                 if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
                     var layout = sourceLayout
                     av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
@@ -247,8 +253,7 @@ final class AudioSegmentStream {
         }
     }
 
-    /// The source sample index of a decoded frame's first sample. The first frame decoded (after the seek, if any)
-    /// is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
+    /// The source sample index of a decoded frame's first sample. The first frame decoded is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
     /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
     /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
     /// M03; a 145-sample jump in M09).

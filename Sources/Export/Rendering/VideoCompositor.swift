@@ -53,9 +53,9 @@ final class VideoCompositor {
         let (wanted, layerOpacities) = try plan.configuration(
             at: time, instructionIndex: instructionIndex,
             picture: { trackID in
-                guard let picture = try trackRenderers[trackID]?.frame(at: time) else { return nil }
+                guard let renderer = trackRenderers[trackID], let picture = try renderer.frame(at: time) else { return nil }
                 layerFrames.append(picture)
-                return PictureFormat(of: picture)
+                return (PictureFormat(of: picture), renderer.shownNaturalSize ?? Size(width: picture.width, height: picture.height))
             },
             image: { url in
                 let picture = try image(at: url)

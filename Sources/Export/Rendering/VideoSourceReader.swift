@@ -1,12 +1,17 @@
 import Composition
 import Foundation
+import VideoComposition
 internal import CMedia
 
 /// Decodes one video track of one file and answers "which picture is on screen at source time S" with
 /// sample-and-hold semantics: the latest decoded frame whose presentation time is ≤ S.
 ///
 /// Source time follows ``AssetTrack``'s rule: 0 is the track's first presented frame (`startTimeOffset` is the stream
-/// time of source time 0). Requests must be non-decreasing between seeks; a request earlier than what was decoded,
+/// time of source time 0). When the track's clock cannot express its frame rate (its standard frame duration,
+/// `MutableVideoComposition.standardFrameDuration(of:)`, differs from its shortest interval: 30 fps in Matroska's
+/// 1 ms clock), its timestamps are rounded, so each frame counts from half a clock tick before its timestamp: a
+/// frame at 66.67 ms is stamped 67 ms and must still be the picture at 66.67 ms (otherwise every third frame would be
+/// skipped and its predecessor repeated). Exact clocks (20/600 s, 512/15360 s, 1001/30000 s) are taken as they are. Requests must be non-decreasing between seeks; a request earlier than what was decoded,
 /// or far ahead of it, seeks to the key frame at or before the time and decodes forward (never from zero).
 /// Confined to one export worker.
 final class VideoSourceReader {
@@ -15,6 +20,9 @@ final class VideoSourceReader {
     private let decoder: Decoder
     private let streamIndex: Int
     private let timeBase: AVRational
+    /// Half a tick of the stream's clock (the rounding a timestamp may hide) when the track's frame times are
+    /// rounded to it; zero otherwise.
+    private let halfTick: MediaTime
     private let packet: Packet
     /// The frame on screen for the last request, and its source time.
     private var current: Frame
@@ -46,6 +54,12 @@ final class VideoSourceReader {
         streamIndex = track.streamIndex
         let stream = input.stream(at: streamIndex)
         timeBase = stream.pointee.time_base
+        let doubledDenominator = 2 * Int64(timeBase.den)
+        let roundedFrameTimes = track.video.map {
+            !$0.hasVariableFrameRate && MutableVideoComposition.standardFrameDuration(of: track) != $0.minFrameDuration
+        } ?? false
+        halfTick = roundedFrameTimes && timeBase.num > 0 && doubledDenominator <= Int64(Int32.max)
+            ? MediaTime(value: Int64(timeBase.num), timescale: Int32(doubledDenominator)) : .zero
         // Only this stream's packets are wanted: let the demuxer skip the others cheaply.
         for index in 0..<input.streamCount where index != streamIndex {
             input.stream(at: index).pointee.discard = AVDISCARD_ALL
@@ -149,7 +163,7 @@ final class VideoSourceReader {
                     pending.unref()
                     continue  // a frame without a usable timestamp cannot be placed: skip it
                 }
-                pendingTime = streamTime - track.startTimeOffset
+                pendingTime = streamTime - track.startTimeOffset - halfTick
                 return
             case .endOfStream:
                 endOfStream = true

@@ -12,6 +12,8 @@ final class VideoTrackRenderer {
     private let cancellation: CancellationFlag
     private var readers: [String: VideoSourceReader] = [:]
     private var segmentHint = 0
+    /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
+    private(set) var shownNaturalSize: Size?
 
     init(track: RenderTrack, cancellation: CancellationFlag) {
         self.track = track
@@ -38,6 +40,7 @@ final class VideoTrackRenderer {
             let upcoming = Set(track.segments[index...].compactMap { $0.source.map { "\($0.assetURL.path)#\($0.streamIndex)" } })
             readers = readers.filter { upcoming.contains($0.key) }
         }
+        shownNaturalSize = source.video?.naturalSize
         return try reader.frame(at: segment.sourceTime(at: time))
     }
 }
