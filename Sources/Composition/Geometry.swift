@@ -66,6 +66,10 @@ public struct Rect: Sendable, Hashable, Codable {
     public var maxX: Double { x + width }
     /// Bottom edge `y + height` (pixels).
     public var maxY: Double { y + height }
+    /// Horizontal centre `x + width / 2` (pixels).
+    public var midX: Double { x + width / 2 }
+    /// Vertical centre `y + height / 2` (pixels).
+    public var midY: Double { y + height / 2 }
     /// True when width or height is zero or negative.
     public var isEmpty: Bool { !(width > 0 && height > 0) }
     /// True when every component is finite.

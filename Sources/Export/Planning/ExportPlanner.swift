@@ -182,10 +182,16 @@ struct ExportPlanner {
             case .image(let url):
                 images.append(ImageOverlayPlan(
                     url: url, timeRange: localRange,
-                    frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
+                    frame: { overlay.frame(at: shifted($0)) }, rotation: { overlay.rotation(at: shifted($0)) },
+                    opacity: { overlay.opacity(at: shifted($0)) }))
             case .text(let text):
+                let rotates = overlay.rotations.segments(in: clipped, default: 0).contains { !$0.isConstant || $0.startValue != 0 }
+                if rotates {
+                    throw ExportError.unsupportedSettings(
+                        "text overlay '\(text.string)' rotates; rotation is rendered for image overlays only")
+                }
                 texts.append(TextOverlayPlan(
-                    text: text.string, fontFile: try fontFile(for: text), fontSize: text.fontSize,
+                    text: text.string, font: try font(for: text), alignment: text.alignment.rawValue, fontSize: text.fontSize,
                     color: RenderColor(text.color), background: text.backgroundColor.map(RenderColor.init),
                     padding: text.padding, timeRange: localRange,
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
@@ -209,22 +215,17 @@ struct ExportPlanner {
         return Size(width: even(Double(renderSize.width) * scale), height: even(Double(renderSize.height) * scale))
     }
 
-    /// The font file for a text layer: its own file, else fontconfig's match for the family (`fc-match`), else
-    /// DejaVu Sans.
-    static func fontFile(for text: TextLayerContent) throws -> String {
+    /// The font of a text layer: its own file (which must exist), else its family name, which `drawtext` resolves
+    /// through fontconfig (an empty family means "Sans").
+    static func font(for text: TextLayerContent) throws -> FontChoice {
         if let file = text.fontFile {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw ExportError.sourceUnreadable(file, reason: "the font file does not exist")
             }
-            return file.path
+            return .file(file.path)
         }
-        let candidates = [
-            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
-            "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-        ]
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) { return found }
-        throw ExportError.unsupportedSettings(
-            "no font for text layer '\(text.string)': set fontFile (no DejaVu Sans found; install fonts-dejavu-core)")
+        let family = text.fontFamily.trimmingCharacters(in: .whitespaces)
+        return .family(family.isEmpty ? "Sans" : family)
     }
 
     // MARK: Audio

@@ -73,13 +73,16 @@ struct LayerConfiguration: Hashable {
 struct ImageOverlayConfiguration: Hashable {
     var input: PictureFormat
     var frame: Rect
+    /// Radians, clockwise on screen, about the frame's centre.
+    var rotation: Double = 0
     var opacity: Double?
 }
 
 /// A text overlay in a graph configuration: everything `drawtext` needs for the frames it renders.
 struct TextOverlayConfiguration: Hashable {
     var text: String
-    var fontFile: String
+    var font: FontChoice
+    var alignment: String
     var fontSize: Double
     var color: RenderColor
     var background: RenderColor?
@@ -87,16 +90,34 @@ struct TextOverlayConfiguration: Hashable {
     var frame: Rect
     var opacity: Double
 
-    /// `drawtext` centred in `frame`, with FFmpeg's text expansion off and the text escaped for filter syntax.
+    private var fontOption: String {
+        switch font {
+        case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
+        case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
+        }
+    }
+
+    /// The text's left edge: the frame's left edge plus the padding, centred, or the right edge minus the padding.
+    private var horizontalPosition: String {
+        let f = FilterGraphCompiler.format
+        switch alignment {
+        case "left": return "\(f(frame.minX + padding))"
+        case "right": return "\(f(frame.maxX - padding))-text_w"
+        default: return "\(f(frame.minX))+(\(f(frame.width))-text_w)/2"
+        }
+    }
+
+    /// `drawtext` in `frame` (aligned horizontally, centred vertically), with FFmpeg's text expansion off and the
+    /// text escaped for filter syntax.
     var drawtext: String {
         var options = [
-            "fontfile=\(FilterGraphCompiler.escape(fontFile))",
+            fontOption,
             "text=\(FilterGraphCompiler.escape(text))",
             "expansion=none",
             "fontsize=\(FilterGraphCompiler.format(fontSize))",
             "fontcolor=\(color.ffmpegSyntax)",
             "alpha=\(FilterGraphCompiler.format(opacity))",
-            "x=\(FilterGraphCompiler.format(frame.minX))+(\(FilterGraphCompiler.format(frame.width))-text_w)/2",
+            "x=\(horizontalPosition)",
             "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
         ]
         if let background {
@@ -201,7 +222,19 @@ enum FilterGraphCompiler {
             if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
             inputs.append((.imageOverlay(index), overlay.input))
             stage += 1
-            let even = evenPlacement(x: Int(overlay.frame.minX.rounded()), y: Int(overlay.frame.minY.rounded()))
+            var origin = (x: Int(overlay.frame.minX.rounded()), y: Int(overlay.frame.minY.rounded()))
+            if overlay.rotation != 0 {
+                // Rotated about its centre on a transparent canvas just large enough, then placed so the centres meet.
+                let angle = overlay.rotation
+                let w = Double(width), h = Double(height)
+                var outW = Int((abs(w * cos(angle)) + abs(h * sin(angle))).rounded(.up))
+                var outH = Int((abs(w * sin(angle)) + abs(h * cos(angle))).rounded(.up))
+                outW += outW % 2
+                outH += outH % 2
+                steps.append("rotate=a=\(format(angle)):ow=\(outW):oh=\(outH):c=none:bilinear=1")
+                origin = (Int((overlay.frame.midX - Double(outW) / 2).rounded()), Int((overlay.frame.midY - Double(outH) / 2).rounded()))
+            }
+            let even = evenPlacement(x: origin.x, y: origin.y)
             chains.append("[I\(index)]" + steps.joined(separator: ",") + even.steps + "[img\(index)]")
             chains.append("[\(base)][img\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
             base = "base\(stage)"

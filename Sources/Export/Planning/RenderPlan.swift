@@ -47,13 +47,23 @@ struct ImageOverlayPlan: Sendable {
     var timeRange: TimeRange
     /// Frame (render pixels) at a composition time: position and size after animation.
     var frame: @Sendable (MediaTime) -> Rect
+    /// Rotation about the frame's centre in radians, clockwise on screen, at a composition time.
+    var rotation: @Sendable (MediaTime) -> Double
     var opacity: @Sendable (MediaTime) -> Double
+}
+
+/// How `drawtext` finds its font: a file, or a family name resolved by fontconfig (FFmpeg's `font=` option).
+enum FontChoice: Hashable, Sendable {
+    case file(String)
+    case family(String)
 }
 
 /// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`).
 struct TextOverlayPlan: Sendable {
     var text: String
-    var fontFile: String
+    var font: FontChoice
+    /// `left`, `center` or `right` within the frame.
+    var alignment: String
     var fontSize: Double
     var color: RenderColor
     var background: RenderColor?

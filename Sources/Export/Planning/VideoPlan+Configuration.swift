@@ -43,11 +43,12 @@ extension VideoPlan {
         if instruction?.drawsOverlays ?? true {
             for overlay in imageOverlays where overlay.timeRange.contains(time) {
                 images.append(ImageOverlayConfiguration(
-                    input: try image(overlay.url), frame: overlay.frame(time), opacity: overlay.opacity(time)))
+                    input: try image(overlay.url), frame: overlay.frame(time), rotation: overlay.rotation(time),
+                    opacity: overlay.opacity(time)))
             }
             for text in textOverlays where text.timeRange.contains(time) {
                 texts.append(TextOverlayConfiguration(
-                    text: text.text, fontFile: text.fontFile, fontSize: text.fontSize, color: text.color,
+                    text: text.text, font: text.font, alignment: text.alignment, fontSize: text.fontSize, color: text.color,
                     background: text.background, padding: text.padding, frame: text.frame(time),
                     opacity: text.opacity(time)))
             }
