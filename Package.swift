@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "Export", dependencies: ["CMedia", "Composition", "VideoComposition", "AudioMix"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
+        // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
+        .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
     ]
