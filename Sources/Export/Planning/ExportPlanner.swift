@@ -152,7 +152,9 @@ struct ExportPlanner {
                     transform: { layer.transform(at: shifted($0)) },
                     opacity: { layer.opacity(at: shifted($0)) },
                     crop: { layer.cropRectangle(at: shifted($0)) },
-                    opacityIsConstant: layer.isOpacityConstant(in: clipped))
+                    opacityRamps: layer.opacitySegments(in: clipped).filter { !$0.isConstant }.map {
+                        TimeRange(start: $0.timeRange.start - shift, duration: $0.timeRange.duration)
+                    })
             }
             return InstructionPlan(
                 timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),

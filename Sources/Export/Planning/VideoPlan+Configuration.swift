@@ -20,12 +20,13 @@ extension VideoPlan {
         var opacities: [Double] = []
         for layer in (instruction?.layers ?? []).reversed() {
             let opacity = layer.opacity(time)
-            if opacity <= 0 && layer.opacityIsConstant { continue }
+            let opacityIsConstant = layer.isOpacityConstant(at: time)
+            if opacity <= 0 && opacityIsConstant { continue }
             guard let format = try picture(layer.trackID) else { continue }
             opacities.append(opacity)
             layers.append(LayerConfiguration(
                 input: format, transform: layer.transform(time), crop: layer.crop(time),
-                opacity: layer.opacityIsConstant ? opacity : nil))
+                opacity: opacityIsConstant ? opacity : nil))
         }
         var images: [ImageOverlayConfiguration] = []
         var texts: [TextOverlayConfiguration] = []
