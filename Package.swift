@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .target(name: "SpliceTesting", dependencies: ["Splice"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
+        // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
+        .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
         // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).

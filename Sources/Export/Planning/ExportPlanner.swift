@@ -155,15 +155,13 @@ struct ExportPlanner {
             let clipped = instruction.timeRange.intersection(range)
             guard clipped.isValid, !clipped.isEmpty else { return nil }
             let layers = instruction.layerInstructions.map { layer in
-                let pieces = layer.opacitySegments(in: clipped)
-                return LayerPlan(
+                LayerPlan(
                     trackID: layer.trackID,
                     transform: { layer.transform(at: shifted($0)) },
                     opacity: { layer.opacity(at: shifted($0)) },
                     crop: { layer.cropRectangle(at: shifted($0)) },
-                    opacityIsConstant: { time in
-                        let absolute = shifted(time)
-                        return pieces.first { $0.timeRange.contains(absolute) }?.isConstant ?? true
+                    opacityRamps: layer.opacitySegments(in: clipped).filter { !$0.isConstant }.map {
+                        TimeRange(start: $0.timeRange.start - shift, duration: $0.timeRange.duration)
                     })
             }
             return InstructionPlan(

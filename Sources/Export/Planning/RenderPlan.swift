@@ -26,9 +26,15 @@ struct LayerPlan: Sendable {
     var opacity: @Sendable (MediaTime) -> Double
     /// Crop rectangle in source pixels at a composition time; nil = the full frame.
     var crop: @Sendable (MediaTime) -> Rect?
-    /// True when opacity holds still around a composition time (the piece of the model's opacity curve containing it
-    /// is constant): it is then compiled as a constant, and a ramp only costs per-frame commands while it runs.
-    var opacityIsConstant: @Sendable (MediaTime) -> Bool
+    /// The time ranges (renderer time, like the evaluators' argument) in which the opacity ramps. Outside them it
+    /// holds a value and is compiled as a constant, so a one-second fade at the end of a long instruction costs
+    /// per-frame alpha blending during that second only (an opaque layer covering the canvas needs no blending).
+    var opacityRamps: [TimeRange]
+
+    /// True when no opacity ramp is in force at `time`: the opacity is constant around it.
+    func isOpacityConstant(at time: MediaTime) -> Bool {
+        !opacityRamps.contains { $0.contains(time) }
+    }
 }
 
 /// One instruction as the renderer sees it.

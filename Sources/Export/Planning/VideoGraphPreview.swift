@@ -10,7 +10,11 @@ struct VideoGraphPreview {
     /// One description per distinct graph, in timeline order, each headed by the time it starts.
     func descriptions() throws -> [String] {
         var times: [MediaTime] = []
-        for instruction in plan.instructions { times.append(instruction.timeRange.start) }
+        for instruction in plan.instructions {
+            times.append(instruction.timeRange.start)
+            // An opacity ramp is compiled differently from the constant opacity around it.
+            for layer in instruction.layers { times += layer.opacityRamps.flatMap { [$0.start, $0.end] } }
+        }
         for track in plan.tracks { times.append(contentsOf: track.segments.map(\.mapping.target.start)) }
         for overlay in plan.imageOverlays { times.append(overlay.timeRange.start) }
         for overlay in plan.textOverlays { times.append(overlay.timeRange.start) }

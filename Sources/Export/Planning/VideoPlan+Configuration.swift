@@ -25,7 +25,7 @@ extension VideoPlan {
         var opacities: [Double] = []
         for layer in (instruction?.layers ?? []).reversed() {
             let opacity = layer.opacity(time)
-            let constant = layer.opacityIsConstant(time)
+            let constant = layer.isOpacityConstant(at: time)
             if opacity <= 0 && constant { continue }
             guard let (format, naturalSize) = try picture(layer.trackID) else { continue }
             var transform = layer.transform(time)

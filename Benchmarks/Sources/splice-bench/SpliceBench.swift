@@ -1,0 +1,141 @@
+import Foundation
+import Splice
+
+/// The Splice side of `Benchmarks/run`: builds one benchmark workload with the public API, exports it (or renders
+/// its pictures) and prints one line of facts. The harness times the whole process (`/usr/bin/time`), checks the
+/// output with ffprobe and compares it with the `ffmpeg` CLI doing the same work.
+///
+/// ```
+/// splice-bench canonical  --inputs DIR --out FILE [--repeat N]    W1 (N = 1) and W3 (N = 10): the canonical edit
+/// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
+/// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
+/// splice-bench frames     --clip FILE --out-dir DIR [--count 100]  W4: RGBA8 pictures at sorted times
+/// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
+/// ```
+/// `DIR` holds `clipA.mp4`, `clipB.mp4` (10 s, H.264 + AAC), `music.mp3` (20 s) and `watermark.png` (200×80).
+@main
+struct SpliceBench {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let command = arguments.first else {
+            fail("usage: splice-bench canonical|plain|dissolves|frames|compare-rgba …")
+        }
+        let options = Options(Array(arguments.dropFirst()))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let summary: String
+            switch command {
+            case "canonical":
+                let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
+                summary = try await export(edit, to: options.path("out"))
+            case "plain":
+                let edit = try await Workloads.plain(inputs: options.directory("inputs"))
+                summary = try await export(edit, to: options.path("out"))
+            case "dissolves":
+                let edit = try await Workloads.dissolves(
+                    inputs: options.directory("inputs"), clips: options.int("clips", 50),
+                    clipSeconds: options.decimal("clip-seconds", "2"), dissolveSeconds: options.decimal("dissolve-seconds", "0.5"))
+                summary = try await export(edit, to: options.path("out"))
+            case "frames":
+                summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
+                                                     count: options.int("count", 100))
+            case "compare-rgba":
+                summary = try compareRGBA(options.positional)
+            default:
+                fail("unknown command '\(command)'")
+            }
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("splice-bench \(command): \(summary) in-process=\(String(format: "%.3f", seconds))s")
+        } catch {
+            fail("splice-bench \(command) failed: \(error)")
+        }
+    }
+
+    /// Exports `edit` with the benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23, 2 s GOP) + AAC
+    /// 128 kb/s 48 kHz stereo, MP4 with the index first.
+    static func export(_ edit: Workloads.Edit, to url: URL) async throws -> String {
+        try? FileManager.default.removeItem(at: url)
+        let settings = ExportSettings(
+            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium"),
+            audio: AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2))
+        let session = AssetExportSession(asset: edit.composition, settings: settings)
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.shouldOptimizeForNetworkUse = true
+        session.videoComposition = edit.video
+        session.audioMix = edit.audio
+        try await session.export()
+        let duration = edit.composition.duration
+        let frames = edit.video.map { duration.seconds / $0.frameDuration.seconds } ?? 0
+        return "duration=\(String(format: "%.3f", duration.seconds))s frames=\(Int(frames.rounded()))"
+    }
+
+    static func compareRGBA(_ paths: [String]) throws -> String {
+        guard paths.count == 2 else { fail("compare-rgba needs two files") }
+        let a = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        let b = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        guard a.count == b.count, !a.isEmpty else { return "sizes differ: \(a.count) vs \(b.count) bytes" }
+        var total = 0, largest = 0
+        a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                for i in 0..<pa.count {
+                    let d = abs(Int(pa[i]) - Int(pb[i]))
+                    total += d
+                    largest = max(largest, d)
+                }
+            }
+        }
+        return "bytes=\(a.count) mean-abs-diff=\(String(format: "%.3f", Double(total) / Double(a.count))) max-abs-diff=\(largest)"
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(1)
+    }
+}
+
+/// `--name value` options and positional arguments.
+struct Options {
+    private var values: [String: String] = [:]
+    private(set) var positional: [String] = []
+
+    init(_ arguments: [String]) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument.hasPrefix("--"), index + 1 < arguments.count {
+                values[String(argument.dropFirst(2))] = arguments[index + 1]
+                index += 2
+            } else {
+                positional.append(argument)
+                index += 1
+            }
+        }
+    }
+
+    func path(_ name: String) -> URL {
+        guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
+        return URL(fileURLWithPath: value)
+    }
+
+    func directory(_ name: String) -> URL {
+        guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
+        return URL(fileURLWithPath: value, isDirectory: true)
+    }
+
+    func int(_ name: String, _ fallback: Int) -> Int {
+        guard let value = values[name] else { return fallback }
+        guard let number = Int(value), number > 0 else { SpliceBench.fail("--\(name) wants a positive integer, got '\(value)'") }
+        return number
+    }
+
+    /// A decimal number of seconds as an exact time (`"0.5"` → 1/2 s, via milliseconds).
+    func decimal(_ name: String, _ fallback: String) -> MediaTime {
+        let text = values[name] ?? fallback
+        guard let number = Decimal(string: text), number > 0 else { SpliceBench.fail("--\(name) wants seconds > 0, got '\(text)'") }
+        let milliseconds = NSDecimalNumber(decimal: number * 1000).int64Value
+        return MediaTime(value: milliseconds, timescale: 1000)
+    }
+}
