@@ -29,5 +29,6 @@ let package = Package(
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Splice"]),
     ]
 )
