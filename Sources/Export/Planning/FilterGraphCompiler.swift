@@ -89,20 +89,22 @@ struct TextOverlayConfiguration: Hashable {
 
     /// `drawtext` centred in `frame`, with FFmpeg's text expansion off and the text escaped for filter syntax.
     var drawtext: String {
-        var options = [
-            "fontfile=\(FilterGraphCompiler.escape(fontFile))",
-            "text=\(FilterGraphCompiler.escape(text))",
-            "expansion=none",
-            "fontsize=\(FilterGraphCompiler.format(fontSize))",
-            "fontcolor=\(color.ffmpegSyntax)",
-            "alpha=\(FilterGraphCompiler.format(opacity))",
-            "x=\(FilterGraphCompiler.format(frame.minX))+(\(FilterGraphCompiler.format(frame.width))-text_w)/2",
-            "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
-        ]
-        if let background {
-            options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(Int(padding.rounded()))"]
+        get throws {
+            var options = [
+                "fontfile=\(FilterGraphCompiler.escape(fontFile))",
+                "text=\(FilterGraphCompiler.escape(text))",
+                "expansion=none",
+                "fontsize=\(FilterGraphCompiler.format(fontSize))",
+                "fontcolor=\(color.ffmpegSyntax)",
+                "alpha=\(FilterGraphCompiler.format(opacity))",
+                "x=\(FilterGraphCompiler.format(frame.minX))+(\(FilterGraphCompiler.format(frame.width))-text_w)/2",
+                "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
+            ]
+            if let background {
+                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(padding))"]
+            }
+            return "drawtext=" + options.joined(separator: ":")
         }
-        return "drawtext=" + options.joined(separator: ":")
     }
 }
 
@@ -142,6 +144,8 @@ struct CompiledGraph {
 
 enum FilterGraphCompilerError: Error {
     case unsupportedTransform(AffineTransform2D)
+    /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
+    case geometryOutOfRange(Double)
 }
 
 /// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
@@ -189,7 +193,7 @@ enum FilterGraphCompiler {
         }
 
         for (index, overlay) in configuration.imageOverlays.enumerated() {
-            let width = max(1, Int(overlay.frame.width.rounded())), height = max(1, Int(overlay.frame.height.rounded()))
+            let width = max(1, try pixels(overlay.frame.width)), height = max(1, try pixels(overlay.frame.height))
             var steps = ["scale=\(width):\(height):out_color_matrix=bt709:out_range=limited", "format=yuva420p"]
             let target = "lut@i\(index)"
             steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
@@ -197,13 +201,13 @@ enum FilterGraphCompiler {
             inputs.append((.imageOverlay(index), overlay.input))
             stage += 1
             chains.append("[I\(index)]" + steps.joined(separator: ",") + "[img\(index)]")
-            chains.append("[\(base)][img\(index)]overlay=x=\(Int(overlay.frame.minX.rounded())):y=\(Int(overlay.frame.minY.rounded())):format=yuv420[base\(stage)]")
+            chains.append("[\(base)][img\(index)]overlay=x=\(try pixels(overlay.frame.minX)):y=\(try pixels(overlay.frame.minY)):format=yuv420[base\(stage)]")
             base = "base\(stage)"
         }
 
         var tail: [String] = []
         for text in configuration.textOverlays {
-            tail.append(text.drawtext)
+            tail.append(try text.drawtext)
         }
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
@@ -236,8 +240,17 @@ enum FilterGraphCompiler {
         let t = layer.transform
         guard layer.crop == nil, layer.opacity == 1, !layer.input.hasAlpha,
               t.b == 0, t.c == 0, t.a > 0, t.d > 0, t.tx == 0, t.ty == 0 else { return false }
-        return Int((t.a * Double(layer.input.width)).rounded()) == canvas.width
-            && Int((t.d * Double(layer.input.height)).rounded()) == canvas.height
+        return (try? pixels(t.a * Double(layer.input.width))) == canvas.width
+            && (try? pixels(t.d * Double(layer.input.height))) == canvas.height
+    }
+
+    /// `value` rounded to whole pixels (half away from zero, or `rule`).
+    /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` beyond ±2^31 pixels or for NaN, where `Int()`
+    ///   would trap (a finite transform of 1e300 passes validation).
+    static func pixels(_ value: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) throws -> Int {
+        let rounded = value.rounded(rule)
+        guard rounded.magnitude < 2_147_483_648 else { throw FilterGraphCompilerError.geometryOutOfRange(value) }
+        return Int(rounded)
     }
 
     struct PlacedLayer {
@@ -250,6 +263,9 @@ enum FilterGraphCompiler {
     /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
     /// is invisible (cropped or scaled to nothing).
     static func place(layer: LayerConfiguration, label: String, name: String) throws -> PlacedLayer? {
+        guard layer.input.width < 1 << 31, layer.input.height < 1 << 31 else {
+            throw FilterGraphCompilerError.geometryOutOfRange(Double(max(layer.input.width, layer.input.height)))
+        }
         var width = Double(layer.input.width), height = Double(layer.input.height)
         var steps: [String] = []
         var transform = layer.transform
@@ -258,8 +274,8 @@ enum FilterGraphCompiler {
             let bounds = Rect(x: 0, y: 0, width: width, height: height)
             let x0 = max(crop.minX, 0), y0 = max(crop.minY, 0)
             let x1 = min(crop.maxX, bounds.maxX), y1 = min(crop.maxY, bounds.maxY)
-            let cx = Int(x0.rounded()), cy = Int(y0.rounded())
-            let cw = Int(x1.rounded()) - cx, ch = Int(y1.rounded()) - cy
+            let cx = try pixels(x0), cy = try pixels(y0)
+            let cw = try pixels(x1) - cx, ch = try pixels(y1) - cy
             guard cw > 0, ch > 0 else { return nil }
             if cw != Int(width) || ch != Int(height) {
                 steps.append("crop=\(cw):\(ch):\(cx):\(cy):exact=1")
@@ -271,10 +287,10 @@ enum FilterGraphCompiler {
 
         let needsAlpha: Bool
         let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))
-        var x = Int(box.minX.rounded()), y = Int(box.minY.rounded())
+        var x = try pixels(box.minX), y = try pixels(box.minY)
         let t = transform
         if t.b == 0 && t.c == 0 {
-            let w = Int((abs(t.a) * width).rounded()), h = Int((abs(t.d) * height).rounded())
+            let w = try pixels(abs(t.a) * width), h = try pixels(abs(t.d) * height)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
@@ -289,7 +305,7 @@ enum FilterGraphCompiler {
             case (true, false): direction = 2
             case (false, false): direction = 3
             }
-            let w = Int((abs(t.c) * height).rounded()), h = Int((abs(t.b) * width).rounded())
+            let w = try pixels(abs(t.c) * height), h = try pixels(abs(t.b) * width)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
             steps.append("transpose=\(direction)")
@@ -304,17 +320,17 @@ enum FilterGraphCompiler {
                 throw FilterGraphCompilerError.unsupportedTransform(t)
             }
             let angle = atan2(t.b, t.a)
-            let w = Int((sx * width).rounded()), h = Int((abs(sy) * height).rounded())
+            let w = try pixels(sx * width), h = try pixels(abs(sy) * height)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: true)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
             if sy < 0 { steps.append("vflip") }
-            let outW = Int(box.width.rounded(.up)), outH = Int(box.height.rounded(.up))
+            let outW = try pixels(box.width, .up), outH = try pixels(box.height, .up)
             steps.append("rotate=a=\(format(angle)):ow=\(outW + outW % 2):oh=\(outH + outH % 2):c=none:bilinear=1")
             // The rotated picture is centred in its output; its centre lands on T(centre of the source).
             let centre = t.apply(to: Point(x: width / 2, y: height / 2))
-            x = Int((centre.x - Double(outW + outW % 2) / 2).rounded())
-            y = Int((centre.y - Double(outH + outH % 2) / 2).rounded())
+            x = try pixels(centre.x - Double(outW + outW % 2) / 2)
+            y = try pixels(centre.y - Double(outH + outH % 2) / 2)
             needsAlpha = true
         }
 
