@@ -143,3 +143,14 @@ enum ProcessStats {
 
     static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
 }
+
+/// Runs CPU-bound test work on a thread of its own and waits for it, so that it never occupies Swift's cooperative
+/// pool (two threads on a two-core machine): other tests' tasks — progress streams, cancellation timers — keep
+/// running while it works. `body` must not record issues (it runs outside the test's task); return them instead.
+func onWorkerThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+}
