@@ -137,8 +137,10 @@ final class FilterGraph {
         try FFmpegError.check(av_buffersrc_add_frame_flags(sources[index], frame?.pointer, flags))
     }
 
-    /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`).
+    /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`). Whatever `frame` held is released first:
+    /// the sink moves its frame in without unreferencing the old one (`av_frame_move_ref`), which would leak it.
     func pull(from index: Int, into frame: Frame) throws -> Output {
+        frame.unref()
         let code = av_buffersink_get_frame(sinks[index], frame.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
         if code == cmedia_AVERROR_EOF() { return .endOfStream }
