@@ -123,9 +123,10 @@ struct BadModelTests {
         let text = error.description
         for word in bad.expected { #expect(text.contains(word), "\(bad.label): '\(word)' not in: \(text)") }
         #expect(scratch.contents.isEmpty)
-        // Refused before any allocation: quickly and without growing the process (100000² would be 15 GB a frame).
+        // Refused before any allocation: quickly, and without the gigabytes a 100000 × 100000 canvas needs (15 GB a
+        // frame). (Other tests run in this process at the same time, so the bound on growth is coarse.)
         #expect(elapsed < .seconds(3), "\(bad.label): \(elapsed)")
-        #expect(ProcessStats.residentBytes - residentBefore < 64 << 20)
+        #expect(ProcessStats.residentBytes - residentBefore < 1 << 30)
     }
 
     @Test func theImageGeneratorRefusesAHugeCanvasBeforeAllocating() async throws {

@@ -117,6 +117,17 @@ enum ProcessStats {
         return pages * sysconf(Int32(_SC_PAGESIZE))
     }
 
+    /// Resident set size in bytes after glibc has returned its free memory to the system (`malloc_trim(0)`): what
+    /// the process still uses, without the pages malloc keeps cached in its per-thread arenas.
+    static var trimmedResidentBytes: Int {
+        // malloc.h is not in Swift's Glibc module: look the function up.
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        }
+        return residentBytes
+    }
+
     /// The open file descriptors and what each points to (`/proc/self/fd`), without the one used to list them.
     static var openDescriptors: [Int32: String] {
         guard let directory = opendir("/proc/self/fd") else { return [:] }
