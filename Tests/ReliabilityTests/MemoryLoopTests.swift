@@ -24,7 +24,8 @@ struct MemoryLoopTests {
         var samples: [(export: Int, resident: Int, raw: Int)] = []
         for index in 0...count {
             if index % 10 == 0 {
-                samples.append((index, ProcessStats.trimmedResidentBytes, ProcessStats.residentBytes))
+                let raw = ProcessStats.residentBytes
+                samples.append((index, ProcessStats.trimmedResidentBytes, raw))
             }
             guard index < count else { break }
             let session = AssetExportSession(asset: composition, settings: FastSettings.make())
