@@ -25,6 +25,7 @@ struct DamagedMediaTests {
         "text-hello.mp4": "AssetLoadingError.notAMediaFile",
         "clipA.truncate-16.mp4": "AssetLoadingError.corruptOrTruncated",
         "clipA.moov-renamed.mp4": "AssetLoadingError.corruptOrTruncated",
+        "text-concat-passwd.ffconcat": "AssetLoadingError.notAMediaFile",
     ]
 
     @Test func everyDamagedInputGivesATypedErrorOrACorrectResult() async throws {
