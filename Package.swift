@@ -36,5 +36,6 @@ let package = Package(
         // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceTesting"]),
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Splice"]),
     ]
 )

@@ -134,7 +134,9 @@ extension CompositionTrack: Codable {
     /// other properties to their defaults (identity, 1.0, 600, true, zero).
     ///
     /// - Throws: `DecodingError.dataCorrupted` carrying the ``CompositionError`` (as `underlyingError`, its
-    ///   description as `debugDescription`) when the ID, media type or segment list is invalid.
+    ///   description as `debugDescription`) when the ID, media type or segment list is invalid; naming the field
+    ///   when a picture fact (natural size, transform, a source's coded size or pixel aspect ratio) is beyond any
+    ///   real picture's (sides 0 ... 65535 pixels, transform components finite within ±1,000,000).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let trackID = try container.decode(Int32.self, forKey: .trackID)
@@ -153,6 +155,19 @@ extension CompositionTrack: Codable {
         naturalTimeScale = try container.decodeIfPresent(Int32.self, forKey: .naturalTimeScale) ?? 600
         isEnabled = try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true
         naturalSize = try container.decodeIfPresent(Size.self, forKey: .naturalSize) ?? .zero
+        // Picture facts out of any real picture's range would trap the display-size arithmetic: name the field.
+        var problems: [(String, String)] = []
+        if let reason = PictureFacts.problem(size: naturalSize) { problems.append(("naturalSize", reason)) }
+        if let reason = PictureFacts.problem(transform: preferredTransform) { problems.append(("preferredTransform", reason)) }
+        for (index, segment) in segments.enumerated() {
+            if let source = segment.sourceTrack, let (field, reason) = PictureFacts.problem(source: source) {
+                problems.append(("segments[\(index)].sourceTrack.\(field)", reason))
+            }
+        }
+        if let (field, reason) = problems.first {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: container.codingPath, debugDescription: "track \(trackID): \(field) \(reason)"))
+        }
     }
 
     /// Encodes every property.

@@ -47,7 +47,11 @@ extension MediaTime {
 
     /// The difference `lhs − rhs`, as `CMTimeSubtract`; the rules of `+` apply (`+∞ − +∞` is ``invalid``).
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
-        lhs + (-rhs)
+        // Numeric operands are subtracted directly: negating `rhs` first would overflow for a value of Int64.min.
+        guard lhs.kind == .numeric, rhs.kind == .numeric else { return lhs + (-rhs) }
+        let ta = Int128(lhs.timescale), tb = Int128(rhs.timescale)
+        let numerator = Int128(lhs.value) * tb - Int128(rhs.value) * ta
+        return combine(numerator: numerator, denominator: ta * tb, lhs, rhs)
     }
 
     /// The negation; infinities swap, ``indefinite`` and ``invalid`` stay.

@@ -10,8 +10,8 @@ extension MediaTime: Codable {
     /// - Throws: `DecodingError.dataCorrupted` naming the text when it is none of these, or when the timescale is ≤ 0.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: CodingKeys.self) {
-            let value = try container.decode(Int64.self, forKey: .value)
-            let timescale = try container.decode(Int32.self, forKey: .timescale)
+            let value = try Self.decodeInteger(Int64.self, forKey: .value, in: container)
+            let timescale = try Self.decodeInteger(Int32.self, forKey: .timescale, in: container)
             guard timescale > 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .timescale, in: container, debugDescription: "timescale must be > 0, got \(timescale)")
@@ -40,6 +40,20 @@ extension MediaTime: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case value, timescale, rounded
+    }
+
+    /// An integer field; a number out of the type's range is reported against its key (Foundation's JSONDecoder
+    /// on Linux reports it as "not valid JSON" with no coding path).
+    private static func decodeInteger<Integer: FixedWidthInteger & Decodable>(
+        _ type: Integer.Type, forKey key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> Integer {
+        if let integer = try? container.decode(Integer.self, forKey: key) { return integer }
+        if let number = try? container.decode(Double.self, forKey: key) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "\(key.stringValue) \(number) is not a whole number in \(Integer.min)...\(Integer.max)")
+        }
+        return try container.decode(Integer.self, forKey: key)
     }
 
     /// The exact text form used by `Codable`: `"1001/30000"`, `"+inf"`, `"-inf"`, `"indefinite"`, `"invalid"`.

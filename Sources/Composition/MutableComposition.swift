@@ -121,10 +121,13 @@ extension MutableComposition: Codable {
     /// Both keys are optional (defaults: zero size, no tracks).
     ///
     /// - Throws: `DecodingError.dataCorrupted` carrying ``CompositionError/trackIDInUse(_:)`` for a repeated ID, or
-    ///   a track's decoding error.
+    ///   naming `naturalSize` when a side is outside 0 ... 65535 pixels, or a track's decoding error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         naturalSize = try container.decodeIfPresent(Size.self, forKey: .naturalSize) ?? .zero
+        if let reason = PictureFacts.problem(size: naturalSize) {
+            throw DecodingError.dataCorruptedError(forKey: .naturalSize, in: container, debugDescription: "naturalSize \(reason)")
+        }
         tracks = try container.decodeIfPresent([CompositionTrack].self, forKey: .tracks) ?? []
         var seen = Set<Int32>()
         for track in tracks where !seen.insert(track.trackID).inserted {

@@ -116,7 +116,12 @@ final class InputFile {
         if cancelled || error == .exit { return CancellationError() }
         switch error.posixCode {
         case ENOENT?: return AssetLoadingError.fileNotFound(url)
-        case EACCES?, EPERM?: return AssetLoadingError.permissionDenied(url)
+        case EACCES?, EPERM?:
+            // FilePreflight has just opened the file itself, so what was refused is a file it refers to: the concat
+            // and playlist demuxers may only open files named safely (ffconcat `file /etc/passwd` gives EPERM).
+            return AssetLoadingError.notAMediaFile(
+                url, reason: "it refers to other files (a playlist or concat script), which Splice does not follow: "
+                    + error.description)
         case EISDIR?: return AssetLoadingError.isADirectory(url)
         case .some: return AssetLoadingError.readFailed(url, reason: error.description)
         case nil: break

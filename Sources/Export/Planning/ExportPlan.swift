@@ -35,6 +35,9 @@ struct ExportPlan: Sendable {
                 limitReached = try renderer.run()
             }
             if cancellation.isCancelled { throw CancellationError() }
+        } catch ExportError.writeFailed(let url, let reason) where url.path == temporary.path {
+            unlink(temporary.path)
+            throw ExportError.writeFailed(outputURL, reason: reason)  // the caller knows its file, not our hidden one
         } catch {
             unlink(temporary.path)
             throw error

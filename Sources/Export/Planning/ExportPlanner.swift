@@ -50,13 +50,21 @@ struct ExportPlanner {
         let audioTracks = composition.tracks(withMediaType: .audio).filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
         if settings.video != nil && videoTracks.isEmpty { settings.video = nil }
         if settings.audio != nil && audioTracks.isEmpty { settings.audio = nil }
+        if settings.audio != nil && audioTracks.count > Self.maximumAudioTrackCount {
+            throw ExportError.invalidComposition(
+                "it has \(audioTracks.count) enabled audio tracks with media; at most \(Self.maximumAudioTrackCount) are "
+                    + "mixed (each plays through its own decoder at once)")
+        }
         if settings.video == nil && settings.audio == nil {
             throw ExportError.invalidComposition(
                 fileType.supportsVideo ? "it has no enabled video or audio track with media"
                     : "a .\(fileType.rawValue) file holds audio only and the composition has no audio track with media")
         }
-        if let video = settings.video { try checkCodec(video.codec, in: fileType) }
-        if let audio = settings.audio { try checkCodec(audio.codec, in: fileType) }
+        if let video = settings.video { try checkCodec(video.codec, in: fileType); try check(video) }
+        if let audio = settings.audio { try checkCodec(audio.codec, in: fileType); try check(audio) }
+        if let limit = configuration.fileLengthLimit, limit <= 0 {
+            throw ExportError.unsupportedSettings("fileLengthLimit \(limit) bytes must be greater than 0 (nil for no limit)")
+        }
 
         var videoPlan: VideoPlan?
         if let videoSettings = settings.video {
@@ -124,7 +132,58 @@ struct ExportPlanner {
         guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
     }
 
+    /// Values the encoders would trap on, silently clamp or silently ignore, refused with the setting's name.
+    private func check(_ video: VideoSettings) throws {
+        if let size = video.maximumSize, size.width <= 0 || size.height <= 0 {
+            throw ExportError.unsupportedSettings("maximumSize \(size.width) × \(size.height) pixels must be greater than 0")
+        }
+        if let interval = video.keyFrameInterval, !(1...Int(Int32.max)).contains(interval) {
+            throw ExportError.unsupportedSettings("keyFrameInterval \(interval) frames must be between 1 and \(Int32.max)")
+        }
+        switch video.rateControl {
+        case .constantQuality(let crf):
+            let range = video.codec == .vp9 ? 0...63 : 0...51  // libx264/libx265 CRF, libvpx CQ level
+            if video.codec != .prores, !range.contains(crf) {
+                throw ExportError.unsupportedSettings(
+                    "constantQuality(\(crf)) is outside \(range.lowerBound)...\(range.upperBound) for \(video.codec.rawValue)")
+            }
+        case .averageBitRate(let rate):
+            if !(1...Int(Int32.max)).contains(rate) {
+                throw ExportError.unsupportedSettings("averageBitRate(\(rate)) bits per second must be between 1 and \(Int32.max)")
+            }
+        }
+        if (video.codec == .h264 || video.codec == .hevc) && video.encoderPreset.isEmpty {
+            throw ExportError.unsupportedSettings("encoderPreset is empty; name an x264/x265 preset (ultrafast … veryslow)")
+        }
+    }
+
+    private func check(_ audio: AudioSettings) throws {
+        if !(1...2).contains(audio.channelCount) {
+            throw ExportError.unsupportedSettings("channelCount \(audio.channelCount) must be 1 (mono) or 2 (stereo)")
+        }
+        if !(1...384_000).contains(audio.sampleRate) {
+            throw ExportError.unsupportedSettings("sampleRate \(audio.sampleRate) Hz must be between 1 and 384000")
+        }
+        if audio.codec != .pcm, !(1...Int(Int32.max)).contains(audio.bitRate) {
+            throw ExportError.unsupportedSettings("bitRate \(audio.bitRate) bits per second must be between 1 and \(Int32.max)")
+        }
+    }
+
     // MARK: Video
+
+    /// The largest render width or height in pixels: the widest frame H.264 and HEVC level 6.2 allow (8192 × 4320).
+    /// A larger canvas is refused before anything is allocated (100000 × 100000 would need 15 GB per frame).
+    static let maximumRenderDimension = 8192
+
+    /// The most video layers one instruction may draw: each is decoded at the same time (3000 layers of a 320 × 240
+    /// clip need gigabytes).
+    static let maximumLayerCount = 32
+
+    /// The most audio tracks an export mixes: all are decoded at the same time (about 1.3 MB each).
+    static let maximumAudioTrackCount = 64
+
+    /// The shortest and longest output frame duration: 1/1000 s (1000 frames per second) and 60 s.
+    static let frameDurationBounds = (shortest: MediaTime(value: 1, timescale: 1000), longest: MediaTime(seconds: 60))
 
     private func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
         let videoComposition = configuration.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
@@ -139,8 +198,26 @@ struct ExportPlanner {
         composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
         range: TimeRange, maximumSize: Size?
     ) throws -> VideoPlan {
-        let issues = videoComposition.validate(for: composition)
-        guard issues.isEmpty else { throw ExportError.invalidVideoComposition(issues.map(\.description)) }
+        var issues = videoComposition.validate(for: composition).map(\.description)
+        let size = videoComposition.renderSize
+        if size.width > maximumRenderDimension || size.height > maximumRenderDimension {
+            issues.append("invalidRenderSize: render size \(size.width) × \(size.height) pixels: width and height must be at "
+                          + "most \(maximumRenderDimension)")
+        }
+        let frameDuration = videoComposition.frameDuration
+        if frameDuration.isNumeric, frameDuration > .zero,
+           frameDuration < frameDurationBounds.shortest || frameDuration > frameDurationBounds.longest {
+            issues.append("invalidFrameDuration: frame duration \(frameDuration) must lie between 1/1000 s and 60 s")
+        }
+        for (index, instruction) in videoComposition.instructions.enumerated()
+        where instruction.layerInstructions.count > maximumLayerCount {
+            issues.append("tooManyLayers: instruction \(index) draws \(instruction.layerInstructions.count) layers; at most "
+                          + "\(maximumLayerCount) are composited at once")
+        }
+        guard issues.isEmpty else { throw ExportError.invalidVideoComposition(issues) }
+        if let maximumSize, maximumSize.width <= 0 || maximumSize.height <= 0 {
+            throw ExportError.unsupportedSettings("maximumSize \(maximumSize.width) × \(maximumSize.height) pixels must be greater than 0")
+        }
         for overlay in videoComposition.overlays {
             if case .text = overlay.content, !MediaLibrary.hasFilter(named: "drawtext") {
                 throw ExportError.filterUnavailable("drawtext")

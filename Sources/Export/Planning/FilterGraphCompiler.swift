@@ -110,20 +110,22 @@ struct TextOverlayConfiguration: Hashable {
     /// `drawtext` in `frame` (aligned horizontally, centred vertically), with FFmpeg's text expansion off and the
     /// text escaped for filter syntax.
     var drawtext: String {
-        var options = [
-            fontOption,
-            "text=\(FilterGraphCompiler.escape(text))",
-            "expansion=none",
-            "fontsize=\(FilterGraphCompiler.format(fontSize))",
-            "fontcolor=\(color.ffmpegSyntax)",
-            "alpha=\(FilterGraphCompiler.format(opacity))",
-            "x=\(horizontalPosition)",
-            "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
-        ]
-        if let background {
-            options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(Int(padding.rounded()))"]
+        get throws {
+            var options = [
+                fontOption,
+                "text=\(FilterGraphCompiler.escape(text))",
+                "expansion=none",
+                "fontsize=\(FilterGraphCompiler.format(fontSize))",
+                "fontcolor=\(color.ffmpegSyntax)",
+                "alpha=\(FilterGraphCompiler.format(opacity))",
+                "x=\(horizontalPosition)",
+                "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
+            ]
+            if let background {
+                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(padding))"]
+            }
+            return "drawtext=" + options.joined(separator: ":")
         }
-        return "drawtext=" + options.joined(separator: ":")
     }
 }
 
@@ -163,6 +165,8 @@ struct CompiledGraph {
 
 enum FilterGraphCompilerError: Error {
     case unsupportedTransform(AffineTransform2D)
+    /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
+    case geometryOutOfRange(Double)
 }
 
 /// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
@@ -215,14 +219,14 @@ enum FilterGraphCompiler {
         }
 
         for (index, overlay) in configuration.imageOverlays.enumerated() {
-            let width = max(1, Int(overlay.frame.width.rounded())), height = max(1, Int(overlay.frame.height.rounded()))
+            let width = max(1, try pixels(overlay.frame.width)), height = max(1, try pixels(overlay.frame.height))
             var steps = ["scale=\(width):\(height):out_color_matrix=bt709:out_range=limited", "format=yuva420p"]
             let target = "lut@i\(index)"
             steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
             if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
             inputs.append((.imageOverlay(index), overlay.input))
             stage += 1
-            var origin = (x: Int(overlay.frame.minX.rounded()), y: Int(overlay.frame.minY.rounded()))
+            var origin = (x: try pixels(overlay.frame.minX), y: try pixels(overlay.frame.minY))
             if overlay.rotation != 0 {
                 // Rotated about its centre on a transparent canvas just large enough, then placed so the centres meet.
                 let angle = overlay.rotation
@@ -232,7 +236,7 @@ enum FilterGraphCompiler {
                 outW += outW % 2
                 outH += outH % 2
                 steps.append("rotate=a=\(format(angle)):ow=\(outW):oh=\(outH):c=none:bilinear=1")
-                origin = (Int((overlay.frame.midX - Double(outW) / 2).rounded()), Int((overlay.frame.midY - Double(outH) / 2).rounded()))
+                origin = (try pixels(overlay.frame.midX - Double(outW) / 2), try pixels(overlay.frame.midY - Double(outH) / 2))
             }
             let even = evenPlacement(x: origin.x, y: origin.y)
             chains.append("[I\(index)]" + steps.joined(separator: ",") + even.steps + "[img\(index)]")
@@ -242,7 +246,7 @@ enum FilterGraphCompiler {
 
         var tail: [String] = []
         for text in configuration.textOverlays {
-            tail.append(text.drawtext)
+            tail.append(try text.drawtext)
         }
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
@@ -285,8 +289,17 @@ enum FilterGraphCompiler {
         let t = layer.transform
         guard layer.crop == nil, layer.opacity == 1, !layer.input.hasAlpha,
               t.b == 0, t.c == 0, t.a > 0, t.d > 0, t.tx == 0, t.ty == 0 else { return false }
-        return Int((t.a * Double(layer.input.width)).rounded()) == canvas.width
-            && Int((t.d * Double(layer.input.height)).rounded()) == canvas.height
+        return (try? pixels(t.a * Double(layer.input.width))) == canvas.width
+            && (try? pixels(t.d * Double(layer.input.height))) == canvas.height
+    }
+
+    /// `value` rounded to whole pixels (half away from zero, or `rule`).
+    /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` beyond ±2^31 pixels or for NaN, where `Int()`
+    ///   would trap (a finite transform of 1e300 passes validation).
+    static func pixels(_ value: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) throws -> Int {
+        let rounded = value.rounded(rule)
+        guard rounded.magnitude < 2_147_483_648 else { throw FilterGraphCompilerError.geometryOutOfRange(value) }
+        return Int(rounded)
     }
 
     struct PlacedLayer {
@@ -299,6 +312,9 @@ enum FilterGraphCompiler {
     /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
     /// is invisible (cropped or scaled to nothing).
     static func place(layer: LayerConfiguration, label: String, name: String) throws -> PlacedLayer? {
+        guard layer.input.width < 1 << 31, layer.input.height < 1 << 31 else {
+            throw FilterGraphCompilerError.geometryOutOfRange(Double(max(layer.input.width, layer.input.height)))
+        }
         var width = Double(layer.input.width), height = Double(layer.input.height)
         var steps: [String] = []
         var transform = layer.transform
@@ -307,8 +323,8 @@ enum FilterGraphCompiler {
             let bounds = Rect(x: 0, y: 0, width: width, height: height)
             let x0 = max(crop.minX, 0), y0 = max(crop.minY, 0)
             let x1 = min(crop.maxX, bounds.maxX), y1 = min(crop.maxY, bounds.maxY)
-            let cx = Int(x0.rounded()), cy = Int(y0.rounded())
-            let cw = Int(x1.rounded()) - cx, ch = Int(y1.rounded()) - cy
+            let cx = try pixels(x0), cy = try pixels(y0)
+            let cw = try pixels(x1) - cx, ch = try pixels(y1) - cy
             guard cw > 0, ch > 0 else { return nil }
             if cw != Int(width) || ch != Int(height) {
                 steps.append("crop=\(cw):\(ch):\(cx):\(cy):exact=1")
@@ -320,10 +336,10 @@ enum FilterGraphCompiler {
 
         let needsAlpha: Bool
         let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))
-        var x = Int(box.minX.rounded()), y = Int(box.minY.rounded())
+        var x = try pixels(box.minX), y = try pixels(box.minY)
         let t = transform
         if t.b == 0 && t.c == 0 {
-            let w = Int((abs(t.a) * width).rounded()), h = Int((abs(t.d) * height).rounded())
+            let w = try pixels(abs(t.a) * width), h = try pixels(abs(t.d) * height)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
@@ -338,7 +354,7 @@ enum FilterGraphCompiler {
             case (true, false): direction = 2
             case (false, false): direction = 3
             }
-            let w = Int((abs(t.c) * height).rounded()), h = Int((abs(t.b) * width).rounded())
+            let w = try pixels(abs(t.c) * height), h = try pixels(abs(t.b) * width)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
             steps.append("transpose=\(direction)")
@@ -353,17 +369,17 @@ enum FilterGraphCompiler {
                 throw FilterGraphCompilerError.unsupportedTransform(t)
             }
             let angle = atan2(t.b, t.a)
-            let w = Int((sx * width).rounded()), h = Int((abs(sy) * height).rounded())
+            let w = try pixels(sx * width), h = try pixels(abs(sy) * height)
             guard w > 0, h > 0 else { return nil }
             steps += normalizationSteps(for: layer.input, keepAlpha: true)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
             if sy < 0 { steps.append("vflip") }
-            let outW = Int(box.width.rounded(.up)), outH = Int(box.height.rounded(.up))
+            let outW = try pixels(box.width, .up), outH = try pixels(box.height, .up)
             steps.append("rotate=a=\(format(angle)):ow=\(outW + outW % 2):oh=\(outH + outH % 2):c=none:bilinear=1")
             // The rotated picture is centred in its output; its centre lands on T(centre of the source).
             let centre = t.apply(to: Point(x: width / 2, y: height / 2))
-            x = Int((centre.x - Double(outW + outW % 2) / 2).rounded())
-            y = Int((centre.y - Double(outH + outH % 2) / 2).rounded())
+            x = try pixels(centre.x - Double(outW + outW % 2) / 2)
+            y = try pixels(centre.y - Double(outH + outH % 2) / 2)
             needsAlpha = true
         }
 

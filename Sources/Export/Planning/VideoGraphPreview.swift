@@ -34,6 +34,8 @@ struct VideoGraphPreview {
                 compiled = try FilterGraphCompiler.compile(configuration)
             } catch FilterGraphCompilerError.unsupportedTransform(let t) {
                 throw ExportError.unsupportedSettings("layer transform \(t) shears the picture")
+            } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
+                throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
             }
             guard seen.insert(compiled.description).inserted else { continue }
             result.append("# from \(time)\n" + compiled.description)

@@ -203,7 +203,15 @@ final class AudioSegmentStream {
                 try graph.push(nil, to: 0)
                 return
             }
-            switch try decoder.receive(into: decoded) {
+            let output: Decoder.Output
+            do {
+                output = try decoder.receive(into: decoded)
+            } catch let error as FFmpegError where error == .invalidData {
+                continue  // a frame the decoder could not rebuild: skip it
+            } catch let error as FFmpegError {
+                throw decodingFailed(error)
+            }
+            switch output {
             case .frame:
                 let sample = sampleIndex(of: decoded)
                 decoded.pts = sample
@@ -218,14 +226,18 @@ final class AudioSegmentStream {
                     av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
                     av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
                 }
-                try graph.push(decoded, to: 0)
+                do {
+                    try graph.push(decoded, to: 0)
+                } catch let error as FFmpegError {
+                    throw decodingFailed(error)  // e.g. a damaged packet changed the channel count mid-stream
+                }
                 if sample >= lastSourceSample { decoderDrained = true }
                 return
             case .endOfStream:
                 decoderDrained = true
             case .needsInput:
                 if inputExhausted {
-                    _ = try decoder.send(nil)
+                    try sendEndOfStream()
                     continue
                 }
                 let more: Bool
@@ -240,7 +252,7 @@ final class AudioSegmentStream {
                 }
                 if !more {
                     inputExhausted = true
-                    _ = try decoder.send(nil)
+                    try sendEndOfStream()
                     continue
                 }
                 guard packet.streamIndex == track.streamIndex else { continue }
@@ -248,12 +260,33 @@ final class AudioSegmentStream {
                     _ = try decoder.send(packet)
                 } catch let error as FFmpegError where error == .invalidData {
                     continue
+                } catch let error as FFmpegError {
+                    throw decodingFailed(error)
                 }
             }
         }
     }
 
-    /// The source sample index of a decoded frame's first sample. The first frame decoded is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
+    /// Starts draining the decoder. Frame threads report a corrupt packet late, possibly here: it is skipped like
+    /// any corrupt packet.
+    private func sendEndOfStream() throws {
+        do {
+            _ = try decoder.send(nil)
+        } catch let error as FFmpegError where error == .invalidData {
+            return
+        } catch let error as FFmpegError {
+            throw decodingFailed(error)
+        }
+    }
+
+    /// A decoder failure other than a corrupt packet (e.g. a damaged header asking for a feature FFmpeg does not
+    /// implement), as the public error naming the file and track.
+    private func decodingFailed(_ error: FFmpegError) -> ExportError {
+        .sourceUnreadable(track.assetURL, reason: "decoding audio track \(track.trackID) (\(track.codecName)): \(error)")
+    }
+
+    /// The source sample index of a decoded frame's first sample. The first frame decoded (after the seek, if any)
+    /// is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
     /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
     /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
     /// M03; a 145-sample jump in M09).

@@ -133,6 +133,8 @@ final class VideoCompositor {
         } catch FilterGraphCompilerError.unsupportedTransform(let t) {
             throw ExportError.unsupportedSettings(
                 "layer transform \(t) shears the picture; only rotation, scale, flips and translation are rendered")
+        } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
+            throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
         }
         let timeBase = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
         let sources: [FilterGraph.Source] = compiledGraph.inputs.map { role, format in

@@ -156,7 +156,15 @@ final class VideoSourceReader {
     private func decodeNext() throws {
         while true {
             if input.cancellation.isCancelled { throw CancellationError() }
-            switch try decoder.receive(into: pending) {
+            let output: Decoder.Output
+            do {
+                output = try decoder.receive(into: pending)
+            } catch let error as FFmpegError where error == .invalidData {
+                continue  // a picture the decoder could not rebuild (frame threads report it here): skip it
+            } catch let error as FFmpegError {
+                throw decodingFailed(error)
+            }
+            switch output {
             case .frame:
                 let timestamp = pending.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? pending.bestEffortTimestamp : pending.pts
                 guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else {
@@ -170,7 +178,7 @@ final class VideoSourceReader {
                 return
             case .needsInput:
                 if inputExhausted {
-                    _ = try decoder.send(nil)
+                    try sendEndOfStream()
                     continue
                 }
                 let more: Bool
@@ -186,7 +194,7 @@ final class VideoSourceReader {
                 }
                 if !more {
                     inputExhausted = true
-                    _ = try decoder.send(nil)
+                    try sendEndOfStream()
                     continue
                 }
                 guard packet.streamIndex == streamIndex else { continue }
@@ -194,8 +202,28 @@ final class VideoSourceReader {
                     _ = try decoder.send(packet)
                 } catch let error as FFmpegError where error == .invalidData {
                     continue  // a corrupt packet: skip it, keep the previous picture (sample-and-hold)
+                } catch let error as FFmpegError {
+                    throw decodingFailed(error)
                 }
             }
         }
+    }
+
+    /// Starts draining the decoder. Frame threads report a corrupt packet late, possibly here: it is skipped like
+    /// any corrupt packet.
+    private func sendEndOfStream() throws {
+        do {
+            _ = try decoder.send(nil)
+        } catch let error as FFmpegError where error == .invalidData {
+            return
+        } catch let error as FFmpegError {
+            throw decodingFailed(error)
+        }
+    }
+
+    /// A decoder failure other than a corrupt packet (e.g. a stream feature FFmpeg does not implement), as the
+    /// public error naming the file and track.
+    private func decodingFailed(_ error: FFmpegError) -> ExportError {
+        .sourceUnreadable(track.assetURL, reason: "decoding track \(track.trackID) (\(track.codecName)): \(error)")
     }
 }

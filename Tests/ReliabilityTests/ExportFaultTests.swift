@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+import Splice
+
+extension Reliability {
+    /// Faults while exporting: a full disk, the output directory removed or made unwritable, an input deleted or
+    /// truncated, an encoder that rejects its settings. Each gives a typed error, removes the temporary file, and leaves
+    /// the file already at `outputURL` untouched.
+    @Suite("Faults while exporting: typed errors, no temporary file, the existing file untouched")
+    struct ExportFaultTests {
+        static let precious = Data("precious: an earlier export that must survive".utf8)
+
+        /// A session exporting the first `seconds` of clipA (or `composition`) to `output`, where a precious file already
+        /// lies and may be replaced only by a complete export.
+        static func session(_ composition: MutableComposition, output: URL, settings: ExportSettings = FastSettings.make()) throws -> AssetExportSession {
+            try precious.write(to: output)
+            let session = AssetExportSession(asset: composition, settings: settings)
+            session.outputURL = output
+            session.overwritesExistingFile = true
+            return session
+        }
+
+        /// Settings that write a lot (CRF 8) so a small disk fills quickly.
+        static let largeOutput = ExportSettings(video: VideoSettings(rateControl: .constantQuality(8), encoderPreset: "ultrafast"))
+
+        /// Waits until the export has rendered more than `fraction`.
+        static func waitForProgress(_ session: AssetExportSession, beyond fraction: Double) async {
+            for await value in session.progressUpdates where value > fraction { break }
+        }
+
+        // MARK: Disk full
+
+        /// True when this process may mount a tmpfs (root on Linux; CI here runs as root).
+        static let canMountTmpfs: Bool = {
+            guard let probe = try? ScratchDirectory("tmpfs-probe") else { return false }
+            defer { probe.remove() }
+            guard mount("tmpfs", probe.url.path, "tmpfs", 0, "size=64k") == 0 else { return false }
+            umount2(probe.url.path, Int32(MNT_DETACH))
+            return true
+        }()
+
+        @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs (root); the file-size-limit test covers the rest"))
+        func aFullDiskIsATypedErrorAndLeavesTheExistingFile() async throws {
+            let scratch = try ScratchDirectory("disk-full")
+            defer { scratch.remove() }
+            let disk = scratch.file("disk")
+            try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: false)
+            try #require(mount("tmpfs", disk.path, "tmpfs", 0, "size=256k") == 0, "mount: \(String(cString: strerror(errno)))")
+            defer { umount2(disk.path, Int32(MNT_DETACH)) }
+            let output = disk.appendingPathComponent("out.mp4")
+            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output,
+                                           settings: Self.largeOutput)
+            await #expect {
+                try await session.export()
+            } throws: { error in
+                guard case ExportError.writeFailed(_, let reason) = error else { return false }
+                return reason == "the disk is full"
+            }
+            #expect(session.status == .failed)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["out.mp4"])
+            #expect(try Data(contentsOf: output) == Self.precious)
+        }
+
+        /// The same fault without a tmpfs: the export runs in a child process whose file size is limited with
+        /// `RLIMIT_FSIZE` (SIGXFSZ ignored, so the write fails with EFBIG instead of killing the process).
+        @Test func aFileSizeLimitIsATypedErrorAndLeavesTheExistingFile() async throws {
+            let scratch = try ScratchDirectory("fsize")
+            defer { scratch.remove() }
+            let result = try await onWorkerThread {
+                try ChildTest.run(filter: "ExportFaultTests/fileSizeLimitChild", role: "fsize",
+                                  environment: ["SPLICE_FSIZE_DIR": scratch.url.path], timeout: 120)
+            }
+            #expect(result.status == 0 && !result.timedOut, "child: \(result.output.suffix(3000))")
+            let reports = result.reports
+            #expect(reports["error"] == "writeFailed", "\(reports)")
+            #expect(reports["reason"] == "the file is too large for this file system or limit", "\(reports)")
+            #expect(reports["contents"] == "out.mp4", "\(reports)")
+            #expect(try Data(contentsOf: scratch.file("out.mp4")) == Self.precious)
+        }
+
+        @Test(.enabled(if: ChildTest.is("fsize")))
+        func fileSizeLimitChild() async throws {
+            let directory = try #require(ProcessInfo.processInfo.environment["SPLICE_FSIZE_DIR"])
+            signal(SIGXFSZ, SIG_IGN)
+            var limit = rlimit(rlim_cur: 300_000, rlim_max: 300_000)
+            try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0)
+            let output = URL(fileURLWithPath: directory).appendingPathComponent("out.mp4")
+            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output,
+                                           settings: Self.largeOutput)
+            do {
+                try await session.export()
+                ChildTest.report("error", "none")
+            } catch ExportError.writeFailed(_, let reason) {
+                ChildTest.report("error", "writeFailed")
+                ChildTest.report("reason", reason)
+            } catch {
+                ChildTest.report("error", "\(ErrorKind.name(error)): \(error)")
+            }
+            ChildTest.report("contents", (try FileManager.default.contentsOfDirectory(atPath: directory)).sorted().joined(separator: ","))
+        }
+
+        // MARK: Output directory
+
+        @Test func theOutputDirectoryRemovedMidExportIsATypedError() async throws {
+            let scratch = try ScratchDirectory("dir-removed")
+            defer { scratch.remove() }
+            let directory = scratch.file("out")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4),
+                                           output: directory.appendingPathComponent("out.mp4"))
+            let task = Task { try await session.export() }
+            await Self.waitForProgress(session, beyond: 0.05)
+            try FileManager.default.removeItem(at: directory)
+            await #expect {
+                try await task.value
+            } throws: { error in
+                guard case ExportError.writeFailed(let url, let reason) = error else { return false }
+                return url.lastPathComponent == "out.mp4" && reason.contains("No such file or directory")
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory.path), "the removed directory must not come back")
+            #expect(scratch.contents.isEmpty)
+        }
+
+        /// True when `chattr +i` works here (ext4 and friends, as root): an immutable directory refuses new names even
+        /// to root, who ignores permission bits.
+        static let canMakeImmutable: Bool = {
+            guard let probe = try? ScratchDirectory("chattr-probe") else { return false }
+            defer { _ = chattr("-i", probe.url); probe.remove() }
+            return chattr("+i", probe.url)
+        }()
+
+        static func chattr(_ flag: String, _ url: URL) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, url.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+
+        /// The directory made unwritable mid-export (`chattr +i`): the finished file cannot be moved into place, which
+        /// is a typed error, and the existing file is untouched. The temporary file cannot be removed either while the
+        /// directory refuses every change; it is the only thing left, and goes once the directory is writable again.
+        @Test(.enabled(if: canMakeImmutable, "needs chattr +i (root on ext4)"))
+        func theOutputDirectoryMadeUnwritableMidExportIsATypedError() async throws {
+            let scratch = try ScratchDirectory("dir-readonly")
+            defer { _ = Self.chattr("-i", scratch.url); scratch.remove() }
+            let output = scratch.file("out.mp4")
+            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output)
+            let task = Task { try await session.export() }
+            await Self.waitForProgress(session, beyond: 0.05)
+            #expect(Self.chattr("+i", scratch.url))
+            await #expect {
+                try await task.value
+            } throws: { error in
+                guard case ExportError.writeFailed(let url, let reason) = error else { return false }
+                return url == output && reason.contains("Operation not permitted")
+            }
+            #expect(Self.chattr("-i", scratch.url))
+            #expect(try Data(contentsOf: output) == Self.precious)
+            let left = scratch.contents.filter { $0 != "out.mp4" }
+            print("directory made unwritable mid-export: left behind \(left)")
+            #expect(left.count <= 1 && left.allSatisfy { $0.hasPrefix(".out.mp4.splice-") && $0.hasSuffix(".partial") }, "\(left)")
+        }
+
+        // MARK: Inputs
+
+        /// Copies of fixtures in a scratch directory, so a test can delete or truncate them.
+        static func copies(_ paths: [String], in scratch: ScratchDirectory) throws -> [URL] {
+            try paths.map { path in
+                let copy = scratch.file(URL(fileURLWithPath: path).lastPathComponent)
+                try FileManager.default.copyItem(at: Media.url(path), to: copy)
+                return copy
+            }
+        }
+
+        @Test func anInputDeletedMidExportIsATypedErrorNamingIt() async throws {
+            let scratch = try ScratchDirectory("input-deleted")
+            defer { scratch.remove() }
+            let inputs = try Self.copies(["canonical/clipA.mp4", "canonical/clipB.mp4"], in: scratch)
+            let clipA = try await Asset.load(from: inputs[0]), clipB = try await Asset.load(from: inputs[1])
+            var composition = MutableComposition()
+            try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 4)), of: clipA, at: .zero)
+            try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clipB, at: MediaTime(seconds: 4))
+            let outputs = try ScratchDirectory("input-deleted-out")
+            defer { outputs.remove() }
+            let session = try Self.session(composition, output: outputs.file("out.mp4"),
+                                           settings: ExportSettings(video: VideoSettings(encoderPreset: "medium")))
+            let task = Task { try await session.export() }
+            await Self.waitForProgress(session, beyond: 0.05)
+            try FileManager.default.removeItem(at: inputs[1])
+            await #expect {
+                try await task.value
+            } throws: { error in
+                guard case ExportError.sourceUnreadable(let url, let reason) = error else { return false }
+                return url == inputs[1] && reason.contains("no such file")
+            }
+            #expect(outputs.contents == ["out.mp4"])
+            #expect(try Data(contentsOf: outputs.file("out.mp4")) == Self.precious)
+        }
+
+        /// A source cut short while it is being read: reading stops where the file now ends, and the export either
+        /// completes as a correct file of the full duration (the last picture held, silence after) or fails with a
+        /// typed error and leaves nothing.
+        @Test func anInputTruncatedMidExportGivesACorrectFileOrATypedError() async throws {
+            let scratch = try ScratchDirectory("input-truncated")
+            defer { scratch.remove() }
+            let input = try Self.copies(["canonical/clipA.mp4"], in: scratch)[0]
+            let asset = try await Asset.load(from: input)
+            var composition = MutableComposition()
+            try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 4)), of: asset, at: .zero)
+            let outputs = try ScratchDirectory("input-truncated-out")
+            defer { outputs.remove() }
+            let output = outputs.file("out.mp4")
+            let session = try Self.session(composition, output: output, settings: ExportSettings(video: VideoSettings(encoderPreset: "medium")))
+            let task = Task { try await session.export() }
+            await Self.waitForProgress(session, beyond: 0.05)
+            #expect(truncate(input.path, 226_318 * 3 / 10) == 0)
+            do {
+                try await task.value
+                print("input truncated mid-export: the export completed (best effort)")
+                let exported = try await Asset.load(from: output)
+                #expect(exported.tracks(withMediaType: .video).first?.video?.frameCount == 120)
+                #expect(exported.tracks(withMediaType: .video).first?.timeRange.duration == MediaTime(seconds: 4))
+                #expect(exported.tracks(withMediaType: .audio).first?.timeRange.duration == MediaTime(seconds: 4))
+                #expect(outputs.contents == ["out.mp4"])
+            } catch {
+                print("input truncated mid-export: \(ErrorKind.name(error)): \(error)")
+                #expect(ErrorKind.isTyped(error), "\(ErrorKind.name(error)): \(error)")
+                #expect(outputs.contents == ["out.mp4"])
+                #expect(try Data(contentsOf: output) == Self.precious)
+            }
+        }
+
+        // MARK: Encoder
+
+        @Test(arguments: [
+            ("an x264 preset it does not know", ExportSettings(video: VideoSettings(encoderPreset: "warp-speed")), "warp-speed"),
+            ("an AAC sample rate it does not support", ExportSettings(video: VideoSettings(encoderPreset: "ultrafast"),
+                                                                      audio: AudioSettings(sampleRate: 7)), "sampleRate: 7"),
+        ])
+        func anEncoderRejectingItsSettingsIsATypedError(_ label: String, _ settings: ExportSettings, _ named: String) async throws {
+            let scratch = try ScratchDirectory("encoder")
+            defer { scratch.remove() }
+            let output = scratch.file("out.mp4")
+            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 1), output: output, settings: settings)
+            await #expect {
+                try await session.export()
+            } throws: { error in
+                guard case ExportError.unsupportedSettings(let reason) = error else { return false }
+                return reason.contains("rejected") && reason.contains(named)
+            }
+            #expect(scratch.contents == ["out.mp4"], "\(label): the temporary file must be gone")
+            #expect(try Data(contentsOf: output) == Self.precious)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// Runs one test of this test binary again in a child process, alone.
+///
+/// Used where a test needs the whole process to itself: process-wide measurements (RSS, open descriptors, what
+/// reaches stderr) that other tests running in parallel would disturb, and process-wide settings
+/// (`RLIMIT_FSIZE`) that would break them. The child is this executable with `--testing-library swift-testing
+/// --filter <test>` and `SPLICE_RELIABILITY_CHILD=<role>`; tests that only run as a child are enabled by
+/// ``ChildTest/is(_:)``. A child reports figures on stdout as `SPLICE-REPORT key=value` lines.
+enum ChildTest {
+    static let variable = "SPLICE_RELIABILITY_CHILD"
+
+    /// True when this process is a child started for `role`.
+    static func `is`(_ role: String) -> Bool { ProcessInfo.processInfo.environment[variable] == role }
+
+    /// Prints one `SPLICE-REPORT key=value` line for the parent (stdout, flushed).
+    static func report(_ key: String, _ value: String) {
+        let line = "SPLICE-REPORT \(key)=\(value)\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+
+    struct Result: Sendable {
+        var status: Int32
+        var output: String
+        var timedOut: Bool
+        /// The `SPLICE-REPORT` lines, by key.
+        var reports: [String: String] {
+            var values: [String: String] = [:]
+            for line in output.split(separator: "\n") {
+                guard let range = line.range(of: "SPLICE-REPORT ") else { continue }
+                let pair = line[range.upperBound...]
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            return values
+        }
+    }
+
+    /// Runs the test matching `filter` (a Swift Testing `--filter` pattern such as `"Suite/test"`) in a child
+    /// process with `SPLICE_RELIABILITY_CHILD=role`, waiting at most `timeout` seconds (then the child is killed).
+    static func run(filter: String, role: String, environment: [String: String] = [:], timeout: Double) throws -> Result {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        var childEnvironment = ProcessInfo.processInfo.environment
+        childEnvironment[variable] = role
+        for (key, value) in environment { childEnvironment[key] = value }
+        process.environment = childEnvironment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read on another thread so a chatty child never blocks on a full pipe.
+        final class Collected: Sendable {
+            let data = Mutex(Data())
+            let done = DispatchSemaphore(value: 0)
+        }
+        let collected = Collected()
+        let reader = Thread {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            collected.data.withLock { $0 = data }
+            collected.done.signal()
+        }
+        reader.start()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(20_000)
+        }
+        process.waitUntilExit()
+        _ = collected.done.wait(timeout: .now() + 5)
+        let output = collected.data.withLock { String(decoding: $0, as: UTF8.self) }
+        return Result(status: process.terminationStatus, output: output, timedOut: timedOut)
+    }
+}
