@@ -88,6 +88,33 @@ struct KindsSyncTests {
             beepSamples: [Int(flash.convertScale(48_000).value)])
     }
 
+    /// Kind: audio timestamps that jump where the sound does not (M03's Android writer: first packet 8471 ticks for
+    /// 1024 samples). AAC at 48 kHz, a beep at counted sample 48000, every timestamp after the first packet 7447
+    /// ticks late. Source time counts samples, so the beep is at source 1.000 s; a piece from 0.5 s inserted at
+    /// 0.25 s beeps at 0.75 s (sample 36000) — a timestamp seek would put it 155 ms early.
+    @Test func audioTimestampJumpDoesNotShiftATrim() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.file("jump.mov")
+        try SyntheticMedia.write(to: url, video: nil, audio: .init(
+            sampleRate: 48_000, channels: 2, sampleCount: 96_000, codec: .aac, timestampJumpAfterFirstPacket: 7447
+        ) { index, _ in
+            (48_000..<49_600).contains(index) ? Float(0.5 * sin(2 * Double.pi * 1000 * Double(index - 48_000) / 48_000)) : 0
+        })
+        let asset = try await Asset.load(from: url)
+        let track = try #require(asset.tracks.first)
+        // Counted samples (2 s; the muxer's last stts entry trims 7), not the timestamps' span (2.155 s).
+        #expect(track.timeRange.duration > .ms(1990) && track.timeRange.duration <= MediaTime(seconds: 2))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .ms(500), duration: MediaTime(seconds: 1)), of: asset, at: .ms(250))
+        let output = scratch.file("jump.m4a")
+        try await KindsExport.export(composition, to: output, settings: ExportSettings(video: nil, audio: AudioSettings()))
+        let audio = try await Readback.audio(of: output)
+        #expect(audio[0].count == 60_000)
+        let onset = try #require(Measure.onset(audio[0], threshold: 0.05))
+        #expect(abs(onset - 36_001) <= 3, "beep onset \(onset), expected 36001")
+    }
+
     /// Clip S: 1 s of video, 0.8 s of 440 Hz audio. Clip L: 1 s of video, 1.2 s of audio (inserted for its video's
     /// 1 s). Edit: S, flash-beep, L, flash-beep. S's missing 0.2 s is silence, L's extra 0.2 s is cut at its end,
     /// and both flash-beeps stay exactly in sync (flashes at 2 s and 6 s, beeps at samples 96000 and 288000).

@@ -102,6 +102,11 @@ enum SyntheticMedia {
         /// Samples per channel.
         var sampleCount: Int
         var codec: Codec = .pcm
+        /// Ticks (1/sampleRate) added to the timestamps of every packet after the first presented one (AAC's priming
+        /// packet, at a negative time, does not count): a gap in the timestamps
+        /// that is not a gap in the sound, as an Android writer makes by giving the first packet a longer duration
+        /// (M03: 8471 ticks for 1024 samples).
+        var timestampJumpAfterFirstPacket: Int64 = 0
         /// The value (−1…1) of sample `index` on channel `channel`.
         var sample: @Sendable (_ index: Int, _ channel: Int) -> Float
     }
@@ -168,9 +173,20 @@ enum SyntheticMedia {
         try output.writeHeader(options: muxerOptions)
 
         let packet = try Packet()
+        var audioPackets = 0
         func drain(_ encoder: Encoder, stream: Int, durations: [Int64: Int64]) throws {
             while try encoder.receive(into: packet) == .packet {
                 if let duration = durations[packet.pointer.pointee.pts] { packet.pointer.pointee.duration = duration }
+                if stream == audioStream, let jump = audio?.timestampJumpAfterFirstPacket, jump != 0,
+                   packet.pointer.pointee.pts >= 0 {
+                    if audioPackets == 0 {
+                        packet.pointer.pointee.duration += jump
+                    } else {
+                        packet.pointer.pointee.pts += jump
+                        packet.pointer.pointee.dts += jump
+                    }
+                    audioPackets += 1
+                }
                 packet.pointer.pointee.stream_index = Int32(stream)
                 av_packet_rescale_ts(packet.pointer, encoder.pointer.pointee.time_base, output.timeBase(ofStream: stream))
                 try output.write(packet)
