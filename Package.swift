@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "VideoComposition", targets: ["VideoComposition"]),
         .library(name: "AudioMix", targets: ["AudioMix"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
     targets: [
@@ -26,8 +27,12 @@ let package = Package(
         .target(name: "AudioMix", dependencies: ["Composition"]),
         .target(name: "Export", dependencies: ["CMedia", "Composition", "VideoComposition", "AudioMix"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        .target(name: "SpliceTesting", dependencies: ["Splice"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
+        // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
+        .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceTesting"]),
+        .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
     ]
 )

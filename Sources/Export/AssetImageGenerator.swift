@@ -20,11 +20,17 @@ public struct AssetImageGenerator: Sendable {
     /// Largest picture returned, in pixels; larger renders are scaled down to fit (aspect kept). nil: render size.
     public var maximumSize: Size?
     /// How much earlier than the requested time the returned picture may be (AVFoundation's
-    /// `requestedTimeToleranceBefore`). With a tolerance, a time is snapped back to the start of the output frame
-    /// interval containing it, so nearby requests share one render; `.zero` renders exactly the requested time.
+    /// `requestedTimeToleranceBefore`; +∞ by default).
+    ///
+    /// With a tolerance, as AVFoundation, the generator returns the picture at the source key frame nearest to the
+    /// requested time within `[time − before, time + after]` — of the top-most layer showing a picture then, inside
+    /// the same segment — which decodes in one step; `actualTime` says which time that is. When no key frame lies in
+    /// the window, the time is snapped back to the start of the output frame interval containing it (if that is
+    /// within `before`), so nearby requests share one render. With both tolerances `.zero` the requested time itself
+    /// is rendered.
     public var requestedTimeToleranceBefore: MediaTime
-    /// How much later the returned picture may be (`requestedTimeToleranceAfter`). Splice never returns a later
-    /// picture; the property exists for source compatibility.
+    /// How much later than the requested time the returned picture may be (AVFoundation's
+    /// `requestedTimeToleranceAfter`; +∞ by default). Only a key frame is ever returned later than requested.
     public var requestedTimeToleranceAfter: MediaTime
 
     /// A generator for `asset`.
@@ -94,6 +100,7 @@ public struct AssetImageGenerator: Sendable {
             range: TimeRange(start: .zero, duration: duration), maximumSize: maximumSize)
         let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
         let converter = try RGBAConverter(size: plan.outputSize)
+        let keyFrames = try KeyFrameLocator(cancellation: cancellation)
         var sequence = 0
         var lastRendered: (time: MediaTime, frame: VideoFrame)?
         for requested in times {
@@ -102,7 +109,9 @@ public struct AssetImageGenerator: Sendable {
                 throw ExportError.invalidComposition("the requested time \(requested) lies outside the composition [0, \(duration))")
             }
             var actual = requested
-            if requestedTimeToleranceBefore > .zero {
+            if let keyFrame = try nearestKeyFrame(to: requested, in: plan, locator: keyFrames) {
+                actual = keyFrame
+            } else if requestedTimeToleranceBefore > .zero {
                 // Snap back to the output frame grid: frame k = floor(t / frameDuration).
                 let fd = plan.frameDuration
                 let k = (Int128(requested.value) * Int128(fd.timescale)) / (Int128(requested.timescale) * Int128(fd.value))
@@ -126,6 +135,38 @@ public struct AssetImageGenerator: Sendable {
             lastRendered = (actual, image)
             deliver(requested, image, actual)
         }
+    }
+}
+
+extension AssetImageGenerator {
+    /// The composition time of the key frame nearest to `time` within the tolerances, of the top-most layer that
+    /// shows a picture at `time`, inside the segment showing it; nil when the tolerances are zero or there is none.
+    func nearestKeyFrame(to time: MediaTime, in plan: VideoPlan, locator: KeyFrameLocator) throws -> MediaTime? {
+        guard requestedTimeToleranceBefore > .zero || requestedTimeToleranceAfter > .zero,
+              let instruction = plan.instructions.first(where: { $0.timeRange.contains(time) }) else { return nil }
+        for layer in instruction.layers {
+            guard let track = plan.tracks.first(where: { $0.trackID == layer.trackID }),
+                  let index = track.segmentIndex(containing: time, from: 0) else { continue }
+            let segment = track.segments[index]
+            guard let source = segment.source, !segment.mapping.isEmpty else { continue }
+            // The window in composition time, kept inside the segment and the instruction.
+            let target = segment.mapping.target.intersection(instruction.timeRange)
+            let earliest = max(time - requestedTimeToleranceBefore, target.start)
+            let latest = min(time + requestedTimeToleranceAfter, target.end)
+            guard earliest.isNumeric, latest.isNumeric, earliest <= time, time <= latest else { return nil }
+            guard let keyFrame = try locator.nearestKeyFrame(
+                of: source, to: segment.sourceTime(at: time),
+                earliest: segment.sourceTime(at: earliest), latest: segment.sourceTime(at: latest))
+            else { return nil }
+            let mapped = TimeRange.mapTime(keyFrame, from: segment.mapping.source, to: segment.mapping.target)
+            // The key frame must be the picture shown at the mapped time (sample-and-hold), inside the window.
+            guard mapped.isNumeric, mapped >= earliest, mapped <= latest, mapped < target.end,
+                  segment.sourceTime(at: mapped) >= keyFrame else {
+                return nil
+            }
+            return mapped
+        }
+        return nil
     }
 }
 

@@ -67,6 +67,10 @@ public struct VideoSettings: Sendable, Hashable, Codable {
         case prores
         /// VP9 through libvpx-vp9 (`.webm`/`.mkv`).
         case vp9
+        /// FFV1 through libavcodec's `ffv1` (`.mkv`/`.mov`): lossless, every frame a key frame, in the render canvas's
+        /// format (8-bit 4:2:0, BT.709 limited), so the file holds exactly the frames the compositor made. The rate
+        /// control and encoder preset are ignored.
+        case ffv1
 
         /// The libavcodec encoder name.
         var encoderName: String {
@@ -75,6 +79,7 @@ public struct VideoSettings: Sendable, Hashable, Codable {
             case .hevc: return "libx265"
             case .prores: return "prores_ks"
             case .vp9: return "libvpx-vp9"
+            case .ffv1: return "ffv1"
             }
         }
     }

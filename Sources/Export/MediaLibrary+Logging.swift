@@ -16,6 +16,7 @@ public enum LogLevel: Int32, Sendable, Hashable, Codable, Comparable, CaseIterab
     /// Debugging output.
     case debug = 48
 
+    /// Orders by FFmpeg level value: more severe levels are smaller (`error < warning`).
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The level of an `AV_LOG_*` value (panic counts as fatal, trace as debug).

@@ -1,11 +1,36 @@
 import Foundation
 import Splice
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--version") {
-    print("splice 0.1.0")
-    print(MediaLibrary.report)
-    exit(0)
+/// `splice`: the command-line tool over Splice's composition documents. See `splice --help` and docs/cli.md.
+let status: ExitStatus
+do {
+    let arguments = try CommandLineArguments.parse(Array(CommandLine.arguments.dropFirst()))
+    switch arguments.request {
+    case .version:
+        Console.out("splice \(Help.version)")
+        Console.out(MediaLibrary.report)
+        status = .success
+    case .help(let command):
+        Console.out(command.map(Help.text(for:)) ?? Help.general)
+        status = .success
+    case .run(let command):
+        do {
+            switch command {
+            case .export: try await ExportCommand.run(arguments)
+            case .probe: try await ProbeCommand.run(arguments)
+            case .frame: try await FrameCommand.run(arguments)
+            case .graph: try await DocumentCommands.graph(arguments)
+            case .validate: try await DocumentCommands.validate(arguments)
+            case .expand: try await DocumentCommands.expand(arguments)
+            case .help: Console.out(Help.general)
+            }
+            status = .success
+        } catch {
+            status = error.status
+        }
+    }
+} catch {
+    Usage.report(error)
+    status = .usage
 }
-print("splice 0.1.0 — the export engine is not built yet; linked FFmpeg:")
-print(MediaLibrary.report)
+exit(status.rawValue)

@@ -60,7 +60,7 @@ struct ExportSafetyTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let session = AssetExportSession(asset: try await Self.clipComposition(), settings: ExportSettings(
-            video: VideoSettings(encoderPreset: "veryslow")))
+            video: VideoSettings(encoderPreset: "medium")))
         session.outputURL = scratch.file("out.mp4")
         let task = Task { try await session.export() }
         // Wait until rendering has visibly started, then cancel.

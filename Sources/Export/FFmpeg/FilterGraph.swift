@@ -137,8 +137,11 @@ final class FilterGraph {
         try FFmpegError.check(av_buffersrc_add_frame_flags(sources[index], frame?.pointer, flags))
     }
 
-    /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`).
+    /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`). Whatever `frame` held is released first:
+    /// the sink moves its frame in without unreferencing the destination, so pulling into a filled frame would leak
+    /// its buffers.
     func pull(from index: Int, into frame: Frame) throws -> Output {
+        frame.unref()
         let code = av_buffersink_get_frame(sinks[index], frame.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
         if code == cmedia_AVERROR_EOF() { return .endOfStream }
@@ -154,6 +157,28 @@ final class FilterGraph {
 
     /// The time base of sink `index` (`av_buffersink_get_time_base`).
     func timeBase(ofSink index: Int) -> AVRational { av_buffersink_get_time_base(sinks[index]) }
+
+    /// The picture sink `index` delivers after configuration (`av_buffersink_get_w`, `_h`, `_format`,
+    /// `_frame_rate`): size in pixels, `AVPixelFormat` raw value, frames per second (0/1 when unknown).
+    func videoProperties(ofSink index: Int) -> (width: Int, height: Int, pixelFormat: Int32, frameRate: AVRational) {
+        let sink = sinks[index]
+        return (Int(av_buffersink_get_w(sink)), Int(av_buffersink_get_h(sink)), av_buffersink_get_format(sink),
+                av_buffersink_get_frame_rate(sink))
+    }
+
+    /// The sound sink `index` delivers after configuration (`av_buffersink_get_sample_rate`, `_format`): samples per
+    /// second and `AVSampleFormat` raw value.
+    func audioProperties(ofSink index: Int) -> (sampleRate: Int, sampleFormat: Int32) {
+        let sink = sinks[index]
+        return (Int(av_buffersink_get_sample_rate(sink)), av_buffersink_get_format(sink))
+    }
+
+    /// Copies the channel layout of audio sink `index` into `layout` (`av_buffersink_get_ch_layout`; the caller
+    /// owns the copy and uninitialises it, e.g. as part of a codec context).
+    func copyChannelLayout(ofSink index: Int, into layout: UnsafeMutablePointer<AVChannelLayout>) throws {
+        av_channel_layout_uninit(layout)
+        try FFmpegError.check(av_buffersink_get_ch_layout(sinks[index], layout))
+    }
 
     /// Sends a runtime command to one filter instance (`avfilter_graph_send_command`), e.g. target `lut@L0`,
     /// command `a`, argument `val*0.5`.

@@ -13,6 +13,8 @@ struct ExportPlan: Sendable {
     var metadata: [(String, String)]
     var optimizeForNetworkUse: Bool
     var fileLengthLimit: Int64?
+    /// Set for the passthrough preset: packets are copied instead of rendered.
+    var passthrough: PassthroughPlan?
 
     /// Renders into a temporary file beside ``outputURL`` and moves it into place only on success; on failure or
     /// cancellation the temporary file is removed and any existing file at ``outputURL`` is left untouched.
@@ -25,8 +27,13 @@ struct ExportPlan: Sendable {
             metadata: metadata, optimizeForNetworkUse: optimizeForNetworkUse, fileLengthLimit: fileLengthLimit)
         let limitReached: Bool
         do {
-            let renderer = try ExportRenderer(job: job, cancellation: cancellation, progress: progress)
-            limitReached = try renderer.run()
+            if let passthrough {
+                try PassthroughWriter(plan: passthrough, cancellation: cancellation, progress: progress).run(path: temporary.path)
+                limitReached = false
+            } else {
+                let renderer = try ExportRenderer(job: job, cancellation: cancellation, progress: progress)
+                limitReached = try renderer.run()
+            }
             if cancellation.isCancelled { throw CancellationError() }
         } catch {
             unlink(temporary.path)
@@ -60,6 +67,12 @@ struct ExportPlan: Sendable {
     /// The text of every filter graph the video export will build, compiled from the sources' described formats.
     func describeGraphs() throws -> String {
         var parts: [String] = []
+        if let passthrough {
+            return passthrough.pieces.map {
+                "# stream copy (no filter graph): \($0.source.assetURL.lastPathComponent) track \($0.source.trackID) "
+                    + "\($0.sourceRange) → \($0.targetStart)"
+            }.joined(separator: "\n")
+        }
         if let video {
             parts.append(contentsOf: try VideoGraphPreview(plan: video).descriptions())
         }

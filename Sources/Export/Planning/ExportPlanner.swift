@@ -25,8 +25,18 @@ struct ExportPlanner {
         }
         try checkOutputLocation(outputURL)
         guard var settings else {
-            throw ExportError.passthroughNotPossible(
-                "stream copy is not available in this version; choose a preset such as AVAssetExportPresetHighestQuality")
+            let duration = composition.duration
+            guard duration.isNumeric, duration > .zero else {
+                throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
+            }
+            let passthrough = try PassthroughPlan.make(
+                composition: composition, configuration: configuration, fileType: fileType, outputURL: outputURL,
+                range: try exportRange(duration: duration))
+            return ExportPlan(
+                video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
+                outputURL: outputURL, overwritesExistingFile: configuration.overwritesExistingFile,
+                metadata: passthrough.metadata, optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse,
+                fileLengthLimit: nil, passthrough: passthrough)
         }
         if !fileType.supportsVideo { settings.video = nil }
 
@@ -95,7 +105,8 @@ struct ExportPlanner {
 
     private func checkCodec(_ codec: VideoSettings.Codec, in fileType: FileType) throws {
         let allowed: [FileType: Set<VideoSettings.Codec>] = [
-            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores], .mkv: [.h264, .hevc, .prores, .vp9], .webm: [.vp9],
+            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores, .ffv1], .mkv: [.h264, .hevc, .prores, .vp9, .ffv1],
+            .webm: [.vp9],
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) video")
@@ -109,9 +120,6 @@ struct ExportPlanner {
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) audio")
-        }
-        guard codec == .aac else {
-            throw ExportError.unsupportedSettings("\(codec.rawValue) audio is not supported by this version; use AAC")
         }
         guard MediaLibrary.hasEncoder(named: codec.encoderName) else { throw ExportError.encoderUnavailable(codec.encoderName) }
     }

@@ -187,8 +187,9 @@ enum FilterGraphCompiler {
             inputs.append((.layer(index), layer.input))
             if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
             stage += 1
-            chains.append(placed.chain + "[lay\(index)]")
-            chains.append("[\(base)][lay\(index)]overlay=x=\(placed.x):y=\(placed.y):format=yuv420[base\(stage)]")
+            let even = evenPlacement(x: placed.x, y: placed.y)
+            chains.append(placed.chain + even.steps + "[lay\(index)]")
+            chains.append("[\(base)][lay\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
             base = "base\(stage)"
         }
 
@@ -200,8 +201,9 @@ enum FilterGraphCompiler {
             if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
             inputs.append((.imageOverlay(index), overlay.input))
             stage += 1
-            chains.append("[I\(index)]" + steps.joined(separator: ",") + "[img\(index)]")
-            chains.append("[\(base)][img\(index)]overlay=x=\(Int(overlay.frame.minX.rounded())):y=\(Int(overlay.frame.minY.rounded())):format=yuv420[base\(stage)]")
+            let even = evenPlacement(x: Int(overlay.frame.minX.rounded()), y: Int(overlay.frame.minY.rounded()))
+            chains.append("[I\(index)]" + steps.joined(separator: ",") + even.steps + "[img\(index)]")
+            chains.append("[\(base)][img\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
             base = "base\(stage)"
         }
 
@@ -216,6 +218,16 @@ enum FilterGraphCompiler {
         tail.append("setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709")
         chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
         return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)
+    }
+
+    /// Where to overlay a layer meant for pixel (x, y), and the filters (appended to its chain, each with a leading
+    /// comma) that keep it there: `overlay=format=yuv420` aligns positions to even pixels (chroma), which moved a layer
+    /// at an odd x or y one pixel up-left. Such a layer is padded with one transparent column / row on that side, in
+    /// 4:4:4 where a one-pixel pad is exact, and placed one pixel earlier, on an even position.
+    static func evenPlacement(x: Int, y: Int) -> (steps: String, x: Int, y: Int) {
+        let dx = ((x % 2) + 2) % 2, dy = ((y % 2) + 2) % 2
+        guard dx != 0 || dy != 0 else { return ("", x, y) }
+        return (",format=yuva444p,pad=w=iw+\(dx):h=ih+\(dy):x=\(dx):y=\(dy):color=black@0,format=yuva420p", x - dx, y - dy)
     }
 
     /// The filters that bring `input` to the canvas format (empty when it already is).
@@ -350,6 +362,19 @@ enum FilterGraphCompiler {
             return escaped
         }
         return backslashing(backslashing(value, ["\\", "'", ":"]), ["\\", "'", "[", "]", ",", ";"])
+    }
+
+    /// The filter names a description uses (`scale`, `overlay`, `lut`, …), instance suffixes (`@l0`) removed.
+    static func filterNames(in description: String) -> Set<String> {
+        var names: Set<String> = []
+        for chain in description.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            var text = Substring(chain.trimmingCharacters(in: .whitespacesAndNewlines))
+            while text.hasPrefix("["), let close = text.firstIndex(of: "]") { text = text[text.index(after: close)...] }
+            let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            let next = text.dropFirst(name.count).first
+            if !name.isEmpty, next == nil || next == "=" || next == "@" || next == "[" { names.insert(String(name)) }
+        }
+        return names
     }
 
     /// A number in a filter argument: fixed notation, enough digits for 8-bit exactness and sub-pixel geometry.

@@ -131,6 +131,7 @@ final class ExportRenderer {
         context.pointee.colorspace = AVCOL_SPC_BT709
         let framesPerSecond = Double(plan.frameDuration.timescale) / Double(plan.frameDuration.value)
         context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        if settings.codec == .ffv1 { context.pointee.gop_size = 1 }  // intra-only: every frame decodable on its own
         context.pointee.thread_count = 0
         if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options: [String: String] = [:]
@@ -142,6 +143,13 @@ final class ExportRenderer {
             context.pointee.bit_rate = Int64(rate)
         }
         if settings.codec == .h264 || settings.codec == .hevc { options["preset"] = settings.encoderPreset }
+        if settings.codec == .vp9 {
+            // libvpx has no x264-style presets: map the fast ones to its real-time mode.
+            let fast = ["ultrafast", "superfast", "veryfast", "faster", "fast"].contains(settings.encoderPreset)
+            options["deadline"] = fast ? "realtime" : "good"
+            options["cpu-used"] = fast ? "8" : "2"
+            options["row-mt"] = "1"
+        }
         if settings.codec == .hevc { options["x265-params"] = "log-level=error" }
         if settings.codec == .hevc && job.fileType != .mkv { context.pointee.codec_tag = fourCC("hvc1") }
         do {
@@ -177,6 +185,9 @@ final class ExportRenderer {
             throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected \(settings): \(error)")
         }
         audioFrameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
+        if context.pointee.sample_fmt != AV_SAMPLE_FMT_FLTP {
+            audioConverter = try SampleFormatConverter(format: plan.format, to: context.pointee.sample_fmt)
+        }
         audioEncoder = encoder
         audioStream = try outputFile.addStream(for: encoder)
     }
@@ -190,8 +201,16 @@ final class ExportRenderer {
 
     private func encodeAudio(_ frame: Frame) throws {
         guard let audioEncoder, !limitReached else { return }
-        try send(frame, to: audioEncoder, stream: audioStream)
+        guard let converter = audioConverter else {
+            try send(frame, to: audioEncoder, stream: audioStream)
+            return
+        }
+        try converter.convert(frame) { try send($0, to: audioEncoder, stream: audioStream) }
     }
+
+    /// Converts the mixer's planar float to the encoder's sample format (PCM: s16, Opus: interleaved float), by
+    /// `aformat`; nil when the encoder takes planar float (AAC).
+    private var audioConverter: SampleFormatConverter?
 
     private func send(_ frame: Frame, to encoder: Encoder, stream: Int) throws {
         while true {

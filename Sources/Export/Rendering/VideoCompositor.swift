@@ -146,6 +146,10 @@ final class VideoCompositor {
             graph = try FilterGraph(description: compiledGraph.description, sources: sources, sinkLabels: ["out"],
                                     sinkIsAudio: [false], threads: 0)
         } catch {
+            // A filter missing from this FFmpeg build (e.g. an LGPL build without a GPL-only filter) is named.
+            if let missing = FilterGraphCompiler.filterNames(in: compiledGraph.description).first(where: { !MediaLibrary.hasFilter(named: $0) }) {
+                throw ExportError.filterUnavailable(missing)
+            }
             throw ExportError.renderingFailed(
                 stage: "building the video graph\n\(compiledGraph.description)\n", reason: "\(error)")
         }
@@ -185,10 +189,13 @@ final class VideoCompositor {
 
 /// Solid frames in the canvas format.
 enum SolidFrame {
-    /// One `size` frame of `color`, yuv420p limited BT.709, from `color` → `format` → `setparams`.
+    /// One `size` frame of `color`, yuv420p limited BT.709: `color` draws RGB, `scale` converts it with the BT.709
+    /// matrix, `setparams` tags it. (Letting `color` draw YUV itself would use its fixed BT.601 coefficients: a
+    /// background of (51, 102, 204) came back as (44, 103, 208) once read as BT.709.)
     static func make(color: RenderColor, size: Size) throws -> Frame {
-        let description = "color=c=\(color.ffmpegSyntax):s=\(size.width)x\(size.height):r=1:d=1,"
-            + "format=yuv420p,setparams=range=tv:colorspace=bt709[out]"
+        let description = "color=c=\(color.ffmpegSyntax):s=\(size.width)x\(size.height):r=1:d=1,format=rgb24,"
+            + "scale=out_color_matrix=bt709:out_range=limited:flags=accurate_rnd,format=yuv420p,"
+            + "setparams=range=tv:colorspace=bt709[out]"
         let graph = try FilterGraph(description: description, sources: [], sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
         let frame = try Frame()
         guard try graph.pull(from: 0, into: frame) == .frame else {

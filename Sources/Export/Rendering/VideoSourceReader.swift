@@ -32,8 +32,12 @@ final class VideoSourceReader {
     private var pendingTime: MediaTime?
     private var endOfStream = false
     private var inputExhausted = false
-    /// A request further ahead than this (seconds) from the decoded position seeks instead of decoding through.
+    /// A request further ahead than this (seconds) from the decoded position seeks instead of decoding through,
+    /// when the file has no index.
     private let seekAheadThreshold = MediaTime(seconds: 3)
+    /// With an index: seek when a key frame lies more than this (0.25 s) past the decoded position — decoding that
+    /// much costs more than a seek and a decoder flush.
+    private let minimumSkip = MediaTime(value: 1, timescale: 4)
 
     /// Opens the file and a decoder for `track`.
     /// - Throws: ``ExportError`` naming the file when it cannot be opened or decoded.
@@ -95,11 +99,29 @@ final class VideoSourceReader {
         return currentTime == nil ? nil : current
     }
 
+    /// Seek rather than decode forward when the time is earlier than the picture on screen, or when a key frame
+    /// lies more than ``minimumSkip`` past the decoded position (decoding from that key frame is cheaper than
+    /// decoding through to it). Without an index, a jump of more than ``seekAheadThreshold`` seeks.
     private func needsSeek(to time: MediaTime) -> Bool {
-        guard let shown = currentTime else { return time > seekAheadThreshold }
+        let decoded = pendingTime ?? currentTime
+        guard let shown = currentTime else {
+            guard let key = keyFrameTime(atOrBefore: time) else { return time > seekAheadThreshold }
+            return key > .zero
+        }
         if time < shown { return true }
         if let next = pendingTime, time < next { return false }
+        if let key = keyFrameTime(atOrBefore: time), let decoded { return key - decoded > minimumSkip }
         return time - shown > seekAheadThreshold
+    }
+
+    /// The source time of the last key frame at or before `time` in the demuxer's index
+    /// (`avformat_index_get_entry_from_timestamp`), or nil when the file has no index.
+    private func keyFrameTime(atOrBefore time: MediaTime) -> MediaTime? {
+        guard let timestamp = (time + track.startTimeOffset).timestamp(in: timeBase, method: .towardNegativeInfinity),
+              let entry = avformat_index_get_entry_from_timestamp(input.stream(at: streamIndex), timestamp, AVSEEK_FLAG_BACKWARD),
+              let streamTime = MediaTime(pts: entry.pointee.timestamp, timeBase: timeBase)
+        else { return nil }
+        return streamTime - track.startTimeOffset
     }
 
     private func seek(to time: MediaTime) throws {

@@ -1,0 +1,45 @@
+import Composition
+
+/// The export settings of a document: an AVFoundation preset or explicit encoder settings, the container, the part
+/// of the composition to write and container metadata — the properties of an ``AssetExportSession``.
+///
+/// ```json
+/// "export": { "preset": "AVAssetExportPreset1280x720", "fileType": "mp4", "metadata": { "title": "Holiday" } }
+/// "export": { "settings": { "video": { "rateControl": { "constantQuality": 20 }, "encoderPreset": "fast" } } }
+/// ```
+///
+/// When loaded from a document, a preset may be written without its `AVAssetExportPreset` prefix (`"1280x720"`,
+/// `"HighestQuality"`); `settings` may leave fields out (each takes the ``ExportSettings`` default, and
+/// `"video": null` leaves the video out); `rateControl` may be written `{"constantQuality": 20}` or
+/// `{"averageBitRate": 4000000}`; `metadata` may be an object of key/value strings.
+public struct DocumentExport: Sendable, Hashable, Codable {
+    /// An AVFoundation preset; set this or ``settings``, not both. Neither: ``ExportSettings`` defaults.
+    public var preset: ExportPreset?
+    /// Explicit encoder settings; set this or ``preset``, not both.
+    public var settings: ExportSettings?
+    /// The container; nil picks it from the output file's extension.
+    public var fileType: FileType?
+    /// The part of the composition to export (composition time); nil for all of it.
+    public var timeRange: TimeRange?
+    /// Container metadata (`title`, `comment`, …); nil for none.
+    public var metadata: [MetadataItem]?
+    /// Put the index before the media data (`moov` first) for progressive playback; nil for true.
+    public var optimizeForNetworkUse: Bool?
+    /// The largest file to write, in bytes; the export stops at a frame boundary before it (AVFoundation's
+    /// `fileLengthLimit`). nil for no limit.
+    public var fileLengthLimit: Int64?
+
+    /// Export settings; every part optional.
+    public init(
+        preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
+        metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil
+    ) {
+        self.preset = preset
+        self.settings = settings
+        self.fileType = fileType
+        self.timeRange = timeRange
+        self.metadata = metadata
+        self.optimizeForNetworkUse = optimizeForNetworkUse
+        self.fileLengthLimit = fileLengthLimit
+    }
+}

@@ -1,0 +1,69 @@
+import Composition
+
+/// One segment of a document track: a range of a track of a source file placed at a composition time, optionally
+/// retimed — AVFoundation's `insertTimeRange(timeRange, of: sourceTrack, at: at)` followed, when ``toDuration``
+/// is set, by `scaleTimeRange(TimeRange(start: at, duration: timeRange.duration), toDuration: toDuration)`.
+///
+/// ```json
+/// { "source": "clips/a.mov", "track": "video", "timeRange": { "start": "1s", "duration": "3s" }, "at": "0s", "toDuration": "1.5s" }
+/// ```
+public struct DocumentSegment: Sendable, Hashable, Codable {
+    /// Which track of the source file a segment reads.
+    public enum TrackSelector: Sendable, Hashable, Codable {
+        /// The track with this ID (the container stream index + 1, as `splice probe` lists).
+        case trackID(Int32)
+        /// The first track of this media type.
+        case first(MediaType)
+
+        /// Decodes a whole number (a track ID) or a media type name (`"video"`, `"audio"`).
+        ///
+        /// - Throws: `DecodingError` when the value is neither.
+        public init(from decoder: any Swift.Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let trackID = try? container.decode(Int32.self) {
+                self = .trackID(trackID)
+            } else if let name = try? container.decode(String.self) {
+                guard let mediaType = MediaType(rawValue: name), mediaType == .video || mediaType == .audio else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "'\(name)' is not a track: write a track ID (a number), \"video\" or \"audio\"")
+                }
+                self = .first(mediaType)
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "a track is a track ID (a number), \"video\" or \"audio\"")
+            }
+        }
+
+        /// Encodes the track ID as a number or the media type as its name.
+        public func encode(to encoder: any Swift.Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .trackID(let trackID): try container.encode(trackID)
+            case .first(let mediaType): try container.encode(mediaType.rawValue)
+            }
+        }
+    }
+
+    /// The source file: a path relative to the document's folder, an absolute path, or a `file://` URL.
+    public var source: String
+    /// The source track; nil for the first track of the composition track's media type.
+    public var track: TrackSelector?
+    /// The range of the source track to insert, in source time (seconds from its first presented sample); nil for
+    /// the whole track (a still image needs a range: it has no end).
+    public var timeRange: TimeRange?
+    /// Where the segment starts in composition time; nil to append at the track's end (AVFoundation's
+    /// `insertTimeRange(_:of:at: .invalid)`). Must not be before the end of the previous segment of the track.
+    public var at: MediaTime?
+    /// The duration the inserted range is scaled to (a speed change: `timeRange.duration / toDuration` times as
+    /// fast); nil to play at normal speed.
+    public var toDuration: MediaTime?
+
+    /// A segment.
+    public init(source: String, track: TrackSelector? = nil, timeRange: TimeRange? = nil, at: MediaTime? = nil, toDuration: MediaTime? = nil) {
+        self.source = source
+        self.track = track
+        self.timeRange = timeRange
+        self.at = at
+        self.toDuration = toDuration
+    }
+}

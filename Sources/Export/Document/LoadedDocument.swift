@@ -1,0 +1,98 @@
+import AudioMix
+import Composition
+import Foundation
+import VideoComposition
+
+/// A composition document turned into Splice's models, ready to export: what ``CompositionDocument/load(from:assetLoader:)``
+/// returns.
+public struct LoadedDocument: Sendable {
+    /// Which form the document was written in.
+    public enum Form: String, Sendable, Hashable {
+        /// The full form (``CompositionDocument``).
+        case full
+        /// The short form (``ShortFormDocument``), expanded.
+        case short
+    }
+
+    /// The document file.
+    public var url: URL
+    /// The form it was written in.
+    public var form: Form
+    /// The full form: the document itself, or the expansion of a short-form document.
+    public var document: CompositionDocument
+    /// The composition, with every segment's source track described.
+    public var composition: MutableComposition
+    /// The video composition; nil when the document has none (the export then uses
+    /// `MutableVideoComposition(propertiesOf:)`).
+    public var videoComposition: MutableVideoComposition?
+    /// The audio mix; nil when the document has none.
+    public var audioMix: MutableAudioMix?
+    /// The export settings (defaults when the document has none).
+    public var export: DocumentExport
+    /// The description of every file the document names, by the source text as written.
+    public var assets: [String: Asset]
+
+    /// A loaded document.
+    public init(
+        url: URL, form: Form, document: CompositionDocument, composition: MutableComposition,
+        videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?, export: DocumentExport, assets: [String: Asset]
+    ) {
+        self.url = url
+        self.form = form
+        self.document = document
+        self.composition = composition
+        self.videoComposition = videoComposition
+        self.audioMix = audioMix
+        self.export = export
+        self.assets = assets
+    }
+
+    /// An export session configured as the document says: its preset or settings (``ExportSettings`` defaults when
+    /// it gives neither), video composition, audio mix, time range, metadata, file type and file length limit.
+    ///
+    /// - Parameters:
+    ///   - outputURL: where the file goes.
+    ///   - overwrite: replace a file already there (AVFoundation refuses by default).
+    public func makeExportSession(outputURL: URL, overwrite: Bool = false) -> AssetExportSession {
+        let session: AssetExportSession
+        if let preset = export.preset {
+            session = AssetExportSession(asset: composition, preset: preset)
+        } else {
+            session = AssetExportSession(asset: composition, settings: export.settings ?? ExportSettings())
+        }
+        session.outputURL = outputURL
+        session.overwritesExistingFile = overwrite
+        session.videoComposition = videoComposition
+        session.audioMix = audioMix
+        if let fileType = export.fileType { session.outputFileType = fileType }
+        if let timeRange = export.timeRange { session.timeRange = timeRange }
+        if let metadata = export.metadata { session.metadata = metadata }
+        if let optimize = export.optimizeForNetworkUse { session.shouldOptimizeForNetworkUse = optimize }
+        if let limit = export.fileLengthLimit { session.fileLengthLimit = limit }
+        return session
+    }
+
+    /// The full form as JSON text for people (`splice expand`): members in the models' order, short arrays and
+    /// objects on one line, file paths relative to the document's folder where they are inside or near it.
+    ///
+    /// - Throws: `EncodingError` if a value cannot be JSON (a non-finite number).
+    public func expandedJSON() throws -> String {
+        var node = try JSONNodeEncoder.encode(document)
+        let folder = url.deletingLastPathComponent()
+        if var overlays = node["videoComposition"]?["overlays"]?.elements {
+            for index in overlays.indices {
+                guard var content = overlays[index]["content"] else { continue }
+                if let image = content["image"]?.string, let imageURL = URL(string: image) {
+                    content["image"] = JSONNode(.string(DocumentSources.relativePath(of: imageURL, from: folder)))
+                }
+                if var text = content["text"], let font = text["fontFile"]?.string, let fontURL = URL(string: font) {
+                    text["fontFile"] = JSONNode(.string(DocumentSources.relativePath(of: fontURL, from: folder)))
+                    content["text"] = text
+                }
+                overlays[index]["content"] = content
+            }
+            node["videoComposition"]?["overlays"] = JSONNode(.array(overlays))
+        }
+        return node.prettyPrinted() + "\n"
+    }
+}

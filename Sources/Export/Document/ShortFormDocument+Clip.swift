@@ -1,0 +1,69 @@
+import Composition
+import VideoComposition
+
+extension ShortFormDocument {
+    /// One clip: a piece of a video file (or a still image) with how it is fitted, heard, sped up and joined to the
+    /// next clip.
+    public struct Clip: Sendable, Hashable, Codable {
+        /// The video or image file: a path relative to the document's folder, an absolute path or a `file://` URL.
+        public var source: String
+        /// Where the clip starts in the source (source time); nil for 0. Not allowed for a still image.
+        public var start: MediaTime?
+        /// How much of the source to use (source time); nil for the rest of its video track, 3 s for a still image.
+        public var duration: MediaTime?
+        /// The transition from this clip into the next one; nil for a cut.
+        public var transition: Transition?
+        /// How the picture fills the canvas; nil for ``VideoComposition/AspectMode/fit`` (letterbox).
+        public var fit: AspectMode?
+        /// The clip's own sound as a linear gain (1.0 = unity, 0 = mute); nil for 1.0.
+        public var volume: Double?
+        /// Playback speed factor (2 = twice as fast, 0.5 = half speed), 1/32 … 32; sound keeps its pitch. nil for 1.
+        public var speed: Double?
+        /// Fade in from the background colour (and from silence) over this long at the clip's start; nil for none.
+        /// Not with a transition into the clip.
+        public var fadeIn: MediaTime?
+        /// Fade out to the background colour (and to silence) over this long at the clip's end; nil for none. Not
+        /// with a transition out of the clip.
+        public var fadeOut: MediaTime?
+
+        /// A clip of `source`; every other property optional.
+        public init(
+            source: String, start: MediaTime? = nil, duration: MediaTime? = nil, transition: Transition? = nil,
+            fit: AspectMode? = nil, volume: Double? = nil, speed: Double? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil
+        ) {
+            self.source = source
+            self.start = start
+            self.duration = duration
+            self.transition = transition
+            self.fit = fit
+            self.volume = volume
+            self.speed = speed
+            self.fadeIn = fadeIn
+            self.fadeOut = fadeOut
+        }
+    }
+
+    /// A transition from one clip into the next: the two overlap by ``duration``.
+    public struct Transition: Sendable, Hashable, Codable {
+        /// The kinds of transition.
+        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+            /// The outgoing clip dissolves into the incoming one (two alternating video tracks with opposite opacity
+            /// ramps; their sounds cross-fade).
+            case crossDissolve
+        }
+
+        /// The kind of transition.
+        public var type: Kind
+        /// How long the clips overlap (output time); at most the length of either clip.
+        public var duration: MediaTime
+        /// The curve of the dissolve; nil for linear.
+        public var easing: Easing?
+
+        /// A transition.
+        public init(type: Kind = .crossDissolve, duration: MediaTime, easing: Easing? = nil) {
+            self.type = type
+            self.duration = duration
+            self.easing = easing
+        }
+    }
+}

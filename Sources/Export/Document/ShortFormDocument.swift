@@ -1,0 +1,95 @@
+import Composition
+import VideoComposition
+
+/// A composition document in its short form, for writing by hand: clips laid back to back (with optional
+/// cross-dissolves, fit, volume and speed), music under them and overlays above them. ``expanded(assets:folder:)``
+/// turns it into the full form (``CompositionDocument``) — the library's own models — which is what gets rendered
+/// and what `splice expand` prints.
+///
+/// ```json
+/// {
+///   "version": 1,
+///   "renderSize": [1280, 720],
+///   "clips": [
+///     { "source": "a.mp4", "start": "1s", "duration": "3s", "transition": { "type": "crossDissolve", "duration": "0.5s" } },
+///     { "source": "b.mov", "fit": "fill", "volume": 0.8, "speed": 2 }
+///   ],
+///   "music": { "source": "music.m4a", "volume": 0.5, "fadeOut": "3s" },
+///   "overlays": [ { "image": "logo.png", "position": "bottomRight", "margin": 24 } ],
+///   "export": { "preset": "1280x720" }
+/// }
+/// ```
+public struct ShortFormDocument: Sendable, Hashable, Codable {
+    /// The format version; ``CompositionDocument/currentVersion``.
+    public var version: Int
+    /// The canvas in pixels (written `[width, height]` or `{"width": …, "height": …}`); nil for the first clip's
+    /// upright picture size (rounded up to even numbers).
+    public var renderSize: Size?
+    /// Output frames per second; nil for 30. Also the rate of times written in frames (`"90f"`).
+    public var frameRate: FrameRate?
+    /// The colour behind the clips (bars of a fitted clip, fades to black); nil for opaque black.
+    public var backgroundColor: Color?
+    /// The clips, played one after the other (a transition overlaps a clip with the next).
+    public var clips: [Clip]
+    /// Music played under the clips from the start, for at most their length.
+    public var music: Music?
+    /// Image and text overlays drawn above the clips, the first one top-most.
+    public var overlays: [Overlay]?
+    /// How the file is written.
+    public var export: DocumentExport?
+
+    /// A short-form document of the current version.
+    public init(
+        clips: [Clip], renderSize: Size? = nil, frameRate: FrameRate? = nil, backgroundColor: Color? = nil,
+        music: Music? = nil, overlays: [Overlay]? = nil, export: DocumentExport? = nil
+    ) {
+        self.version = CompositionDocument.currentVersion
+        self.clips = clips
+        self.renderSize = renderSize
+        self.frameRate = frameRate
+        self.backgroundColor = backgroundColor
+        self.music = music
+        self.overlays = overlays
+        self.export = export
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, renderSize, frameRate, backgroundColor, clips, music, overlays, export
+    }
+
+    /// Decodes the document; `version` and `clips` are required. `renderSize` may be `[width, height]`.
+    ///
+    /// - Throws: `DecodingError` naming the missing key or malformed value.
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        if let pair = try? container.decodeIfPresent([Int].self, forKey: .renderSize) {
+            guard pair.count == 2 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .renderSize, in: container, debugDescription: "a render size is [width, height], found \(pair.count) numbers")
+            }
+            renderSize = Size(width: pair[0], height: pair[1])
+        } else {
+            renderSize = try container.decodeIfPresent(Size.self, forKey: .renderSize)
+        }
+        frameRate = try container.decodeIfPresent(FrameRate.self, forKey: .frameRate)
+        backgroundColor = try container.decodeIfPresent(Color.self, forKey: .backgroundColor)
+        clips = try container.decode([Clip].self, forKey: .clips)
+        music = try container.decodeIfPresent(Music.self, forKey: .music)
+        overlays = try container.decodeIfPresent([Overlay].self, forKey: .overlays)
+        export = try container.decodeIfPresent(DocumentExport.self, forKey: .export)
+    }
+
+    /// Encodes every field that is set (`renderSize` as `[width, height]`).
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        if let renderSize { try container.encode([renderSize.width, renderSize.height], forKey: .renderSize) }
+        try container.encodeIfPresent(frameRate, forKey: .frameRate)
+        try container.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
+        try container.encode(clips, forKey: .clips)
+        try container.encodeIfPresent(music, forKey: .music)
+        try container.encodeIfPresent(overlays, forKey: .overlays)
+        try container.encodeIfPresent(export, forKey: .export)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Splice
+
+/// Loading a document for a command, with its problems printed compiler-style.
+enum DocumentLoading {
+    /// Loads the document at `path` (as typed), probing its sources with `Asset.load(from:)`.
+    ///
+    /// - Throws: ``CommandExit`` with ``ExitStatus/invalidInput`` after printing every problem, or
+    ///   ``ExitStatus/cancelled`` when interrupted.
+    static func load(_ path: String) async throws(CommandExit) -> LoadedDocument {
+        do {
+            return try await CompositionDocument.load(from: URL(fileURLWithPath: path))
+        } catch let error as DocumentError {
+            print(error, documentPath: path)
+            throw CommandExit(
+                status: .invalidInput, detail: error.problems.map { line(for: $0, documentPath: path) }.joined(separator: "\n"))
+        } catch is CancellationError {
+            Console.error("splice: cancelled")
+            throw CommandExit(status: .cancelled)
+        } catch {
+            Console.error("splice: \(path): \(error)")
+            throw CommandExit(status: .invalidInput, detail: "\(path): \(error)")
+        }
+    }
+
+    /// Prints each problem as `PATH:LINE:COLUMN: json.path: message` to standard error.
+    static func print(_ error: DocumentError, documentPath path: String) {
+        for problem in error.problems {
+            Console.error(line(for: problem, documentPath: path))
+        }
+        let count = error.problems.count
+        Console.error("splice: \(path): \(count) problem\(count == 1 ? "" : "s")")
+    }
+
+    /// `PATH:LINE:COLUMN: problem` (the line and column when known).
+    static func line(for problem: DocumentProblem, documentPath path: String) -> String {
+        let place = problem.line.flatMap { line in problem.column.map { ":\(line):\($0)" } } ?? ""
+        return "\(path)\(place): \(problem)"
+    }
+}

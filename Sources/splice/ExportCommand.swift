@@ -1,0 +1,95 @@
+import Foundation
+import Splice
+
+/// `splice export DOC.json -o OUT [--overwrite] [--progress MODE]`.
+enum ExportCommand {
+    static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        guard let output = arguments.value("output") else {
+            throw Usage.fail("-o/--output is required: the file to write", command: .export)
+        }
+        let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
+        let loaded: LoadedDocument
+        do {
+            loaded = try await DocumentLoading.load(arguments.operands[0])
+        } catch {
+            if mode == .json {
+                let message = error.status == .cancelled ? nil : error.detail ?? "\(arguments.operands[0]) cannot be loaded"
+                Console.out(ProgressEvent(event: message == nil ? "cancelled" : "failed", exitCode: error.status.rawValue, error: message).line)
+            }
+            throw error
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
+        do {
+            _ = try session.filterGraphDescription()  // every check export() makes before it opens a file
+        } catch {
+            if mode == .json {
+                Console.out(ProgressEvent(event: "failed", exitCode: ExitStatus.invalidInput.rawValue, error: ExportMessages.text(error)).line)
+            }
+            Console.error("splice: cannot export \(arguments.operands[0]): \(ExportMessages.text(error))")
+            throw CommandExit(status: .invalidInput)
+        }
+
+        // Handlers first: a signal from here on cancels cleanly (also before export() starts).
+        let signals = SignalCancellation { session.cancelExport() }
+        defer { signals.restore() }
+        let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
+        let exported = loaded.export.timeRange.map { $0.intersection(whole) } ?? whole
+        var reporter = ProgressReporter(mode: mode)
+        reporter.started(output: outputURL.path, duration: exported.duration.seconds)
+        let updates = session.progressUpdates
+        let progressTask = Task { [reporter] in
+            var reporter = reporter
+            for await progress in updates { reporter.update(progress) }
+            return reporter
+        }
+        do {
+            try await session.export()
+        } catch {
+            reporter = await progressTask.value
+            if error is CancellationError || session.status == .cancelled {
+                reporter.stopped(status: .cancelled, message: "export cancelled; no file was written")
+                throw CommandExit(status: .cancelled)
+            }
+            reporter.stopped(status: .renderFailed, message: "export failed: \(ExportMessages.text(error))")
+            throw CommandExit(status: .renderFailed)
+        }
+        reporter = await progressTask.value
+        let attributes = try? FileManager.default.attributesOfItem(atPath: outputURL.path)
+        let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        reporter.completed(output: outputURL.path, bytes: bytes)
+        if session.fileLengthLimitReached {
+            Console.error("splice: the file length limit was reached: the export stopped early")
+        }
+    }
+}
+
+/// Messages for export errors, with the command line's remedies.
+enum ExportMessages {
+    static func text(_ error: any Error) -> String {
+        if let error = error as? ExportError, case .outputFileExists(let url) = error {
+            return "\(url.path) already exists (use --overwrite to replace it)"
+        }
+        return "\(error)"
+    }
+}
+
+/// Usage errors raised by commands after parsing.
+enum Usage {
+    /// Prints `splice COMMAND: message` and the help hint; returns the exit to throw.
+    static func fail(_ message: String, command: CommandLineArguments.Command?) -> CommandExit {
+        report(CommandLineArguments.UsageError(message: message, command: command))
+        return CommandExit(status: .usage)
+    }
+
+    /// Prints a usage error with a pointer to the help.
+    static func report(_ error: CommandLineArguments.UsageError) {
+        if let command = error.command {
+            Console.error("splice \(command.rawValue): \(error.message)")
+            Console.error("Run 'splice \(command.rawValue) --help' for usage.")
+        } else {
+            Console.error("splice: \(error.message)")
+            Console.error(Help.general)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// The help texts of `splice` and its commands.
+enum Help {
+    static let version = "0.1.0"
+
+    static let exitCodes = """
+        Exit codes:
+          0    success
+          1    invalid input: a document or media file has problems (each is printed with its place)
+          2    usage: unknown command or option, missing argument
+          3    the export (or frame render) failed while rendering or writing
+          130  cancelled (Ctrl-C / SIGINT or SIGTERM); no file was left behind
+        """
+
+    static let general = """
+        splice \(version) — AVFoundation-style editing on Linux, rendered with FFmpeg
+
+        Usage: splice COMMAND [ARGUMENTS] [OPTIONS]
+
+        Commands:
+          export DOC.json -o OUT.mp4   render a composition document to a file
+          probe FILE…                  describe media files (tracks, durations, sizes)
+          frame DOC.json --at T -o F   render one picture of a document as PNG
+          graph DOC.json               print the FFmpeg filter graphs an export would use
+          validate DOC.json            list every problem of a document (exit 0 when valid)
+          expand DOC.json              print the full form of a (short-form) document
+          help [COMMAND]               this text, or a command's
+
+        Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
+
+        Times are written 3.5s, 250ms, 00:01:02.5, 90f (frames at the document's rate) or 1001/30000.
+        Documents are described in docs/ (docs/document-format.md).
+
+        Examples:
+          splice export Examples/canonical-edit.json -o canonical.mp4
+          splice probe canonical.mp4
+          splice frame Examples/canonical-edit.json --at 3.5s -o frame.png
+
+        \(exitCodes)
+        """
+
+    static func text(for command: CommandLineArguments.Command) -> String {
+        switch command {
+        case .export: return export
+        case .probe: return probe
+        case .frame: return frame
+        case .graph: return graph
+        case .validate: return validate
+        case .expand: return expand
+        case .help: return general
+        }
+    }
+
+    static let export = """
+        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--progress bar|plain|json|none]
+
+        Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
+        document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
+        under a temporary name and moved into place only when complete: a failure or Ctrl-C leaves no file.
+
+        Options:
+          -o, --output FILE     the file to write (required)
+          --overwrite           replace FILE if it exists (otherwise an existing file is an error)
+          --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
+                                plain: a line at every 5 % (default when stderr is not a terminal)
+                                json: one JSON object per line on stdout, for services:
+                                  {"event":"started","output":"/abs/out.mp4","duration":8}
+                                  {"event":"progress","progress":0.42,"elapsed":1.3,"eta":1.8}
+                                  {"event":"completed","output":…,"elapsed":3.1,"bytes":1234567}
+                                  {"event":"failed","exitCode":3,"error":…} / {"event":"cancelled","exitCode":130}
+                                none: nothing but errors
+
+        Ctrl-C (SIGINT) or SIGTERM cancels cleanly (exit 130); a second Ctrl-C quits at once.
+
+        Examples:
+          splice export Examples/canonical-edit.json -o canonical.mp4
+          splice export edit.json -o out.mov --overwrite --progress plain
+          splice export edit.json -o out.mp4 --progress json > events.jsonl
+
+        \(exitCodes)
+        """
+
+    static let probe = """
+        Usage: splice probe FILE… [--json]
+
+        Describes media files as Splice sees them: container, duration, and per track its ID (what documents call
+        "track"), type, codec, size (and upright display size when rotated), frame rate, frame count, colour,
+        sample rate and channels. Times are exact (seconds, and the fraction).
+
+        Options:
+          --json    print the Asset model as JSON (an object for one file, an array for several)
+
+        Examples:
+          splice probe clip.mov
+          splice probe Fixtures/media/canonical/*.mp4
+          splice probe out.mp4 --json
+
+        \(exitCodes)
+        """
+
+    static let frame = """
+        Usage: splice frame DOC.json --at TIME -o FRAME.png [--overwrite]
+
+        Renders the picture the export of DOC.json shows at TIME (the output frame containing it), through the
+        same compositor, and writes it as an RGBA PNG of the render size.
+
+        Options:
+          --at TIME             composition time: 3.5s, 250ms, 00:00:03.5, 90f or 7/2
+          -o, --output FILE     the PNG to write (required)
+          --overwrite           replace FILE if it exists
+
+        Examples:
+          splice frame Examples/canonical-edit.json --at 3.5s -o frame.png
+          splice frame edit.json --at 90f -o poster.png --overwrite
+
+        \(exitCodes)
+        """
+
+    static let graph = """
+        Usage: splice graph DOC.json
+
+        Prints the FFmpeg filter graphs the export of DOC.json would run — one per stretch of the timeline with a
+        distinct configuration — compiled from the models without decoding anything. For debugging, and for people
+        who know FFmpeg.
+
+        Example:
+          splice graph Examples/canonical-edit.json
+
+        \(exitCodes)
+        """
+
+    static let validate = """
+        Usage: splice validate DOC.json [--json]
+
+        Checks DOC.json completely — JSON syntax, fields, times, every source file (opened and probed), the
+        composition edits, the video composition and audio mix against the composition, the export settings — and
+        prints every problem with its place in the document:
+          edit.json:7:17: clips[1].source: no such file 'b.mov' (/home/me/b.mov)
+          edit.json:31:24: videoComposition.instructions[2].timeRange: instruction 2 starts at 4.000 s …
+        Exits 0 when the document is valid, 1 otherwise.
+
+        Options:
+          --json    print {"valid": true|false, "problems": [{"path", "line", "column", "message"}…]}
+
+        Examples:
+          splice validate edit.json
+          splice validate edit.json --json
+
+        \(exitCodes)
+        """
+
+    static let expand = """
+        Usage: splice expand DOC.json
+
+        Prints the full form of DOC.json: for a short-form document (clips, music, overlays), the composition,
+        video composition, audio mix and export settings it stands for — the Codable form of Splice's models, with
+        segments naming their source files. The output is itself a document that exports the same way.
+
+        Examples:
+          splice expand Examples/canonical-edit.json
+          splice expand slideshow.json > slideshow-full.json
+
+        \(exitCodes)
+        """
+}

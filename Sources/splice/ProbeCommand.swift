@@ -1,0 +1,86 @@
+import Foundation
+import Splice
+
+/// `splice probe FILE… [--json]`.
+enum ProbeCommand {
+    static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        var assets: [Asset] = []
+        var failed = false
+        for path in arguments.operands {
+            do {
+                assets.append(try await Asset.load(from: URL(fileURLWithPath: path)))
+            } catch is CancellationError {
+                throw CommandExit(status: .cancelled)
+            } catch {
+                Console.error("splice: \(error)")
+                failed = true
+            }
+        }
+        if arguments.has("json") {
+            do {
+                if arguments.operands.count == 1, let asset = assets.first {
+                    Console.out(try JSONText.pretty(asset))
+                } else if arguments.operands.count > 1 {
+                    Console.out(try JSONText.pretty(assets))
+                }
+            } catch {
+                Console.error("splice: cannot write JSON: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
+        } else {
+            for (index, asset) in assets.enumerated() {
+                if index > 0 { Console.out("") }
+                Console.out(describe(asset))
+            }
+        }
+        if failed { throw CommandExit(status: .invalidInput) }
+    }
+
+    /// The asset as a readable block: a header line, then one line per track.
+    static func describe(_ asset: Asset) -> String {
+        let isStill = asset.tracks.contains { $0.video?.isStillImage ?? false }
+        var lines = ["\(asset.url.path)", "  format    \(asset.formatName)",
+                     "  duration  \(isStill ? "still image (any duration)" : exact(asset.duration))"]
+        lines.append("  tracks    \(asset.tracks.count)")
+        for track in asset.tracks {
+            var parts = ["track \(track.trackID)", track.mediaType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0),
+                         track.codecName + (track.isDecodable ? "" : " (no decoder)")]
+            if let video = track.video {
+                var size = "\(video.naturalSize.width)x\(video.naturalSize.height)"
+                let display = video.displaySize
+                if display != video.naturalSize { size += " (shows \(display.width)x\(display.height))" }
+                parts.append(size)
+                if !video.isStillImage {
+                    parts.append("\(Console.number(video.nominalFrameRate, decimals: 3)) fps" + (video.hasVariableFrameRate ? " (variable)" : ""))
+                    if let frames = video.frameCount { parts.append("\(frames) frames") }
+                }
+                parts.append(video.pixelFormat)
+                let color = video.color
+                if color.matrix != "unknown" || color.range != .unspecified {
+                    parts.append("\(color.matrix)/\(color.range.rawValue)")
+                }
+            }
+            if let audio = track.audio {
+                parts.append("\(audio.sampleRate) Hz")
+                parts.append("\(audio.channelCount) ch (\(audio.channelLayout))")
+            }
+            if track.mediaType == .video || track.mediaType == .audio, !(track.video?.isStillImage ?? false) {
+                parts.append(exact(track.timeRange.duration))
+            }
+            if let rate = track.estimatedDataRate { parts.append("\(rate / 1000) kb/s") }
+            lines.append("  " + parts.joined(separator: "  "))
+        }
+        let boilerplate: Set<String> = ["major_brand", "minor_version", "compatible_brands"]
+        let metadata = asset.metadata.filter { !boilerplate.contains($0.key) }
+        for (index, item) in metadata.prefix(8).enumerated() {
+            lines.append((index == 0 ? "  metadata  " : "            ") + "\(item.key): \(item.value)")
+        }
+        if metadata.count > 8 { lines.append("            … \(metadata.count - 8) more (--json lists all)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `4.000 s (4/1)`.
+    static func exact(_ time: MediaTime) -> String {
+        time.isNumeric ? "\(time)" : time.description
+    }
+}

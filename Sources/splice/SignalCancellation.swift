@@ -1,0 +1,51 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns SIGINT (Ctrl-C) and SIGTERM into a clean cancellation while a long command runs: the first signal calls
+/// `cancel` (the export then stops and removes its temporary file); a second one exits at once with status 130.
+final class SignalCancellation {
+    private let sources: [DispatchSourceSignal]
+    private static let signals: [Int32] = [SIGINT, SIGTERM]
+
+    /// Installs the handlers; they stay until ``restore()``.
+    init(_ cancel: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "splice.signals")
+        let received = Counter()
+        sources = Self.signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if received.increment() == 1 {
+                    Console.errorRaw("\r\u{1B}[K")
+                    Console.error("splice: cancelling (press Ctrl-C again to quit at once)")
+                    cancel()
+                } else {
+                    _exit(ExitStatus.cancelled.rawValue)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Removes the handlers and restores the default actions.
+    func restore() {
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
+    }
+
+    private final class Counter: Sendable {
+        private let count = Mutex(0)
+
+        func increment() -> Int {
+            count.withLock { value in
+                value += 1
+                return value
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Splice
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The package's folders, found from this file.
+enum Package {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // SpliceCLITests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // package root
+
+    /// `Fixtures/media/<path>`.
+    static func fixture(_ path: String) -> URL { root.appendingPathComponent("Fixtures/media").appendingPathComponent(path) }
+
+    /// `Examples/<name>`.
+    static func example(_ name: String) -> URL { root.appendingPathComponent("Examples").appendingPathComponent(name) }
+
+    /// A real phone clip in the shared media folder beside the repository, when present.
+    static func sharedMedia(_ name: String) -> URL? {
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared/media").appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
+
+/// A fresh directory for one test, removed by `remove()`.
+struct Scratch {
+    let url: URL
+
+    init() throws {
+        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Writes `text` to `name` and returns its URL.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> URL {
+        let file = self.file(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    /// The entries in the directory (to prove no temporary file survives).
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Running the built `splice` executable.
+enum SpliceTool {
+    /// The result of one run.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case executableNotFound([String])
+        case timedOut([String])
+
+        var description: String {
+            switch self {
+            case .executableNotFound(let places): return "the splice executable was not found; looked at: \(places.joined(separator: ", "))"
+            case .timedOut(let arguments): return "splice \(arguments.joined(separator: " ")) did not finish in time"
+            }
+        }
+    }
+
+    /// The built executable: `$SPLICE_EXECUTABLE`, else `splice` beside the test bundle, else in `.build/debug`.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["SPLICE_EXECUTABLE"] { candidates.append(URL(fileURLWithPath: path)) }
+        for argument in CommandLine.arguments where argument.hasSuffix(".xctest") {
+            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("splice"))
+        }
+        candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("splice"))
+        candidates.append(Package.root.appendingPathComponent(".build/debug/splice"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw Failure.executableNotFound(candidates.map(\.path))
+        }
+        return found
+    }
+
+    /// Runs `splice arguments…` in `directory` and waits for it (at most `timeout` seconds).
+    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 120) async throws -> Run {
+        let process = try start(arguments, in: directory)
+        return try await finish(process, arguments: arguments, timeout: timeout)
+    }
+
+    /// A started process with its output captured to files (no pipe can fill up and block it).
+    final class Started {
+        let process: Process
+        let stdoutURL: URL
+        let stderrURL: URL
+
+        init(process: Process, stdoutURL: URL, stderrURL: URL) {
+            self.process = process
+            self.stdoutURL = stdoutURL
+            self.stderrURL = stderrURL
+        }
+
+        /// What the process has written to standard output so far.
+        var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    }
+
+    static func start(_ arguments: [String], in directory: URL? = nil) throws -> Started {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-run-\(UUID().uuidString)")
+        let stdoutURL = base.appendingPathExtension("out"), stderrURL = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Started(process: process, stdoutURL: stdoutURL, stderrURL: stderrURL)
+    }
+
+    static func finish(_ started: Started, arguments: [String], timeout: Double = 120) async throws -> Run {
+        let deadline = Date().addingTimeInterval(timeout)
+        while started.process.isRunning {
+            if Date() > deadline {
+                started.process.terminate()
+                throw Failure.timedOut(arguments)
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        defer {
+            try? FileManager.default.removeItem(at: started.stdoutURL)
+            try? FileManager.default.removeItem(at: started.stderrURL)
+        }
+        return Run(
+            status: started.process.terminationStatus,
+            stdout: (try? String(contentsOf: started.stdoutURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: started.stderrURL, encoding: .utf8)) ?? "")
+    }
+}
+
+/// Small export settings for fast tests: H.264 ultrafast, small audio.
+let fastExport = #"{ "settings": { "video": { "encoderPreset": "ultrafast", "rateControl": { "constantQuality": 30 } } } }"#
+
+extension MediaTime {
+    /// Milliseconds, for short literals.
+    static func ms(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1000) }
+}
+
+/// Documents written into a scratch folder beside links to the canonical fixtures (`clipA.mp4`, `clipB.mp4`,
+/// `music.m4a`, `watermark.png`) and to the stills (`photo.jpg`, `alpha.png`).
+enum TestDocument {
+    static let linkedFixtures = [
+        "clipA.mp4": "canonical/clipA.mp4", "clipB.mp4": "canonical/clipB.mp4", "music.m4a": "canonical/music.m4a",
+        "watermark.png": "canonical/watermark.png", "photo.jpg": "stills/photo.jpg", "alpha.png": "stills/alpha.png",
+    ]
+
+    /// A scratch folder with the links.
+    static func folder() throws -> Scratch {
+        let scratch = try Scratch()
+        for (name, path) in linkedFixtures {
+            try FileManager.default.createSymbolicLink(at: scratch.file(name), withDestinationURL: Package.fixture(path))
+        }
+        return scratch
+    }
+
+    /// Loads `text` as `doc.json` in a fresh folder with the links.
+    static func load(_ text: String) async throws -> LoadedDocument {
+        let scratch = try folder()
+        defer { scratch.remove() }
+        return try await CompositionDocument.load(from: try scratch.write("doc.json", text))
+    }
+}
+
+extension MediaTime {
+    /// Whole seconds, for short literals.
+    static func s(_ value: Int64) -> MediaTime { MediaTime(seconds: value) }
+}
+
+extension TimeRange {
+    /// `[start, end)` in whole or fractional seconds given as milliseconds.
+    static func ms(_ start: Int64, _ end: Int64) -> TimeRange { TimeRange(start: .ms(start), end: .ms(end)) }
+}
