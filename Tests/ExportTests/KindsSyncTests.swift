@@ -14,6 +14,7 @@ struct KindsSyncTests {
     /// The output frames and audio of an export of `composition`, checked for flashes at exactly `flashFrames` and
     /// beeps starting at `beepSamples` (± 3 samples; the first sample above 0.05 is one after the beep's start, where
     /// sin 0 = 0), with silence (peak < 0.01) everywhere else except inside `audibleRanges`.
+    @discardableResult
     static func checkMarkers(
         _ composition: MutableComposition, in scratch: ScratchDirectory, name: String,
         flashFrames: [Int], beepSamples: [Int], audibleRanges: [Range<Int>] = [],
