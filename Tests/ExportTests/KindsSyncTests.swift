@@ -97,7 +97,7 @@ struct KindsSyncTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.file("jump.mov")
-        try SyntheticMedia.write(to: url, video: nil, audio: .init(
+        try KindsMedia.write(to: url, video: nil, audio: .init(
             sampleRate: 48_000, channels: 2, sampleCount: 96_000, codec: .aac, timestampJumpAfterFirstPacket: 7447
         ) { index, _ in
             (48_000..<49_600).contains(index) ? Float(0.5 * sin(2 * Double.pi * 1000 * Double(index - 48_000) / 48_000)) : 0
@@ -124,9 +124,9 @@ struct KindsSyncTests {
         defer { scratch.remove() }
         func clip(_ name: String, audioSamples: Int) throws -> URL {
             let url = scratch.file(name)
-            try SyntheticMedia.write(to: url, video: .constantRate(
+            try KindsMedia.write(to: url, video: .constantRate(
                 width: 320, height: 240, timescale: 600, frameDuration: 20, count: 30,
-                picture: { SyntheticMedia.indexed($0) }),
+                picture: { KindsMedia.indexed($0) }),
                 audio: .init(sampleRate: 44_100, channels: 1, sampleCount: audioSamples, codec: .aac) { index, _ in
                     Float(0.25 * sin(2 * Double.pi * 440 * Double(index) / 44_100))
                 })

@@ -11,8 +11,10 @@ internal import CMedia
 /// Pictures are drawn as solid boxes in RGB, converted to 8-bit 4:2:0 BT.709 limited range by the formula (no
 /// scaler involved) and coded losslessly (libx264 `qp=0`, no B-frames, key frames exactly every
 /// `keyFrameInterval` frames): a decoder returns exactly the drawn Y/U/V values. Audio is any function of the sample
-/// index, coded as 16-bit PCM or AAC.
-enum SyntheticMedia {
+/// index, coded as 16-bit PCM or AAC. (The library's public `SyntheticMedia` renders lavfi sources losslessly; these
+/// clips need what it does not give: chosen timestamps per frame, display matrices, pixel aspect ratios, H.264/HEVC
+/// GOPs, AAC priming and timestamp jumps.)
+enum KindsMedia {
     /// An 8-bit sRGB colour.
     struct RGB: Hashable, Sendable, CustomStringConvertible {
         var red: UInt8
@@ -282,7 +284,7 @@ enum SyntheticMedia {
 
 // MARK: Pictures that say which frame they are
 
-extension SyntheticMedia {
+extension KindsMedia {
     /// Bits of the frame-index code: 10 squares, so indices 0 ..< 1024.
     static let indexBits = 10
 
