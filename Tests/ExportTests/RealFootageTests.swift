@@ -154,6 +154,16 @@ struct RealFootageTests {
         let exported = try await Readback.audio(of: output)
         let source = try await Readback.audio(of: url)
         Self.expectAudio(exported[0], matches: source[0], at: 0, label: clip.file)
+        // Level kept (AAC within 0.5 dB); a mono source (M01, M03, M04's PCM with no layout, M05) on both channels
+        // at the same level (unity upmix).
+        let count = Int(audioSource.timeRange.duration.convertScale(48_000).value)
+        if Measure.peak(source[0], start: 0, count: count) > 0 {
+            for channel in 0..<2 {
+                let sourceLevel = Readback.rmsDecibels(source[audioSource.audio?.channelCount == 1 ? 0 : channel], start: 0, count: count)
+                let level = Readback.rmsDecibels(exported[channel], start: 0, count: count)
+                #expect(abs(level - sourceLevel) < 0.5, "\(clip.file) channel \(channel): \(level) dBFS, source \(sourceLevel) dBFS")
+            }
+        }
         // Audio shorter than the video: silence after it (past the AAC coder's ringing), never anything shifted in.
         let audioEnd = Int(audioSource.timeRange.duration.convertScale(48_000).value)
         if audioEnd + 2048 < exported[0].count {
