@@ -7,7 +7,7 @@ import Splice
 /// is honoured everywhere; odd sizes follow a documented rule; nothing gives a zero-byte file.
 @Suite("Kinds: picture sizes and pixel aspect ratios")
 struct KindsPictureSizeTests {
-    typealias RGB = SyntheticMedia.RGB
+    typealias RGB = KindsMedia.RGB
 
     /// `odd/size-change.mkv`: 30 frames of 320 × 240, then 30 frames of 640 × 360 (Fixtures/README.md). The track's
     /// natural size is 320 × 240 (the stream header), so the canvas is 320 × 240. After the change each 640 × 360
@@ -82,14 +82,14 @@ struct KindsPictureSizeTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let wideURL = scratch.file("par.mov"), squareURL = scratch.file("square.mov")
-        var wide = SyntheticMedia.Video.constantRate(
+        var wide = KindsMedia.Video.constantRate(
             width: 160, height: 240, timescale: 30, frameDuration: 1, count: 30,
-            picture: { _ in SyntheticMedia.quadrants(width: 160, height: 240) })
+            picture: { _ in KindsMedia.quadrants(width: 160, height: 240) })
         wide.pixelAspectRatio = (2, 1)
-        try SyntheticMedia.write(to: wideURL, video: wide, audio: nil)
-        try SyntheticMedia.write(to: squareURL, video: .constantRate(
+        try KindsMedia.write(to: wideURL, video: wide, audio: nil)
+        try KindsMedia.write(to: squareURL, video: .constantRate(
             width: 320, height: 240, timescale: 30, frameDuration: 1, count: 30,
-            picture: { _ in SyntheticMedia.quadrants(width: 320, height: 240) }), audio: nil)
+            picture: { _ in KindsMedia.quadrants(width: 320, height: 240) }), audio: nil)
         let wideAsset = try await Asset.load(from: wideURL), squareAsset = try await Asset.load(from: squareURL)
         #expect(wideAsset.tracks[0].video?.pixelAspectRatio == PixelAspectRatio(horizontalSpacing: 2, verticalSpacing: 1))
         #expect(wideAsset.tracks[0].video?.displaySize == Size(width: 320, height: 240))
@@ -125,9 +125,9 @@ struct KindsPictureSizeTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.file("big.mov")
-        try SyntheticMedia.write(to: url, video: .constantRate(
+        try KindsMedia.write(to: url, video: .constantRate(
             width: 640, height: 360, timescale: 30, frameDuration: 1, count: 15,
-            picture: { _ in SyntheticMedia.quadrants(width: 640, height: 360) }), audio: nil)
+            picture: { _ in KindsMedia.quadrants(width: 640, height: 360) }), audio: nil)
         let asset = try await Asset.load(from: url)
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)

@@ -9,14 +9,14 @@ import Splice
 /// bottom-left blue, bottom-right yellow), so each of the eight ways to draw it is told apart by its corners.
 @Suite("Kinds: rotation metadata")
 struct KindsRotationTests {
-    typealias RGB = SyntheticMedia.RGB
+    typealias RGB = KindsMedia.RGB
 
     /// Writes the quadrant clip (320 × 240 coded, 30 fps, `frames` frames) with a display-matrix `rotation`.
     static func quadrantClip(rotation: Double, in scratch: ScratchDirectory, frames: Int = 15) throws -> URL {
         let url = scratch.file("quadrants\(Int(rotation)).mov")
-        try SyntheticMedia.write(to: url, video: .constantRate(
+        try KindsMedia.write(to: url, video: .constantRate(
             width: 320, height: 240, timescale: 30, frameDuration: 1, count: frames,
-            picture: { _ in SyntheticMedia.quadrants(width: 320, height: 240) }
+            picture: { _ in KindsMedia.quadrants(width: 320, height: 240) }
         ).rotated(rotation), audio: nil)
         return url
     }
@@ -121,7 +121,7 @@ struct KindsRotationTests {
     }
 }
 
-extension SyntheticMedia.Video {
+extension KindsMedia.Video {
     /// The same video with a display-matrix rotation (degrees, as ffprobe reports it).
     func rotated(_ degrees: Double) -> Self {
         var copy = self

@@ -14,6 +14,7 @@ struct KindsSyncTests {
     /// The output frames and audio of an export of `composition`, checked for flashes at exactly `flashFrames` and
     /// beeps starting at `beepSamples` (± 3 samples; the first sample above 0.05 is one after the beep's start, where
     /// sin 0 = 0), with silence (peak < 0.01) everywhere else except inside `audibleRanges`.
+    @discardableResult
     static func checkMarkers(
         _ composition: MutableComposition, in scratch: ScratchDirectory, name: String,
         flashFrames: [Int], beepSamples: [Int], audibleRanges: [Range<Int>] = [],
@@ -88,6 +89,33 @@ struct KindsSyncTests {
             beepSamples: [Int(flash.convertScale(48_000).value)])
     }
 
+    /// Kind: audio timestamps that jump where the sound does not (M03's Android writer: first packet 8471 ticks for
+    /// 1024 samples). AAC at 48 kHz, a beep at counted sample 48000, every timestamp after the first packet 7447
+    /// ticks late. Source time counts samples, so the beep is at source 1.000 s; a piece from 0.5 s inserted at
+    /// 0.25 s beeps at 0.75 s (sample 36000) — a timestamp seek would put it 155 ms early.
+    @Test func audioTimestampJumpDoesNotShiftATrim() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.file("jump.mov")
+        try KindsMedia.write(to: url, video: nil, audio: .init(
+            sampleRate: 48_000, channels: 2, sampleCount: 96_000, codec: .aac, timestampJumpAfterFirstPacket: 7447
+        ) { index, _ in
+            (48_000..<49_600).contains(index) ? Float(0.5 * sin(2 * Double.pi * 1000 * Double(index - 48_000) / 48_000)) : 0
+        })
+        let asset = try await Asset.load(from: url)
+        let track = try #require(asset.tracks.first)
+        // Counted samples (2 s; the muxer's last stts entry trims 7), not the timestamps' span (2.155 s).
+        #expect(track.timeRange.duration > .ms(1990) && track.timeRange.duration <= MediaTime(seconds: 2))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .ms(500), duration: MediaTime(seconds: 1)), of: asset, at: .ms(250))
+        let output = scratch.file("jump.m4a")
+        try await KindsExport.export(composition, to: output, settings: ExportSettings(video: nil, audio: AudioSettings()))
+        let audio = try await Readback.audio(of: output)
+        #expect(audio[0].count == 60_000)
+        let onset = try #require(Measure.onset(audio[0], threshold: 0.05))
+        #expect(abs(onset - 36_001) <= 3, "beep onset \(onset), expected 36001")
+    }
+
     /// Clip S: 1 s of video, 0.8 s of 440 Hz audio. Clip L: 1 s of video, 1.2 s of audio (inserted for its video's
     /// 1 s). Edit: S, flash-beep, L, flash-beep. S's missing 0.2 s is silence, L's extra 0.2 s is cut at its end,
     /// and both flash-beeps stay exactly in sync (flashes at 2 s and 6 s, beeps at samples 96000 and 288000).
@@ -96,9 +124,9 @@ struct KindsSyncTests {
         defer { scratch.remove() }
         func clip(_ name: String, audioSamples: Int) throws -> URL {
             let url = scratch.file(name)
-            try SyntheticMedia.write(to: url, video: .constantRate(
+            try KindsMedia.write(to: url, video: .constantRate(
                 width: 320, height: 240, timescale: 600, frameDuration: 20, count: 30,
-                picture: { SyntheticMedia.indexed($0) }),
+                picture: { KindsMedia.indexed($0) }),
                 audio: .init(sampleRate: 44_100, channels: 1, sampleCount: audioSamples, codec: .aac) { index, _ in
                     Float(0.25 * sin(2 * Double.pi * 440 * Double(index) / 44_100))
                 })
@@ -182,5 +210,67 @@ struct KindsSyncTests {
         #expect(result.tracks(withMediaType: .audio).first?.timeRange.duration == MediaTime(value: 480, timescale: 48_000))
         let frame = try #require(try await Readback.frames(of: output, at: [.zero]).first)
         #expect(Measure.meanLevel(frame) > 250, "the flash frame (source 1.000 s)")
+    }
+
+    /// Sample-exact audio cuts, through the engine's own track renderer at the source's rate (no resampling, no
+    /// coding): 40 pieces of a 20 s PCM source whose every sample is distinct, mostly in order — contiguous, with
+    /// gaps, one inside the frame where the previous piece ended — and twice jumping back. Each output sample is
+    /// exactly the source sample its piece maps to: a piece that continues the previous one's decoder (cuts in
+    /// order) and a piece that starts over (a jump back) agree with the source to the bit.
+    @Test func audioCutsAreSampleExactInAndOutOfOrder() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.file("numbered.mov")
+        @Sendable func value(_ index: Int, _ channel: Int) -> Float {
+            Float((index * 7919 + channel * 4099) % 20_000 - 10_000) / 32_767
+        }
+        try KindsMedia.write(to: url, video: nil, audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 960_000, sample: value))
+        let asset = try await Asset.load(from: url)
+        let source = try #require(asset.tracks.first)
+        #expect(source.timeRange.duration == MediaTime(seconds: 20))
+
+        var pieces: [(start: Int, length: Int)] = []
+        var cursor = 1_000
+        for i in 0..<40 {
+            let length = 700 + (i * 337) % 3_000
+            if i == 13 || i == 29 { cursor = max(0, cursor - 50_000) }         // jump back
+            pieces.append((cursor, length))
+            cursor += length + [0, 0, 5_000, 1_000, 0, 24_001][i % 6] - (i % 7 == 3 ? length / 2 : 0)
+        }
+        var segments: [RenderSegment] = []
+        var at = 0
+        for piece in pieces {
+            let sourceRange = TimeRange(start: MediaTime(value: Int64(piece.start), timescale: 48_000),
+                                        duration: MediaTime(value: Int64(piece.length), timescale: 48_000))
+            segments.append(RenderSegment(source: source, mapping: TimeMapping(
+                source: sourceRange, target: TimeRange(start: MediaTime(value: Int64(at), timescale: 48_000), duration: sourceRange.duration))))
+            at += piece.length
+        }
+        let renderer = AudioTrackRenderer(
+            track: RenderTrack(trackID: 1, segments: segments), format: AudioOutputFormat(sampleRate: 48_000, channelCount: 2),
+            varispeed: false, cancellation: CancellationFlag())
+        var channels = Array(repeating: [Float](repeating: 9, count: at), count: 2)
+        // Read in encoder-sized chunks, as the mixer does.
+        var position = 0
+        while position < at {
+            let count = min(1024, at - position)
+            var chunk = Array(repeating: [Float](repeating: 9, count: count), count: 2)
+            try renderer.read(into: &chunk, offset: 0, start: Int64(position), count: count)
+            for c in 0..<2 { channels[c].replaceSubrange(position..<(position + count), with: chunk[c]) }
+            position += count
+        }
+        var wrong: [String] = []
+        var offset = 0
+        for (index, piece) in pieces.enumerated() {
+            for i in 0..<piece.length {
+                for c in 0..<2 where abs(channels[c][offset + i] - Float(Int16((value(piece.start + i, c) * 32_767).rounded())) / 32_768) > 1e-6 {
+                    wrong.append("piece \(index) (source \(piece.start)) sample \(i) channel \(c)")
+                    break
+                }
+                if wrong.count > 5 { break }
+            }
+            offset += piece.length
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
     }
 }

@@ -154,6 +154,16 @@ struct RealFootageTests {
         let exported = try await Readback.audio(of: output)
         let source = try await Readback.audio(of: url)
         Self.expectAudio(exported[0], matches: source[0], at: 0, label: clip.file)
+        // Level kept (AAC within 0.5 dB); a mono source (M01, M03, M04's PCM with no layout, M05) on both channels
+        // at the same level (unity upmix).
+        let count = Int(audioSource.timeRange.duration.convertScale(48_000).value)
+        if Measure.peak(source[0], start: 0, count: count) > 0 {
+            for channel in 0..<2 {
+                let sourceLevel = Readback.rmsDecibels(source[audioSource.audio?.channelCount == 1 ? 0 : channel], start: 0, count: count)
+                let level = Readback.rmsDecibels(exported[channel], start: 0, count: count)
+                #expect(abs(level - sourceLevel) < 0.5, "\(clip.file) channel \(channel): \(level) dBFS, source \(sourceLevel) dBFS")
+            }
+        }
         // Audio shorter than the video: silence after it (past the AAC coder's ringing), never anything shifted in.
         let audioEnd = Int(audioSource.timeRange.duration.convertScale(48_000).value)
         if audioEnd + 2048 < exported[0].count {
@@ -268,5 +278,63 @@ struct RealFootageTests {
         let beep = Int(flash.convertScale(48_000).value)
         let onset = try #require(Measure.onset(exported[0], threshold: 0.05, from: Int(markerStart.convertScale(48_000).value) + 2400))
         #expect(abs(onset - (beep + 1)) <= 3, "beep onset \(onset), expected \(beep + 1)")
+    }
+
+    /// M08 (non-zero start times), M05 (audio edit list skipping 2112 priming samples, audio track first) and M09
+    /// (edit lists media_time 1024 on both tracks), each inserted whole at a time T on the 1/30 s grid after half a
+    /// second of nothing: the frame before T is background, the frame at T is the clip's first presented picture
+    /// (not black, not the key frame before it), the sound starts at T to 2 samples and the gap before it is silent.
+    @Test func firstPictureAndSoundAtTheInsertionTime() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let files = Self.clips.map(\.file).filter { $0.hasPrefix("M08") || $0.hasPrefix("M05") || $0.hasPrefix("M09") }
+        let frameDuration = MediaTime(value: 1, timescale: 30)
+        var composition = MutableComposition()
+        composition.naturalSize = Size(width: 640, height: 640)
+        let videoID = try composition.addMutableTrack(withMediaType: .video)
+        let audioID = try composition.addMutableTrack(withMediaType: .audio)
+        var placed: [(file: String, asset: Asset, at: MediaTime)] = []
+        var end = MediaTime.zero
+        for file in files {
+            let asset = try await Asset.load(from: LoaderMedia.url(file))
+            let at = frameDuration * Int64(KindsExport.frameCount(end, frameDuration) + 15)
+            let video = try #require(asset.tracks(withMediaType: .video).first)
+            let audio = try #require(asset.tracks(withMediaType: .audio).first)
+            try composition.insertTimeRange(video.timeRange, of: video, at: at, intoTrackWithID: videoID)
+            try composition.insertTimeRange(audio.timeRange, of: audio, at: at, intoTrackWithID: audioID)
+            placed.append((file, asset, at))
+            end = composition.duration
+        }
+        let video = MutableVideoComposition(propertiesOf: composition)
+        #expect(video.frameDuration == frameDuration)
+        let output = scratch.file("insertion.mp4")
+        try await KindsExport.export(composition, to: output, videoComposition: video, settings: Self.settings)
+        let times = placed.flatMap { [$0.at - frameDuration, $0.at] }
+        let frames = try await Readback.frames(of: output, at: times)
+        let exported = try await Readback.audio(of: output)
+        for (index, clip) in placed.enumerated() {
+            let upright = try #require(Self.clips.first { $0.file == clip.file }).upright
+            let scale = min(640 / Double(upright.width), 640 / Double(upright.height))
+            let w = Double(upright.width) * scale, h = Double(upright.height) * scale
+            let rect = Rect(x: (640 - w) / 2 + 2, y: (640 - h) / 2 + 2, width: w - 4, height: h - 4)
+            #expect(Measure.meanLevel(frames[2 * index]) < 3, "\(clip.file): background just before \(clip.at)")
+            let first = frames[2 * index + 1]
+            #expect(Measure.meanLevel(first.cropped(rect)) > 20, "\(clip.file): its first picture at \(clip.at), not black")
+            let videoTrack = try #require(clip.asset.tracks(withMediaType: .video).first)
+            let reference = try await Self.codedPicture(of: videoTrack, at: .zero)
+            Self.expectOrientation(first, in: rect, shows: reference, quarterTurns: 0, "\(clip.file) first picture")
+            let start = Int(clip.at.convertScale(48_000).value)
+            let source = try await Readback.audio(of: LoaderMedia.url(clip.file))
+            Self.expectAudio(exported[0], matches: source[0], at: start, label: "\(clip.file) inserted at \(clip.at)")
+            // The half second before: silent (2048 samples of AAC ringing after the previous clip and of pre-echo
+            // before this one left out).
+            #expect(Measure.peak(exported[0], start: start - 24_000 + 2048, count: 24_000 - 4096) < Self.silence,
+                    "\(clip.file): silence before \(clip.at)")
+            // The first 20 ms of sound are there (not delayed by priming): the export's level over them matches the
+            // source's within 3 dB.
+            let level = Readback.rmsDecibels(exported[0], start: start, count: 960)
+            let sourceLevel = Readback.rmsDecibels(source[0], start: 0, count: 960)
+            #expect(abs(level - sourceLevel) < 3, "\(clip.file): first 20 ms at \(level) dBFS, source \(sourceLevel) dBFS")
+        }
     }
 }

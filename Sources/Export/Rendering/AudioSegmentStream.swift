@@ -47,37 +47,53 @@ final class AudioSegmentStream {
     private var inputExhausted = false
     private var decoderDrained = false
     private var nextSourceSample: Int64?
+    /// True while `decoded` holds a frame taken over from the previous segment that this one must see first.
+    private var replay = false
     private let firstSourceSample: Int64
     private let lastSourceSample: Int64
 
     /// Prepares the segment mapping `source` (source time of `track`) onto `target` (composition time).
-    /// - Parameter varispeed: when true a speed change also changes pitch (resampling); otherwise pitch is kept
-    ///   (`atempo`).
+    /// - Parameters:
+    ///   - varispeed: when true a speed change also changes pitch (resampling); otherwise pitch is kept (`atempo`).
+    ///   - previous: the stream of the track's previous segment, if any. When it decoded the same source no further
+    ///     than this segment's start, its file and decoder are taken over (see the note on decoding below).
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file.
     init(track: AssetTrack, source: TimeRange, target: TimeRange, format: AudioOutputFormat, varispeed: Bool,
-         cancellation: CancellationFlag) throws {
+         continuing previous: AudioSegmentStream? = nil, cancellation: CancellationFlag) throws {
         self.track = track
         self.format = format
         sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
-        do {
-            input = try InputFile(url: track.assetURL, cancellation: cancellation)
-        } catch let error as AssetLoadingError {
-            throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
+        if let previous, previous.track.assetURL == track.assetURL, previous.track.streamIndex == track.streamIndex,
+           previous.resumePosition <= AudioOutputFormat(sampleRate: previous.sourceRate, channelCount: 1).sampleIndex(of: source.start) {
+            input = previous.input
+            decoder = previous.decoder
+            packet = previous.packet
+            decoded = previous.decoded
+            inputExhausted = previous.inputExhausted
+            nextSourceSample = previous.nextSourceSample
+            replay = previous.decoded.hasData
+        } else {
+            do {
+                input = try InputFile(url: track.assetURL, cancellation: cancellation)
+            } catch let error as AssetLoadingError {
+                throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
+            }
+            guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
+                throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
+            }
+            for index in 0..<input.streamCount where index != track.streamIndex {
+                input.stream(at: index).pointee.discard = AVDISCARD_ALL
+            }
+            do {
+                decoder = try Decoder(stream: input.stream(at: track.streamIndex), threads: 1)
+            } catch {
+                throw ExportError.sourceUnreadable(
+                    track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
+            }
+            packet = try Packet()
+            decoded = try Frame()
         }
-        guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
-            throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
-        }
-        let stream = input.stream(at: track.streamIndex)
-        for index in 0..<input.streamCount where index != track.streamIndex {
-            input.stream(at: index).pointee.discard = AVDISCARD_ALL
-        }
-        timeBase = stream.pointee.time_base
-        do {
-            decoder = try Decoder(stream: stream, threads: 1)
-        } catch {
-            throw ExportError.sourceUnreadable(
-                track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
-        }
+        timeBase = input.stream(at: track.streamIndex).pointee.time_base
         sourceRate = Int(decoder.pointer.pointee.sample_rate)
         guard sourceRate > 0 else {
             throw ExportError.sourceUnreadable(track.assetURL, reason: "track \(track.trackID) has no sample rate")
@@ -127,8 +143,6 @@ final class AudioSegmentStream {
         } catch {
             throw ExportError.renderingFailed(stage: "building the audio graph '\(description)'", reason: "\(error)")
         }
-        packet = try Packet()
-        decoded = try Frame()
         converted = try Frame()
 
         // No seek: the source is decoded from its first packet and the samples before the segment are dropped
@@ -136,7 +150,14 @@ final class AudioSegmentStream {
         // do not say which counted sample a packet holds: M03's Android writer gives its first packet 8471 ticks for
         // 1024 samples, so after a seek every timestamp is 155 ms off the count; M09's timestamps jump 145 samples;
         // M08's first packet decodes to nothing; Matroska rounds to whole milliseconds. A seek placed trimmed audio
-        // up to 155 ms out of sync. Cost: decoding the source up to the segment (AAC: about 1 s per 10 min).
+        // up to 155 ms out of sync. Cost: decoding the source up to the segment (AAC: about 1 s per 10 min), paid
+        // once per run of segments that cut a source in order, since each takes over the previous one's decoder.
+    }
+
+    /// The source sample from which this stream's decoder can still deliver: the start of the frame it holds, else
+    /// the next sample it would decode.
+    private var resumePosition: Int64 {
+        decoded.hasData ? decoded.pts : (nextSourceSample ?? 0)
     }
 
     deinit {
@@ -203,17 +224,22 @@ final class AudioSegmentStream {
                 try graph.push(nil, to: 0)
                 return
             }
-            let output: Decoder.Output
-            do {
-                output = try decoder.receive(into: decoded)
-            } catch let error as FFmpegError where error == .invalidData {
-                continue  // a frame the decoder could not rebuild: skip it
-            } catch let error as FFmpegError {
-                throw decodingFailed(error)
+            let result: Decoder.Output
+            if replay {
+                result = .frame
+            } else {
+                do {
+                    result = try decoder.receive(into: decoded)
+                } catch let error as FFmpegError where error == .invalidData {
+                    continue  // a frame the decoder could not rebuild: skip it
+                } catch let error as FFmpegError {
+                    throw decodingFailed(error)
+                }
             }
-            switch output {
+            switch result {
             case .frame:
-                let sample = sampleIndex(of: decoded)
+                let sample = replay ? decoded.pts : sampleIndex(of: decoded)
+                replay = false
                 decoded.pts = sample
                 nextSourceSample = sample + Int64(decoded.sampleCount)
                 // Wholly before the segment: atrim would drop it; skip the graph.
@@ -226,12 +252,14 @@ final class AudioSegmentStream {
                     av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
                     av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
                 }
+                // Keep the frame: the next segment may take it over (it can reach past this segment's end). Stop
+                // decoding at the frame that reaches the end, so it is the one kept.
                 do {
-                    try graph.push(decoded, to: 0)
+                    try graph.push(decoded, to: 0, keepReference: true)
                 } catch let error as FFmpegError {
                     throw decodingFailed(error)  // e.g. a damaged packet changed the channel count mid-stream
                 }
-                if sample >= lastSourceSample { decoderDrained = true }
+                if sample + Int64(decoded.sampleCount) >= lastSourceSample { decoderDrained = true }
                 return
             case .endOfStream:
                 decoderDrained = true

@@ -13,6 +13,9 @@ final class AudioTrackRenderer {
     private let bounds: [Int64]
     private var segmentIndex = 0
     private var stream: AudioSegmentStream?
+    /// The last segment's stream, kept so the next segment can take over its decoder when it cuts the same source
+    /// further on (decoding never restarts from the file's start for cuts made in order).
+    private var previous: AudioSegmentStream?
 
     init(track: RenderTrack, format: AudioOutputFormat, varispeed: Bool, cancellation: CancellationFlag) {
         self.track = track
@@ -32,6 +35,7 @@ final class AudioTrackRenderer {
         while written < count {
             while segmentIndex < track.segments.count, bounds[segmentIndex + 1] <= position {
                 segmentIndex += 1
+                if stream != nil { previous = stream }
                 stream = nil
             }
             let remaining = count - written
@@ -46,7 +50,8 @@ final class AudioTrackRenderer {
                 if stream == nil {
                     stream = try AudioSegmentStream(
                         track: source, source: segment.mapping.source, target: segment.mapping.target,
-                        format: format, varispeed: varispeed, cancellation: cancellation)
+                        format: format, varispeed: varispeed, continuing: previous, cancellation: cancellation)
+                    previous = nil
                 }
                 try stream?.read(into: &channels, offset: offset + written, count: chunk)
             } else {

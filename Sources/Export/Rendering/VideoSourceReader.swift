@@ -11,8 +11,10 @@ internal import CMedia
 /// `MutableVideoComposition.standardFrameDuration(of:)`, differs from its shortest interval: 30 fps in Matroska's
 /// 1 ms clock), its timestamps are rounded, so each frame counts from half a clock tick before its timestamp: a
 /// frame at 66.67 ms is stamped 67 ms and must still be the picture at 66.67 ms (otherwise every third frame would be
-/// skipped and its predecessor repeated). Exact clocks (20/600 s, 512/15360 s, 1001/30000 s) are taken as they are. Requests must be non-decreasing between seeks; a request earlier than what was decoded,
-/// or far ahead of it, seeks to the key frame at or before the time and decodes forward (never from zero).
+/// skipped and its predecessor repeated). Exact clocks (20/600 s, 512/15360 s, 1001/30000 s) are taken as they are.
+///
+/// Requests must be non-decreasing between seeks; a request earlier than what was decoded, or far ahead of it, seeks
+/// to the key frame at or before the time and decodes forward (never from zero).
 /// Confined to one export worker.
 final class VideoSourceReader {
     let track: AssetTrack

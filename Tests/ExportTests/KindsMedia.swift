@@ -11,8 +11,10 @@ internal import CMedia
 /// Pictures are drawn as solid boxes in RGB, converted to 8-bit 4:2:0 BT.709 limited range by the formula (no
 /// scaler involved) and coded losslessly (libx264 `qp=0`, no B-frames, key frames exactly every
 /// `keyFrameInterval` frames): a decoder returns exactly the drawn Y/U/V values. Audio is any function of the sample
-/// index, coded as 16-bit PCM or AAC.
-enum SyntheticMedia {
+/// index, coded as 16-bit PCM or AAC. (The library's public `SyntheticMedia` renders lavfi sources losslessly; these
+/// clips need what it does not give: chosen timestamps per frame, display matrices, pixel aspect ratios, H.264/HEVC
+/// GOPs, AAC priming and timestamp jumps.)
+enum KindsMedia {
     /// An 8-bit sRGB colour.
     struct RGB: Hashable, Sendable, CustomStringConvertible {
         var red: UInt8
@@ -102,6 +104,11 @@ enum SyntheticMedia {
         /// Samples per channel.
         var sampleCount: Int
         var codec: Codec = .pcm
+        /// Ticks (1/sampleRate) added to the timestamps of every packet after the first presented one (AAC's priming
+        /// packet, at a negative time, does not count): a gap in the timestamps
+        /// that is not a gap in the sound, as an Android writer makes by giving the first packet a longer duration
+        /// (M03: 8471 ticks for 1024 samples).
+        var timestampJumpAfterFirstPacket: Int64 = 0
         /// The value (−1…1) of sample `index` on channel `channel`.
         var sample: @Sendable (_ index: Int, _ channel: Int) -> Float
     }
@@ -168,9 +175,20 @@ enum SyntheticMedia {
         try output.writeHeader(options: muxerOptions)
 
         let packet = try Packet()
+        var audioPackets = 0
         func drain(_ encoder: Encoder, stream: Int, durations: [Int64: Int64]) throws {
             while try encoder.receive(into: packet) == .packet {
                 if let duration = durations[packet.pointer.pointee.pts] { packet.pointer.pointee.duration = duration }
+                if stream == audioStream, let jump = audio?.timestampJumpAfterFirstPacket, jump != 0,
+                   packet.pointer.pointee.pts >= 0 {
+                    if audioPackets == 0 {
+                        packet.pointer.pointee.duration += jump
+                    } else {
+                        packet.pointer.pointee.pts += jump
+                        packet.pointer.pointee.dts += jump
+                    }
+                    audioPackets += 1
+                }
                 packet.pointer.pointee.stream_index = Int32(stream)
                 av_packet_rescale_ts(packet.pointer, encoder.pointer.pointee.time_base, output.timeBase(ofStream: stream))
                 try output.write(packet)
@@ -266,7 +284,7 @@ enum SyntheticMedia {
 
 // MARK: Pictures that say which frame they are
 
-extension SyntheticMedia {
+extension KindsMedia {
     /// Bits of the frame-index code: 10 squares, so indices 0 ..< 1024.
     static let indexBits = 10
 
