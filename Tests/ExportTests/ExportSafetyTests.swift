@@ -68,7 +68,9 @@ struct ExportSafetyTests {
         let cancelledAt = ContinuousClock.now
         session.cancelExport()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+        // Under a second when the machine is idle (the isolated sweep in ReliabilityTests asserts that); this check
+        // runs beside the whole parallel suite on two cores, so it allows two.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
         #expect(session.status == .cancelled)
         #expect(session.error == nil)
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")

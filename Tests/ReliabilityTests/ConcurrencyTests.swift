@@ -69,6 +69,7 @@ extension Reliability {
                 group.addTask {
                     var generator = AssetImageGenerator(asset: clipA)
                     generator.requestedTimeToleranceBefore = .zero
+                    generator.requestedTimeToleranceAfter = .zero
                     var frames: [(MediaTime, VideoFrame)] = []
                     for try await item in generator.images(for: times) { frames.append((item.actualTime, item.image)) }
                     return frames
@@ -98,6 +99,7 @@ extension Reliability {
                 try readback.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
                 var generator = AssetImageGenerator(asset: readback)
                 generator.requestedTimeToleranceBefore = .zero
+                generator.requestedTimeToleranceAfter = .zero
                 let picture = try await generator.image(at: job.check.time).image
                 #expect(Self.matches(picture.meanColor(in: job.check.area), job.check.color),
                         "\(job.name) at \(job.check.time): \(picture.meanColor(in: job.check.area)), expected \(job.check.color)")
