@@ -143,7 +143,8 @@ public final class AssetExportSession: Sendable {
     }
 
     /// Maximum output size in bytes. When the limit would be passed, the export stops at a frame boundary and
-    /// completes with a shorter, playable file (as AVFoundation does); ``fileLengthLimitReached`` then says so.
+    /// completes with a shorter, playable file (as AVFoundation does); ``fileLengthLimitReached`` then says so. Must be
+    /// greater than 0 (nil for no limit).
     public var fileLengthLimit: Int64? {
         get { configuration.withLock { $0.fileLengthLimit } }
         set { configuration.withLock { $0.fileLengthLimit = newValue } }
@@ -199,7 +200,9 @@ public final class AssetExportSession: Sendable {
     /// Renders the composition to ``outputURL``.
     ///
     /// Bad input is reported before any file is touched: no output URL, an existing file, an invalid video
-    /// composition or audio mix (every problem listed), an unreadable source, a missing encoder.
+    /// composition or audio mix (every problem listed), an unreadable source, a missing encoder, settings out of
+    /// range. Splice's own limits: a render size of at most 8192 × 8192 pixels, a frame duration from 1/1000 s to
+    /// 60 s, at most 32 layers drawn by one instruction and 64 audio tracks mixed (each is decoded at the same time).
     ///
     /// - Throws: ``ExportError`` naming the cause; `CancellationError` when cancelled by ``cancelExport()`` or by
     ///   cancelling the calling task.

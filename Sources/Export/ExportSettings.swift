@@ -86,9 +86,10 @@ public struct VideoSettings: Sendable, Hashable, Codable {
 
     /// How the encoder spends bits.
     public enum RateControl: Sendable, Hashable, Codable {
-        /// Constant quality (x264/x265 CRF, 0–51; lower is better; 23 is x264's default).
+        /// Constant quality (x264/x265 CRF, 0–51; VP9 0–63; lower is better; 23 is x264's default). Other values are
+        /// refused by `export()` with ``ExportError/unsupportedSettings(_:)``.
         case constantQuality(Int)
-        /// Average bit rate in bits per second.
+        /// Average bit rate in bits per second (1 ... 2^31 − 1).
         case averageBitRate(Int)
     }
 
@@ -96,12 +97,13 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     public var codec: Codec
     /// Quality or bit rate; CRF 23 by default.
     public var rateControl: RateControl
-    /// The encoder's speed/quality preset (`ultrafast` … `veryslow` for x264/x265); `medium` by default.
+    /// The encoder's speed/quality preset (`ultrafast` … `veryslow` for x264/x265); `medium` by default. An empty or
+    /// unknown name is an ``ExportError/unsupportedSettings(_:)``.
     public var encoderPreset: String
     /// Maximum output size in pixels: the render size is scaled down to fit (aspect kept, even dimensions) and never
-    /// scaled up (AVFoundation's rule for sized presets). nil keeps the render size.
+    /// scaled up (AVFoundation's rule for sized presets). nil keeps the render size; a width or height ≤ 0 is refused.
     public var maximumSize: Size?
-    /// Frames between key frames; nil = 2 seconds' worth.
+    /// Frames between key frames (1 ... 2^31 − 1); nil = 2 seconds' worth.
     public var keyFrameInterval: Int?
 
     /// Video settings; defaults give H.264 CRF 23, preset medium, render size.
@@ -137,11 +139,12 @@ public struct AudioSettings: Sendable, Hashable, Codable {
 
     /// The codec; AAC by default.
     public var codec: Codec
-    /// Bits per second (ignored for PCM); 128 000 by default.
+    /// Bits per second (ignored for PCM; otherwise 1 ... 2^31 − 1); 128 000 by default.
     public var bitRate: Int
-    /// Samples per second (Hz); 48 000 by default.
+    /// Samples per second (Hz, 1 ... 384 000; the encoder may accept fewer, e.g. AAC's standard rates); 48 000 by
+    /// default.
     public var sampleRate: Int
-    /// 1 (mono) or 2 (stereo); 2 by default.
+    /// 1 (mono) or 2 (stereo); 2 by default. Other counts are refused.
     public var channelCount: Int
 
     /// Audio settings; defaults give AAC 128 kb/s, 48 kHz stereo.

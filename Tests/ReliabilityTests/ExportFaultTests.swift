@@ -8,7 +8,7 @@ extension Reliability {
     /// the file already at `outputURL` untouched.
     @Suite("Faults while exporting: typed errors, no temporary file, the existing file untouched")
     struct ExportFaultTests {
-        static let precious = Data("precious: an earlier export that must survive".utf8)
+        static var precious: Data { Data("precious: an earlier export that must survive".utf8) }
 
         /// A session exporting the first `seconds` of clipA (or `composition`) to `output`, where a precious file already
         /// lies and may be replaced only by a complete export.
