@@ -68,9 +68,10 @@ struct ExportSafetyTests {
         let cancelledAt = ContinuousClock.now
         session.cancelExport()
         await #expect(throws: CancellationError.self) { try await task.value }
-        // Under a second when the machine is idle (the isolated sweep in ReliabilityTests asserts that); this check
-        // runs beside the whole parallel suite on two cores, so it allows two.
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // Milliseconds when the machine is idle (the 100-moment sweep in ReliabilityTests asserts < 1 s each); this
+        // check runs beside the whole parallel suite on two cores, where a starved thread can wait seconds, so it
+        // only guards against a cancellation that waits for the export to finish (which takes far longer).
+        #expect(ContinuousClock.now - cancelledAt < .seconds(5))
         #expect(session.status == .cancelled)
         #expect(session.error == nil)
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")
