@@ -6,7 +6,8 @@ import Splice
 /// output with ffprobe and compares it with the `ffmpeg` CLI doing the same work.
 ///
 /// ```
-/// splice-bench canonical  --inputs DIR --out FILE [--repeat N]    W1 (N = 1) and W3 (N = 10): the canonical edit
+/// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio]
+///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 /// splice-bench frames     --clip FILE --out-dir DIR [--count 100]  W4: RGBA8 pictures at sorted times
@@ -27,7 +28,8 @@ struct SpliceBench {
             let summary: String
             switch command {
             case "canonical":
-                let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
+                let edit = try await Workloads.canonical(
+                    inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"))
                 summary = try await export(edit, to: options.path("out"))
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
@@ -123,6 +125,11 @@ struct Options {
     func directory(_ name: String) -> URL {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value, isDirectory: true)
+    }
+
+    /// A comma-separated list (`--without fade,music`); empty when absent.
+    func list(_ name: String) -> Set<String> {
+        Set((values[name] ?? "").split(separator: ",").map(String.init))
     }
 
     func int(_ name: String, _ fallback: Int) -> Int {

@@ -35,7 +35,10 @@ enum Workloads {
     /// opacity ramps 1 → 0 over its last second, over the black background; A's and B's own audio at 0.5; the
     /// 20 s music under each A+B pair, its volume ramping 1 → 0 over the last 3 s of the timeline; the watermark
     /// bottom-right throughout.
-    static func canonical(inputs directory: URL, repeats: Int) async throws -> Edit {
+    ///
+    /// `without` leaves parts out, for finding which one costs time or memory: `fade`, `watermark`, `music`,
+    /// `mix` (the clips' 0.5 and the music's ramp), `audio` (no audio at all).
+    static func canonical(inputs directory: URL, repeats: Int, without: Set<String> = []) async throws -> Edit {
         let inputs = try await Inputs(directory, music: true)
         var composition = MutableComposition()
         let clipRange = TimeRange(start: .zero, duration: ten)
@@ -53,13 +56,17 @@ enum Workloads {
             try composition.insertTimeRange(TimeRange(start: .zero, duration: musicLength), of: musicSource,
                                             at: MediaTime(seconds: 20 * r), intoTrackWithID: musicTrack)
         }
+        if without.contains("music") || without.contains("audio") { try composition.removeTrack(withTrackID: musicTrack) }
+        if without.contains("audio") {
+            for track in composition.tracks(withMediaType: .audio) { try composition.removeTrack(withTrackID: track.trackID) }
+        }
         let duration = composition.duration
 
         var video = MutableVideoComposition(propertiesOf: composition)
         let videoTrack = composition.tracks(withMediaType: .video)[0].trackID
         for i in video.instructions.indices {
             for j in video.instructions[i].layerInstructions.indices
-            where video.instructions[i].layerInstructions[j].trackID == videoTrack {
+            where video.instructions[i].layerInstructions[j].trackID == videoTrack && !without.contains("fade") {
                 for r in 0..<Int64(repeats) {
                     video.instructions[i].layerInstructions[j].setOpacityRamp(
                         fromStartOpacity: 1, toEndOpacity: 0,
@@ -69,12 +76,13 @@ enum Workloads {
             }
         }
         let render = video.renderSize
-        video.overlays = [OverlayLayer(
+        if !without.contains("watermark") { video.overlays = [OverlayLayer(
             content: .image(inputs.watermark),
             frame: Rect(x: Double(render.width - watermarkSize.width - watermarkMargin),
                         y: Double(render.height - watermarkSize.height - watermarkMargin),
                         width: Double(watermarkSize.width), height: Double(watermarkSize.height)),
-            timeRange: TimeRange(start: .zero, duration: duration))]
+            timeRange: TimeRange(start: .zero, duration: duration))] }
+        if without.contains("audio") { return Edit(composition: composition, video: video, audio: nil) }
 
         var mix = MutableAudioMix()
         var clips = AudioMixInputParameters(trackID: clipAudio)
@@ -82,8 +90,8 @@ enum Workloads {
         var music = AudioMixInputParameters(trackID: musicTrack)
         music.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0,
                             timeRange: TimeRange(start: duration - MediaTime(seconds: 3), duration: MediaTime(seconds: 3)))
-        mix.inputParameters = [clips, music]
-        return Edit(composition: composition, video: video, audio: mix)
+        mix.inputParameters = without.contains("music") ? [clips] : [clips, music]
+        return Edit(composition: composition, video: video, audio: without.contains("mix") ? nil : mix)
     }
 
     /// The floor's work: clip A then clip B, nothing else (default video composition, every track at unity).
