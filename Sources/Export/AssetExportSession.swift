@@ -246,6 +246,7 @@ public final class AssetExportSession: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
             let cancellation = self.cancellation
             let thread = Thread { [self] in
+                Thread.current.name = "splice.export"  // from the thread itself: only then does Linux see the name
                 do {
                     let limitReached = try plan.write(cancellation: cancellation) { [self] value in
                         publish(progress: value)
@@ -255,7 +256,6 @@ public final class AssetExportSession: Sendable {
                     continuation.resume(throwing: error)
                 }
             }
-            thread.name = "splice.export"
             thread.stackSize = 8 << 20
             thread.start()
         }

@@ -17,8 +17,9 @@ struct ExportJob {
 }
 
 /// Runs one export synchronously on the calling thread (a dedicated worker thread, never the cooperative pool):
-/// renders video frames and audio chunks in presentation order, encodes them, and muxes them into `job.path`.
-/// Owns every FFmpeg object of the export; all are freed when it returns or throws.
+/// takes video frames (rendered ahead on a ``VideoRenderThread``) and audio chunks in presentation order, encodes
+/// them, and muxes them into `job.path`. Owns the encoders and the output file, and stops the render thread before it
+/// returns; every FFmpeg object of the export is freed when it returns or throws.
 final class ExportRenderer {
     private let job: ExportJob
     private let cancellation: CancellationFlag
@@ -66,25 +67,33 @@ final class ExportRenderer {
         }
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
-        let compositor = try job.video.flatMap { plan in videoEncoder == nil ? nil : try VideoCompositor(plan: plan, cancellation: cancellation) }
+        // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
+        let videoPlan = videoEncoder == nil ? nil : job.video
+        let video = videoPlan.map { VideoRenderThread(plan: $0, cancellation: cancellation) }
+        defer { video?.stop() }
         let mixer = try job.audio.flatMap { plan in audioEncoder == nil ? nil : try AudioMixer(plan: plan, frameSize: audioFrameSize, cancellation: cancellation) }
-        let frameCount = compositor?.plan.frameCount ?? 0
+        let frameCount = videoPlan?.frameCount ?? 0
         let totalSamples = mixer?.plan.sampleCount ?? 0
         let audioRate = Int64(job.audio?.format.sampleRate ?? 48_000)
         var nextFrame = 0
+        var videoEnded = video == nil
         var lastProgress = -1.0
 
-        // Interleave by presentation time: always render whichever stream is behind.
+        // Interleave by presentation time: always encode whichever stream is behind.
         while !limitReached {
             if cancellation.isCancelled { throw CancellationError() }
-            let videoDone = compositor == nil || nextFrame >= frameCount
             let audioDone = mixer.map { $0.position >= totalSamples } ?? true
-            if videoDone && audioDone { break }
-            let videoTime = compositor.map { $0.plan.time(ofFrame: nextFrame) } ?? .positiveInfinity
+            if videoEnded && audioDone { break }
+            let videoTime = videoPlan.map { $0.time(ofFrame: nextFrame) } ?? .positiveInfinity
             let audioTime = mixer.map { MediaTime(value: $0.position, timescale: Int32(audioRate)) } ?? .positiveInfinity
-            if !videoDone && (audioDone || videoTime <= audioTime), let compositor {
-                try compositor.render(frame: nextFrame) { try encodeVideo($0) }
-                nextFrame += 1
+            if !videoEnded && (audioDone || videoTime <= audioTime), let video {
+                if let frame = try video.next() {
+                    try encodeVideo(frame)
+                    video.recycle(frame)
+                    nextFrame += 1
+                } else {
+                    videoEnded = true
+                }
             } else if let mixer {
                 try mixer.renderChunk { try encodeAudio($0) }
             }
@@ -95,16 +104,13 @@ final class ExportRenderer {
                 progress(min(done, 1))
             }
         }
-        try compositor?.finish { try encodeVideo($0) }
+        video?.stop()
         if let videoEncoder { try drain(videoEncoder, stream: videoStream, flush: true) }
         if let audioEncoder { try drain(audioEncoder, stream: audioStream, flush: true) }
         try writing { try outputFile.finish() }
         progress(1)
         return limitReached
     }
-
-    /// The graph-description text of every video graph used (for `filterGraphDescription`).
-    private(set) var graphDescriptions: [String] = []
 
     // MARK: Encoders
 
