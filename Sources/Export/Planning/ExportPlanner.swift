@@ -268,10 +268,12 @@ struct ExportPlanner {
                     throw ExportError.unsupportedSettings(
                         "text overlay '\(text.string)' rotates; rotation is rendered for image overlays only")
                 }
-                texts.append(TextOverlayPlan(
+                let style = TextStyle(
                     text: text.string, font: try font(for: text), alignment: text.alignment.rawValue, fontSize: text.fontSize,
                     color: RenderColor(text.color), background: text.backgroundColor.map(RenderColor.init),
-                    padding: text.padding, timeRange: localRange,
+                    padding: text.padding)
+                texts.append(TextOverlayPlan(
+                    style: style, timeRange: localRange,
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
             }
         }

@@ -78,20 +78,15 @@ struct ImageOverlayConfiguration: Hashable {
     var opacity: Double?
 }
 
-/// A text overlay in a graph configuration: everything `drawtext` needs for the frames it renders.
+/// A text overlay in a graph configuration: its style and its frame (render pixels) and opacity (0…1) for the frames
+/// it renders.
 struct TextOverlayConfiguration: Hashable {
-    var text: String
-    var font: FontChoice
-    var alignment: String
-    var fontSize: Double
-    var color: RenderColor
-    var background: RenderColor?
-    var padding: Double
+    var style: TextStyle
     var frame: Rect
     var opacity: Double
 
     private var fontOption: String {
-        switch font {
+        switch style.font {
         case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
         case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
         }
@@ -100,9 +95,9 @@ struct TextOverlayConfiguration: Hashable {
     /// The text's left edge: the frame's left edge plus the padding, centred, or the right edge minus the padding.
     private var horizontalPosition: String {
         let f = FilterGraphCompiler.format
-        switch alignment {
-        case "left": return "\(f(frame.minX + padding))"
-        case "right": return "\(f(frame.maxX - padding))-text_w"
+        switch style.alignment {
+        case "left": return "\(f(frame.minX + style.padding))"
+        case "right": return "\(f(frame.maxX - style.padding))-text_w"
         default: return "\(f(frame.minX))+(\(f(frame.width))-text_w)/2"
         }
     }
@@ -113,16 +108,16 @@ struct TextOverlayConfiguration: Hashable {
         get throws {
             var options = [
                 fontOption,
-                "text=\(FilterGraphCompiler.escape(text))",
+                "text=\(FilterGraphCompiler.escape(style.text))",
                 "expansion=none",
-                "fontsize=\(FilterGraphCompiler.format(fontSize))",
-                "fontcolor=\(color.ffmpegSyntax)",
+                "fontsize=\(FilterGraphCompiler.format(style.fontSize))",
+                "fontcolor=\(style.color.ffmpegSyntax)",
                 "alpha=\(FilterGraphCompiler.format(opacity))",
                 "x=\(horizontalPosition)",
                 "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
             ]
-            if let background {
-                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(padding))"]
+            if let background = style.background {
+                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(style.padding))"]
             }
             return "drawtext=" + options.joined(separator: ":")
         }
