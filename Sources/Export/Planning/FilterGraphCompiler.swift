@@ -78,52 +78,6 @@ struct ImageOverlayConfiguration: Hashable {
     var opacity: Double?
 }
 
-/// A text overlay in a graph configuration: its style and its frame (render pixels) and opacity (0…1) for the frames
-/// it renders.
-struct TextOverlayConfiguration: Hashable {
-    var style: TextStyle
-    var frame: Rect
-    var opacity: Double
-
-    private var fontOption: String {
-        switch style.font {
-        case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
-        case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
-        }
-    }
-
-    /// The text's left edge: the frame's left edge plus the padding, centred, or the right edge minus the padding.
-    private var horizontalPosition: String {
-        let f = FilterGraphCompiler.format
-        switch style.alignment {
-        case "left": return "\(f(frame.minX + style.padding))"
-        case "right": return "\(f(frame.maxX - style.padding))-text_w"
-        default: return "\(f(frame.minX))+(\(f(frame.width))-text_w)/2"
-        }
-    }
-
-    /// `drawtext` in `frame` (aligned horizontally, centred vertically), with FFmpeg's text expansion off and the
-    /// text escaped for filter syntax.
-    var drawtext: String {
-        get throws {
-            var options = [
-                fontOption,
-                "text=\(FilterGraphCompiler.escape(style.text))",
-                "expansion=none",
-                "fontsize=\(FilterGraphCompiler.format(style.fontSize))",
-                "fontcolor=\(style.color.ffmpegSyntax)",
-                "alpha=\(FilterGraphCompiler.format(opacity))",
-                "x=\(horizontalPosition)",
-                "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
-            ]
-            if let background = style.background {
-                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(style.padding))"]
-            }
-            return "drawtext=" + options.joined(separator: ":")
-        }
-    }
-}
-
 /// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
 /// (instruction boundaries, a source of another size, a transform or crop that moves).
 struct GraphConfiguration: Hashable {
@@ -240,10 +194,17 @@ enum FilterGraphCompiler {
             base = "base\(stage)"
         }
 
-        var tail: [String] = []
-        for text in configuration.textOverlays {
-            tail.append(try text.drawtext)
+        for (index, text) in configuration.textOverlays.enumerated() {
+            guard let layer = try text.layer(canvas: canvas, frameRate: configuration.frameRate) else { continue }
+            stage += 1
+            let even = evenPlacement(x: layer.x, y: layer.y)
+            chains.append(layer.chain + even.steps + "[txt\(index)]")
+            // The text's `color` source never ends: the overlay ends with the canvas (`shortest`).
+            chains.append("[\(base)][txt\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420:shortest=1[base\(stage)]")
+            base = "base\(stage)"
         }
+
+        var tail: [String] = []
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
         }
