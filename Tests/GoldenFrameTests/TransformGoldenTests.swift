@@ -91,21 +91,16 @@ struct TransformGoldenTests {
         try await check("transform-ramp-decomposed", layer: layer)
     }
 
-    /// A shear cannot be drawn by the compiler yet: rendering reports it as a typed error naming the transform.
-    @Test func shearIsATypedError() async throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let source = try await S.quadrants(in: scratch)
-        let (composition, ids) = try S.composition([.init(asset: source)])
-        var layer = VideoCompositionLayerInstruction(trackID: ids[0])
-        layer.setTransform(AffineTransform2D(a: 0.5, b: 0, c: 0.25, d: 0.5, tx: 40, ty: 30), at: .zero)
-        do {
-            _ = try await S.render(composition, S.videoComposition([layer]), at: MediaTime(seconds: 1))
-            Issue.record("a shear must not render silently")
-        } catch let error as ExportError {
-            guard case .unsupportedSettings(let reason) = error else { Issue.record("\(error)"); return }
-            #expect(reason.contains("shear"), "\(reason)")
-        }
+    /// Any affine transform, shear included: a horizontal shear of 0.35 on top of a non-uniform scale (0.55, 0.5),
+    /// a rotation of 12° and a translation — no decomposition into scale and rotation exists, so the compiler draws
+    /// it with `perspective`. The picture is a parallelogram leaning right, red and green on top, blue and white below.
+    @Test func arbitraryAffineWithShear() async throws {
+        var layer = VideoCompositionLayerInstruction(trackID: 0)
+        let linear = AffineTransform2D(a: 0.55, b: 0, c: 0.35 * 0.5, d: 0.5, tx: 0, ty: 0)
+            .concatenating(AffineTransform2D(rotationAngle: 12 * .pi / 180))
+        #expect(abs(linear.a * linear.c + linear.b * linear.d) > 0.05, "the transform shears")
+        layer.setTransform(Self.centred(linear).concatenating(AffineTransform2D(translationX: -10, y: 4)), at: .zero)
+        try await check("affine-shear", layer: layer)
     }
 
     /// A white layer translated to (61, 41) and a white PNG overlay at (201, 151) start exactly on those pixels

@@ -193,10 +193,15 @@ struct ExportPlanner {
     }
 
     /// The video render plan of `composition` over `range` (composition time; shifted to start at 0), after
-    /// validating `videoComposition` against it. Shared by export and the image generator.
+    /// validating `videoComposition` against it and checking that the linked FFmpeg has every filter it needs
+    /// (``requiredFilters(of:in:)``). Shared by export and the image generator.
+    ///
+    /// - Parameter hasFilter: whether the linked FFmpeg has a filter of a name (``MediaLibrary/hasFilter(named:)``;
+    ///   tests pass another to act as an LGPL build).
+    /// - Throws: ``ExportError/filterUnavailable(_:)`` naming the first missing filter, among others.
     static func videoPlan(
         composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
-        range: TimeRange, maximumSize: Size?
+        range: TimeRange, maximumSize: Size?, hasFilter: (String) -> Bool = MediaLibrary.hasFilter(named:)
     ) throws -> VideoPlan {
         var issues = videoComposition.validate(for: composition).map(\.description)
         let size = videoComposition.renderSize
@@ -218,10 +223,8 @@ struct ExportPlanner {
         if let maximumSize, maximumSize.width <= 0 || maximumSize.height <= 0 {
             throw ExportError.unsupportedSettings("maximumSize \(maximumSize.width) × \(maximumSize.height) pixels must be greater than 0")
         }
-        for overlay in videoComposition.overlays {
-            if case .text = overlay.content, !MediaLibrary.hasFilter(named: "drawtext") {
-                throw ExportError.filterUnavailable("drawtext")
-            }
+        if let missing = requiredFilters(of: videoComposition, in: range).first(where: { !hasFilter($0) }) {
+            throw ExportError.filterUnavailable(missing)
         }
         let renderSize = videoComposition.renderSize
         let outputSize = Self.outputSize(renderSize: renderSize, maximum: maximumSize)
@@ -265,10 +268,12 @@ struct ExportPlanner {
                     throw ExportError.unsupportedSettings(
                         "text overlay '\(text.string)' rotates; rotation is rendered for image overlays only")
                 }
-                texts.append(TextOverlayPlan(
+                let style = TextStyle(
                     text: text.string, font: try font(for: text), alignment: text.alignment.rawValue, fontSize: text.fontSize,
                     color: RenderColor(text.color), background: text.backgroundColor.map(RenderColor.init),
-                    padding: text.padding, timeRange: localRange,
+                    padding: text.padding)
+                texts.append(TextOverlayPlan(
+                    style: style, timeRange: localRange,
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
             }
         }

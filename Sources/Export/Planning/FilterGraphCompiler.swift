@@ -78,57 +78,6 @@ struct ImageOverlayConfiguration: Hashable {
     var opacity: Double?
 }
 
-/// A text overlay in a graph configuration: everything `drawtext` needs for the frames it renders.
-struct TextOverlayConfiguration: Hashable {
-    var text: String
-    var font: FontChoice
-    var alignment: String
-    var fontSize: Double
-    var color: RenderColor
-    var background: RenderColor?
-    var padding: Double
-    var frame: Rect
-    var opacity: Double
-
-    private var fontOption: String {
-        switch font {
-        case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
-        case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
-        }
-    }
-
-    /// The text's left edge: the frame's left edge plus the padding, centred, or the right edge minus the padding.
-    private var horizontalPosition: String {
-        let f = FilterGraphCompiler.format
-        switch alignment {
-        case "left": return "\(f(frame.minX + padding))"
-        case "right": return "\(f(frame.maxX - padding))-text_w"
-        default: return "\(f(frame.minX))+(\(f(frame.width))-text_w)/2"
-        }
-    }
-
-    /// `drawtext` in `frame` (aligned horizontally, centred vertically), with FFmpeg's text expansion off and the
-    /// text escaped for filter syntax.
-    var drawtext: String {
-        get throws {
-            var options = [
-                fontOption,
-                "text=\(FilterGraphCompiler.escape(text))",
-                "expansion=none",
-                "fontsize=\(FilterGraphCompiler.format(fontSize))",
-                "fontcolor=\(color.ffmpegSyntax)",
-                "alpha=\(FilterGraphCompiler.format(opacity))",
-                "x=\(horizontalPosition)",
-                "y=\(FilterGraphCompiler.format(frame.minY))+(\(FilterGraphCompiler.format(frame.height))-text_h)/2",
-            ]
-            if let background {
-                options += ["box=1", "boxcolor=\(background.ffmpegSyntax)", "boxborderw=\(try FilterGraphCompiler.pixels(padding))"]
-            }
-            return "drawtext=" + options.joined(separator: ":")
-        }
-    }
-}
-
 /// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
 /// (instruction boundaries, a source of another size, a transform or crop that moves).
 struct GraphConfiguration: Hashable {
@@ -164,7 +113,6 @@ struct CompiledGraph {
 }
 
 enum FilterGraphCompilerError: Error {
-    case unsupportedTransform(AffineTransform2D)
     /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
     case geometryOutOfRange(Double)
 }
@@ -175,6 +123,8 @@ enum FilterGraphCompilerError: Error {
 /// - scale + translate (with flips): `scale` (+ `hflip`/`vflip`) and an `overlay` at the position;
 /// - multiples of 90°: one `transpose` (+ `scale`) and an `overlay`;
 /// - rotation with scale: `scale`, then `rotate` on a transparent margin, then `overlay`;
+/// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
+/// - a singular transform (determinant 0): nothing (the picture covers no pixel);
 /// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`.
 /// Every YUV picture is brought to the canvas format — 8-bit 4:2:0, limited range, BT.709 — naming the source's
 /// matrix and range (`scale=in_color_matrix=…:in_range=…`); a source already in that format passes untouched, so a
@@ -208,7 +158,7 @@ enum FilterGraphCompiler {
 
         var stage = 0
         for (index, layer) in layers {
-            guard let placed = try place(layer: layer, label: "L\(index)", name: "l\(index)") else { continue }
+            guard let placed = try place(layer: layer, canvas: canvas, label: "L\(index)", name: "l\(index)") else { continue }
             inputs.append((.layer(index), layer.input))
             if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
             stage += 1
@@ -244,10 +194,17 @@ enum FilterGraphCompiler {
             base = "base\(stage)"
         }
 
-        var tail: [String] = []
-        for text in configuration.textOverlays {
-            tail.append(try text.drawtext)
+        for (index, text) in configuration.textOverlays.enumerated() {
+            guard let layer = try text.layer(canvas: canvas, frameRate: configuration.frameRate) else { continue }
+            stage += 1
+            let even = evenPlacement(x: layer.x, y: layer.y)
+            chains.append(layer.chain + even.steps + "[txt\(index)]")
+            // The text's `color` source never ends: the overlay ends with the canvas (`shortest`).
+            chains.append("[\(base)][txt\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420:shortest=1[base\(stage)]")
+            base = "base\(stage)"
         }
+
+        var tail: [String] = []
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
         }
@@ -267,10 +224,11 @@ enum FilterGraphCompiler {
         return (",format=yuva444p,pad=w=iw+\(dx):h=ih+\(dy):x=\(dx):y=\(dy):color=black@0,format=yuva420p", x - dx, y - dy)
     }
 
-    /// The filters that bring `input` to the canvas format (empty when it already is).
-    static func normalizationSteps(for input: PictureFormat, keepAlpha: Bool) -> [String] {
-        let target = keepAlpha ? "yuva420p" : "yuv420p"
-        if input.isCanvasNative && (keepAlpha ? input.pixelFormatName == "yuva420p" : input.pixelFormatName == "yuv420p") {
+    /// The filters that bring `input` to the canvas format (empty when it already is), or with
+    /// `chromaSubsampled: false` to its 4:4:4 form (`yuv444p`/`yuva444p`, same matrix and range).
+    static func normalizationSteps(for input: PictureFormat, keepAlpha: Bool, chromaSubsampled: Bool = true) -> [String] {
+        let target = (keepAlpha ? "yuva" : "yuv") + (chromaSubsampled ? "420p" : "444p")
+        if input.isCanvasNative && input.pixelFormatName == target {
             return []
         }
         if input.isCanvasNative {
@@ -302,8 +260,10 @@ enum FilterGraphCompiler {
         return Int(rounded)
     }
 
+    /// A layer's chain and where to overlay it.
     struct PlacedLayer {
         var chain: String
+        /// Canvas position (pixels) of the chain's output.
         var x: Int
         var y: Int
         var opacityTarget: String?
@@ -311,7 +271,7 @@ enum FilterGraphCompiler {
 
     /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
     /// is invisible (cropped or scaled to nothing).
-    static func place(layer: LayerConfiguration, label: String, name: String) throws -> PlacedLayer? {
+    static func place(layer: LayerConfiguration, canvas: Size, label: String, name: String) throws -> PlacedLayer? {
         guard layer.input.width < 1 << 31, layer.input.height < 1 << 31 else {
             throw FilterGraphCompilerError.geometryOutOfRange(Double(max(layer.input.width, layer.input.height)))
         }
@@ -336,8 +296,17 @@ enum FilterGraphCompiler {
 
         let needsAlpha: Bool
         let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))
-        var x = try pixels(box.minX), y = try pixels(box.minY)
         let t = transform
+        switch LayerGeometry(t) {
+        case .singular:
+            return nil
+        case .general:
+            return try warp(layer: layer, transform: t, width: Int(width), height: Int(height), canvas: canvas,
+                            steps: steps, label: label, name: name)
+        case .axisAligned, .quarterTurn, .rotation:
+            break
+        }
+        var x = try pixels(box.minX), y = try pixels(box.minY)
         if t.b == 0 && t.c == 0 {
             let w = try pixels(abs(t.a) * width), h = try pixels(abs(t.d) * height)
             guard w > 0, h > 0 else { return nil }
@@ -361,13 +330,9 @@ enum FilterGraphCompiler {
             if w != Int(height) || h != Int(width) { steps.append("scale=\(w):\(h)") }
             needsAlpha = layer.input.hasAlpha
         } else {
-            // Rotation and scale, no shear: M = R(θ) · diag(sx, sy).
+            // Rotation and scale, no shear (LayerGeometry.rotation): M = R(θ) · diag(sx, sy), sx > 0.
             let sx = (t.a * t.a + t.b * t.b).squareRoot()
             let sy = t.determinant / sx
-            let shear = t.a * t.c + t.b * t.d
-            guard sx > 0, abs(shear) <= 1e-9 * max(1, sx * abs(sy)) else {
-                throw FilterGraphCompilerError.unsupportedTransform(t)
-            }
             let angle = atan2(t.b, t.a)
             let w = try pixels(sx * width), h = try pixels(abs(sy) * height)
             guard w > 0, h > 0 else { return nil }

@@ -56,6 +56,11 @@ struct ImageOverlayPlan: Sendable {
     /// Rotation about the frame's centre in radians, clockwise on screen, at a composition time.
     var rotation: @Sendable (MediaTime) -> Double
     var opacity: @Sendable (MediaTime) -> Double
+
+    /// The overlay's graph configuration at composition time `time`, for a decoded image of format `input`.
+    func configuration(at time: MediaTime, input: PictureFormat) -> ImageOverlayConfiguration {
+        ImageOverlayConfiguration(input: input, frame: frame(time), rotation: rotation(time), opacity: opacity(time))
+    }
 }
 
 /// How `drawtext` finds its font: a file, or a family name resolved by fontconfig (FFmpeg's `font=` option).
@@ -64,19 +69,33 @@ enum FontChoice: Hashable, Sendable {
     case family(String)
 }
 
-/// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`).
-struct TextOverlayPlan: Sendable {
+/// The constant part of a text overlay: what `drawtext` draws and how it looks, the same at every time.
+struct TextStyle: Hashable, Sendable {
     var text: String
     var font: FontChoice
     /// `left`, `center` or `right` within the frame.
     var alignment: String
+    /// Pixels.
     var fontSize: Double
     var color: RenderColor
+    /// The box behind the text, or nil for none.
     var background: RenderColor?
+    /// Pixels between the text and the frame's side (left/right alignment) and around the text in the box.
     var padding: Double
+}
+
+/// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`): its style, and its frame and opacity as
+/// the model evaluates them.
+struct TextOverlayPlan: Sendable {
+    var style: TextStyle
     var timeRange: TimeRange
     var frame: @Sendable (MediaTime) -> Rect
     var opacity: @Sendable (MediaTime) -> Double
+
+    /// The overlay's graph configuration at composition time `time`.
+    func configuration(at time: MediaTime) -> TextOverlayConfiguration {
+        TextOverlayConfiguration(style: style, frame: frame(time), opacity: opacity(time))
+    }
 }
 
 /// Everything the video side of an export needs: the canvas, the output grid, the tracks and the instructions.

@@ -32,8 +32,6 @@ struct VideoGraphPreview {
             let compiled: CompiledGraph
             do {
                 compiled = try FilterGraphCompiler.compile(configuration)
-            } catch FilterGraphCompilerError.unsupportedTransform(let t) {
-                throw ExportError.unsupportedSettings("layer transform \(t) shears the picture")
             } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
                 throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
             }

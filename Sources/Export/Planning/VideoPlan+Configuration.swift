@@ -42,15 +42,10 @@ extension VideoPlan {
         var texts: [TextOverlayConfiguration] = []
         if instruction?.drawsOverlays ?? true {
             for overlay in imageOverlays where overlay.timeRange.contains(time) {
-                images.append(ImageOverlayConfiguration(
-                    input: try image(overlay.url), frame: overlay.frame(time), rotation: overlay.rotation(time),
-                    opacity: overlay.opacity(time)))
+                images.append(overlay.configuration(at: time, input: try image(overlay.url)))
             }
             for text in textOverlays where text.timeRange.contains(time) {
-                texts.append(TextOverlayConfiguration(
-                    text: text.text, font: text.font, alignment: text.alignment, fontSize: text.fontSize, color: text.color,
-                    background: text.background, padding: text.padding, frame: text.frame(time),
-                    opacity: text.opacity(time)))
+                texts.append(text.configuration(at: time))
             }
         }
         let rate = AVRationalKey(num: frameDuration.timescale, den: Int32(clamping: frameDuration.value))

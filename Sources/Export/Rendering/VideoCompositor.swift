@@ -130,9 +130,6 @@ final class VideoCompositor {
         let compiledGraph: CompiledGraph
         do {
             compiledGraph = try FilterGraphCompiler.compile(wanted)
-        } catch FilterGraphCompilerError.unsupportedTransform(let t) {
-            throw ExportError.unsupportedSettings(
-                "layer transform \(t) shears the picture; only rotation, scale, flips and translation are rendered")
         } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
             throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
         }
