@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Export
 import Splice
 
 /// Passthrough of plain cuts: several segments, from one file or several with equal codec parameters, copied
@@ -169,5 +170,14 @@ struct PassthroughJoinTests {
         #expect(hole?.contains("segments[1] of track 1 is empty (1.000 s to 1.500 s in the export); a gap cannot be stream-copied") == true,
                 "\(hole ?? "no error")")
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")
+    }
+
+    @Test func cleanEndsKeepAPrefixOfTheDecodingOrder() {
+        // clipB's first pictures in decoding order: a cut is clean after picture 0 (end 1) and after the run 4 2 1 3
+        // (end 5); after 8 6 5 7 the end would be the next group's first picture, not read here.
+        #expect(PassthroughPieceReader.cleanEnds(decodingOrder: [0, 4, 2, 1, 3, 8, 6, 5, 7]) == [1, 5])
+        // Without B-frames every picture boundary is clean.
+        #expect(PassthroughPieceReader.cleanEnds(decodingOrder: [0, 1, 2, 3]) == [1, 2, 3])
+        #expect(PassthroughPieceReader.cleanEnds(decodingOrder: [7]).isEmpty)
     }
 }

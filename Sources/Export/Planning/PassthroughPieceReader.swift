@@ -8,7 +8,8 @@ internal import CMedia
 /// Video: seeks to the key frame at the piece's start (refusing a start that is not on one, naming the key frames
 /// around it), then yields every packet whose presentation time lies in the piece's source range. At the end it
 /// checks that the kept packets are a prefix of the decoding order — no kept picture is decoded after a cut one
-/// (which it could reference, with B-frames) — and refuses the cut otherwise, naming the nearest ends that work.
+/// (which it could reference, with B-frames) — and refuses the cut otherwise, naming the nearest ends that work
+/// (exact within the group of pictures and the packets read past the cut).
 ///
 /// Audio: every packet is a key frame; yields packets from the one whose boundary is nearest the start onward,
 /// until the writer stops asking (it decides the end from the output position) or the file ends.
@@ -31,6 +32,9 @@ final class PassthroughPieceReader {
     private var phase = Phase.seeking
     /// Video: presentation timestamp of the last key frame seen before the start.
     private var keyFrameBefore: Int64?
+    /// Video: presentation timestamps of the copied packets since the last key frame, in decoding order (one group
+    /// of pictures: bounded by the source's key-frame interval), to find the ends that cut cleanly.
+    private var groupTimestamps: [Int64] = []
 
     /// Decoding-order packets read after the first cut one, at most, to prove the cut clean (H.264 and HEVC
     /// reorder at most 16 pictures).
@@ -126,6 +130,7 @@ final class PassthroughPieceReader {
                 }
                 guard packet.isKeyFrame, pts == startTimestamp else { throw try notOnKeyFrame(firstAfter: pts) }
                 phase = .copying
+                groupTimestamps = [pts]
                 return true
             }
             if pts >= endTimestamp {
@@ -135,6 +140,8 @@ final class PassthroughPieceReader {
             }
             // Leading pictures of an open group (shown before the start key frame) belong to the previous group.
             if pts < startTimestamp { continue }
+            if packet.isKeyFrame { groupTimestamps.removeAll(keepingCapacity: true) }
+            groupTimestamps.append(pts)
             return true
         }
         return false
@@ -155,32 +162,51 @@ final class PassthroughPieceReader {
     }
 
     /// Reads a little past the first cut packet (pts ≥ end) and refuses the end when a kept packet (pts in the
-    /// range) comes after it in decoding order.
+    /// range) comes after it in decoding order, naming the nearest ends before and after that cut cleanly.
     private func checkCleanEnd(firstCut: Int64) throws {
-        var minimumFromCut = firstCut
-        var maximumSeen = firstCut
-        var maximumDuration = packet.duration
+        var order = groupTimestamps + [firstCut]
         var conflict: Int64?
-        var laterEnd: Int64?
         var read = 0
-        while read < Self.reorderWindow, try readOwnPacket(), let pts = packet.presentationTimestamp {
+        // The end of the last picture read, which is the source's end when the file ends in the window.
+        var lastEnd = firstCut + packet.duration
+        var reachedEndOfFile = true
+        while read < Self.reorderWindow {
+            guard try readOwnPacket(), let pts = packet.presentationTimestamp else { break }
             read += 1
-            if packet.isKeyFrame { break }
-            minimumFromCut = min(minimumFromCut, pts)
-            if pts > maximumSeen { maximumSeen = pts; maximumDuration = packet.duration }
-            if pts >= startTimestamp && pts < endTimestamp {
-                conflict = conflict ?? pts
-                laterEnd = maximumSeen + max(maximumDuration, 1)
-            }
+            order.append(pts)
+            if packet.isKeyFrame { reachedEndOfFile = false; break }
+            lastEnd = max(lastEnd, pts + packet.duration)
+            if pts >= startTimestamp && pts < endTimestamp { conflict = conflict ?? pts }
+            if read == Self.reorderWindow { reachedEndOfFile = false }
         }
         guard let conflict else { return }
-        var ends: [String] = []
-        if minimumFromCut > startTimestamp { ends.append(sourceTime(minimumFromCut)) }
-        if let laterEnd { ends.append(sourceTime(laterEnd)) }
+        var ends = Self.cleanEnds(decodingOrder: order).filter { $0 > startTimestamp }
+        if reachedEndOfFile { ends.append(lastEnd) }
+        let before = ends.last { $0 < endTimestamp }, after = ends.first { $0 > endTimestamp }
+        let suggestions = [before, after].compactMap { $0.map(sourceTime) }
         throw ExportError.passthroughNotPossible(
             "\(piece.name(track: trackID)) ends at \(PassthroughPlan.display(piece.sourceRange.end)) of its source, "
                 + "inside pictures reordered for B-frames: the picture at \(sourceTime(conflict)) is decoded after the cut "
-                + "picture at \(sourceTime(firstCut)) and may depend on it; end the segment at "
-                + "\(ends.joined(separator: " or ")) instead, or re-encode")
+                + "picture at \(sourceTime(firstCut)) and may depend on it; "
+                + (suggestions.isEmpty ? "" : "end the segment at \(suggestions.joined(separator: " or ")) instead, ")
+                + "or re-encode")
+    }
+
+    /// The ends (presentation timestamps, ascending) at which cutting a run of packets in `decodingOrder` keeps a
+    /// prefix of it: after packet k, the end is the earliest presentation time still to come, valid when every
+    /// picture up to k is shown before it.
+    static func cleanEnds(decodingOrder: [Int64]) -> [Int64] {
+        guard decodingOrder.count > 1 else { return [] }
+        var suffixMinimum = decodingOrder
+        for index in stride(from: decodingOrder.count - 2, through: 0, by: -1) {
+            suffixMinimum[index] = min(decodingOrder[index], suffixMinimum[index + 1])
+        }
+        var ends: [Int64] = []
+        var prefixMaximum = Int64.min
+        for index in 0..<(decodingOrder.count - 1) {
+            prefixMaximum = max(prefixMaximum, decodingOrder[index])
+            if prefixMaximum < suffixMinimum[index + 1] { ends.append(suffixMinimum[index + 1]) }
+        }
+        return ends
     }
 }
