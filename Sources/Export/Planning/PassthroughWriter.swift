@@ -28,6 +28,8 @@ final class PassthroughWriter {
             self.cancellation = cancellation
             guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
+            // `parameters` is borrowed from the reader's open file: keep the reader alive until the copy below.
+            defer { withExtendedLifetime(reference) {} }
             if avformat_query_codec(output.pointer.pointee.oformat, reference.parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 {
                 throw ExportError.passthroughNotPossible(
                     "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
@@ -38,6 +40,7 @@ final class PassthroughWriter {
                 let key = "\(piece.source.assetURL.path)#\(piece.source.streamIndex)"
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
+                defer { withExtendedLifetime(other) {} }
                 if let difference = Self.difference(reference.parameters, other.parameters) {
                     throw ExportError.passthroughNotPossible(
                         "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
