@@ -8,7 +8,6 @@ extension MutableVideoComposition {
     /// Checked, in this order:
     /// - the render size: width and height > 0 (``ValidationIssue/Kind/invalidRenderSize``) and even
     ///   (``ValidationIssue/Kind/oddRenderSize``); the frame duration: numeric and > 0; the background colour;
-    ///   `sourceTrackIDForFrameTiming`: an existing video track;
     /// - the instructions tile the composition, as AVFoundation requires: each range valid and non-empty, the first
     ///   starting at or before 0, each next one starting exactly where the previous ended (a gap or an overlap is
     ///   reported at the instruction where it occurs), the last ending at or after the composition's duration;
@@ -65,20 +64,6 @@ extension MutableVideoComposition {
         }
         if let reason = Self.colorProblem(backgroundColor) {
             issues.append(ValidationIssue(kind: .invalidColor, message: "background colour \(reason)"))
-        }
-        if let trackID = sourceTrackIDForFrameTiming {
-            if let track = composition.track(withTrackID: trackID) {
-                if track.mediaType != .video {
-                    issues.append(ValidationIssue(
-                        kind: .wrongMediaType, trackID: trackID,
-                        message: "sourceTrackIDForFrameTiming names track \(trackID), which has media type "
-                            + "\(track.mediaType.rawValue), not video"))
-                }
-            } else {
-                issues.append(ValidationIssue(
-                    kind: .unknownTrack, trackID: trackID,
-                    message: "sourceTrackIDForFrameTiming names track \(trackID), which the composition does not have"))
-            }
         }
         return issues
     }

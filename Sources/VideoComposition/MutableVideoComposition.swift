@@ -17,10 +17,6 @@ public struct MutableVideoComposition: Sendable, Hashable {
     public var instructions: [VideoCompositionInstruction]
     /// Image and text layers drawn above the video, index 0 the top-most.
     public var overlays: [OverlayLayer]
-    /// When set, output frames follow the timing of this composition video track's frames (e.g. to keep a source's
-    /// variable frame rate), composing at most one frame per `frameDuration` across its empty edits — as
-    /// AVFoundation's `sourceTrackIDForFrameTiming`. Nil: a constant rate of one frame per ``frameDuration``.
-    public var sourceTrackIDForFrameTiming: Int32?
 
     /// A video composition.
     ///
@@ -30,17 +26,15 @@ public struct MutableVideoComposition: Sendable, Hashable {
     ///   - instructions: in time order.
     ///   - backgroundColor: opaque black by default.
     ///   - overlays: top-most first; none by default.
-    ///   - sourceTrackIDForFrameTiming: nil for constant-rate output.
     public init(
         renderSize: Size, frameDuration: MediaTime, instructions: [VideoCompositionInstruction] = [],
-        backgroundColor: Color = .black, overlays: [OverlayLayer] = [], sourceTrackIDForFrameTiming: Int32? = nil
+        backgroundColor: Color = .black, overlays: [OverlayLayer] = []
     ) {
         self.renderSize = renderSize
         self.frameDuration = frameDuration
         self.instructions = instructions
         self.backgroundColor = backgroundColor
         self.overlays = overlays
-        self.sourceTrackIDForFrameTiming = sourceTrackIDForFrameTiming
     }
 
     /// The instruction in force at composition time `time`: the first whose range contains it (half-open), or nil.
@@ -63,7 +57,7 @@ public struct MutableVideoComposition: Sendable, Hashable {
 
 extension MutableVideoComposition: Codable {
     private enum CodingKeys: String, CodingKey {
-        case renderSize, frameDuration, backgroundColor, instructions, overlays, sourceTrackIDForFrameTiming
+        case renderSize, frameDuration, backgroundColor, instructions, overlays
     }
 
     /// Decodes a video composition; `renderSize` and `frameDuration` are required, the rest default as in the
@@ -77,11 +71,10 @@ extension MutableVideoComposition: Codable {
             frameDuration: try container.decode(MediaTime.self, forKey: .frameDuration),
             instructions: try container.decodeIfPresent([VideoCompositionInstruction].self, forKey: .instructions) ?? [],
             backgroundColor: try container.decodeIfPresent(Color.self, forKey: .backgroundColor) ?? .black,
-            overlays: try container.decodeIfPresent([OverlayLayer].self, forKey: .overlays) ?? [],
-            sourceTrackIDForFrameTiming: try container.decodeIfPresent(Int32.self, forKey: .sourceTrackIDForFrameTiming))
+            overlays: try container.decodeIfPresent([OverlayLayer].self, forKey: .overlays) ?? [])
     }
 
-    /// Encodes every field (`sourceTrackIDForFrameTiming` only when set).
+    /// Encodes every field.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(renderSize, forKey: .renderSize)
@@ -89,6 +82,5 @@ extension MutableVideoComposition: Codable {
         try container.encode(backgroundColor, forKey: .backgroundColor)
         try container.encode(instructions, forKey: .instructions)
         try container.encode(overlays, forKey: .overlays)
-        try container.encodeIfPresent(sourceTrackIDForFrameTiming, forKey: .sourceTrackIDForFrameTiming)
     }
 }

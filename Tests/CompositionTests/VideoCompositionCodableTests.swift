@@ -43,7 +43,7 @@ struct VideoCompositionCodableTests {
                     timeRange: range(s(2), s(4)), layerInstructions: [bottom], backgroundColor: Color(hex: "#102030"),
                     enablePostProcessing: false),
             ],
-            backgroundColor: Color(red: 0.2, green: 0.2, blue: 0.2), overlays: [image, text], sourceTrackIDForFrameTiming: 1)
+            backgroundColor: Color(red: 0.2, green: 0.2, blue: 0.2), overlays: [image, text])
     }
 
     @Test func roundTripsExactly() throws {
@@ -86,7 +86,6 @@ struct VideoCompositionCodableTests {
         """#
         let video = try JSONDecoder().decode(MutableVideoComposition.self, from: Data(document.utf8))
         #expect(video.backgroundColor == .black)
-        #expect(video.sourceTrackIDForFrameTiming == nil)
         let instruction = try #require(video.instructions.first)
         #expect(instruction.enablePostProcessing)
         #expect(instruction.backgroundColor == nil)

@@ -42,24 +42,15 @@ struct PassthroughTests {
             try await Self.export(composition, to: scratch.file("trim.mp4"))
         } throws: { error in
             guard case ExportError.passthroughNotPossible(let reason) = error else { return false }
-            return reason.contains("1.500 s") && reason.contains("not a key frame")
+            return reason.contains("starts at 1.500 s") && reason.contains("not on a key frame (nearest key frames 1.000 s / 2.000 s)")
         }
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")
     }
 
-    @Test func cutsAndRenderingOptionsAreRefusedBeforeWriting() async throws {
+    @Test func renderingOptionsAreRefusedBeforeWriting() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let clip = try await Fixture.asset("canonical/clipA.mp4")
-        var twoCuts = MutableComposition()
-        try twoCuts.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clip, at: .zero)
-        try twoCuts.insertTimeRange(TimeRange(start: MediaTime(seconds: 2), duration: MediaTime(seconds: 1)), of: clip, at: MediaTime(seconds: 1))
-        await #expect {
-            try await Self.export(twoCuts, to: scratch.file("a.mp4"))
-        } throws: { error in
-            guard case ExportError.passthroughNotPossible(let reason) = error else { return false }
-            return reason.contains("2 pieces")
-        }
         var plain = MutableComposition()
         try plain.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clip, at: .zero)
         await #expect {

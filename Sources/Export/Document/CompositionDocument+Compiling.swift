@@ -54,9 +54,6 @@ extension CompositionDocument {
         if export.preset != nil, export.settings != nil {
             problems.add("export.settings", "give either \"preset\" or \"settings\", not both")
         }
-        if export.preset == .passthrough {
-            problems.add("export.preset", "passthrough (stream copy) is not available in this version; choose another preset")
-        }
         guard problems.isEmpty else { throw DocumentError(url: url, problems: problems.problems) }
         return LoadedDocument(
             url: url, form: form, document: self, composition: built, videoComposition: videoComposition,

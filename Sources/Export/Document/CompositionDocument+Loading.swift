@@ -154,7 +154,7 @@ enum DocumentReader {
         } catch let error as DecodingError {
             var (path, message) = describe(error)
             if path == "export.preset", let written = tree.node(at: path.components)?.string {
-                let names = ExportPreset.allCases.filter { $0 != .passthrough }.map { $0.rawValue.replacingOccurrences(of: "AVAssetExportPreset", with: "") }
+                let names = ExportPreset.allCases.map { $0.rawValue.replacingOccurrences(of: "AVAssetExportPreset", with: "") }
                 message = "'\(written)' is not a preset: \(names.joined(separator: ", ")) (the AVAssetExportPreset prefix may be written or left out)"
             }
             throw fail(message, path: path, at: tree.closestPosition(to: path.components))

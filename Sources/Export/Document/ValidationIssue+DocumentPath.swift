@@ -63,7 +63,6 @@ extension ValidationIssue {
         case .invalidRenderSize, .oddRenderSize: return base.appending("renderSize")
         case .invalidFrameDuration: return base.appending("frameDuration")
         case .invalidColor: return base.appending("backgroundColor")
-        case .unknownTrack, .wrongMediaType: return base.appending("sourceTrackIDForFrameTiming")
         case .noInstructions: return base.appending("instructions")
         default: return base
         }

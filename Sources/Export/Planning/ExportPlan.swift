@@ -16,12 +16,13 @@ struct ExportPlan: Sendable {
     /// Set for the passthrough preset: packets are copied instead of rendered.
     var passthrough: PassthroughPlan?
 
-    /// Renders into a temporary file beside ``outputURL`` and moves it into place only on success; on failure or
-    /// cancellation the temporary file is removed and any existing file at ``outputURL`` is left untouched.
+    /// Renders into a ``TemporaryOutputFile`` in ``outputURL``'s directory — unnamed (`O_TMPFILE`) where the file
+    /// system allows it, a hidden `.partial` file otherwise — and gives it its name only on success; on failure or
+    /// cancellation the temporary file is dropped (an unnamed one leaves nothing even when the directory turned
+    /// read-only meanwhile) and any existing file at ``outputURL`` is left untouched.
     /// - Returns: true when the file length limit ended the export early.
     func write(cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws -> Bool {
-        let directory = outputURL.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(outputURL.lastPathComponent).splice-\(UUID().uuidString).partial")
+        let temporary = TemporaryOutputFile(for: outputURL)
         let job = ExportJob(
             video: video, audio: audio, settings: settings, fileType: fileType, path: temporary.path,
             metadata: metadata, optimizeForNetworkUse: optimizeForNetworkUse, fileLengthLimit: fileLengthLimit)
@@ -35,45 +36,29 @@ struct ExportPlan: Sendable {
                 limitReached = try renderer.run()
             }
             if cancellation.isCancelled { throw CancellationError() }
-        } catch ExportError.writeFailed(let url, let reason) where url.path == temporary.path {
-            unlink(temporary.path)
+        } catch ExportError.writeFailed(let url, let reason) where temporary.isTemporary(url) {
+            temporary.discard()
             throw ExportError.writeFailed(outputURL, reason: reason)  // the caller knows its file, not our hidden one
+        } catch ExportError.outputNotWritable(let url, let reason) where temporary.isTemporary(url) {
+            temporary.discard()
+            throw ExportError.outputNotWritable(outputURL.deletingLastPathComponent(), reason: reason)
         } catch {
-            unlink(temporary.path)
+            temporary.discard()
             throw error
         }
-        try moveIntoPlace(temporary)
+        try temporary.commit(to: outputURL, replacing: overwritesExistingFile)
         return limitReached
-    }
-
-    /// `rename(2)` when replacing is allowed (atomic); otherwise `link(2)` + `unlink(2)`, which fails with EEXIST
-    /// instead of clobbering a file that appeared while the export ran.
-    private func moveIntoPlace(_ temporary: URL) throws {
-        defer { unlink(temporary.path) }
-        if overwritesExistingFile {
-            if rename(temporary.path, outputURL.path) != 0 {
-                throw ExportError.writeFailed(outputURL, reason: "moving the finished file into place: \(String(cString: strerror(errno)))")
-            }
-            return
-        }
-        if link(temporary.path, outputURL.path) != 0 {
-            let code = errno
-            if code == EEXIST { throw ExportError.outputFileExists(outputURL) }
-            // File systems without hard links: fall back to a rename after re-checking.
-            if FileManager.default.fileExists(atPath: outputURL.path) { throw ExportError.outputFileExists(outputURL) }
-            if rename(temporary.path, outputURL.path) != 0 {
-                throw ExportError.writeFailed(outputURL, reason: "moving the finished file into place: \(String(cString: strerror(errno)))")
-            }
-        }
     }
 
     /// The text of every filter graph the video export will build, compiled from the sources' described formats.
     func describeGraphs() throws -> String {
         var parts: [String] = []
         if let passthrough {
-            return passthrough.pieces.map {
-                "# stream copy (no filter graph): \($0.source.assetURL.lastPathComponent) track \($0.source.trackID) "
-                    + "\($0.sourceRange) → \($0.targetStart)"
+            return passthrough.tracks.flatMap { track in
+                track.pieces.map {
+                    "# stream copy (no filter graph): track \(track.trackID) segments[\($0.segmentIndex)] ← "
+                        + "\($0.source.assetURL.lastPathComponent) track \($0.source.trackID) \($0.sourceRange) at \($0.targetStart)"
+                }
             }.joined(separator: "\n")
         }
         if let video {

@@ -2,38 +2,71 @@ import AudioMix
 import Composition
 import Foundation
 import VideoComposition
-internal import CMedia
 
 /// Stream copy for the passthrough preset: packets are copied from the source files without decoding, as
-/// `AVAssetExportPresetPassthrough` does, when the composition allows it. Every condition that rules copying out is
-/// reported by ``ExportError/passthroughNotPossible(_:)`` with the track, time and reason, before anything is
-/// written:
+/// `AVAssetExportPresetPassthrough` does, when the composition is plain cuts. Every condition that rules copying
+/// out is reported by ``ExportError/passthroughNotPossible(_:)`` naming the track, the segment (its index in
+/// `CompositionTrack.segments`), the time and the cause:
 ///
 /// - no video composition and no audio mix (they need rendering);
-/// - each exported track is one continuous piece of one source track at normal speed (a trim or a whole track;
-///   several cuts would need re-encoding at the joins), not a still image;
-/// - a video piece starts on a key frame and ends on a key frame or at the source's end (the error names the
-///   nearest key frames);
+/// - each exported track is one or more segments of source tracks at normal speed (no ``CompositionTrack/scaleTimeRange(_:toDuration:)``),
+///   not still images, with no empty segment before or between them (a gap cannot be copied; an empty segment
+///   after the last one only ends the track early);
+/// - every segment of a track has the same codec parameters as the first: codec, profile, picture size, pixel
+///   format and extradata (SPS/PPS) for video; codec, sample rate, channel count and extradata for audio — so one
+///   decoder can play the joined stream, as `ffmpeg -f concat -c copy` requires;
+/// - a video segment starts on a key frame of its source (the error names the nearest key frames before and
+///   after); it may end anywhere except inside a run of pictures reordered for B-frames, where a kept picture
+///   would be decoded after a cut one it may depend on (the error names the nearest ends that work);
 /// - the container accepts the codec.
 ///
-/// Audio is cut at packet boundaries (AAC: 1024 samples, 21.3 ms at 48 kHz): the first copied packet is the one
-/// containing the start, the last the one containing the end.
+/// The segments of a track are copied back to back, their timestamps offset so the result plays continuously (as
+/// `ffmpeg -f concat -c copy`). Video is exact to the frame: the packets whose presentation time lies in the
+/// segment are copied, from the key frame at its start; the last picture's duration is cut at the segment's end.
+/// Passthrough audio is exact to the packet, not to the sample (as AVFoundation's passthrough): a segment
+/// starts at the source packet boundary nearest its start (AAC: 1024 samples, 21.3 ms at 48 kHz), packets are laid
+/// end to end, and a segment takes packets while the next one's midpoint lies before the segment's end in the
+/// output, so every cut is within half a packet of its composition time and the error never accumulates.
 struct PassthroughPlan: Sendable {
+    /// One segment to copy.
     struct Piece: Sendable {
         var source: AssetTrack
         /// Source time copied.
         var sourceRange: TimeRange
         /// Composition (output) time of `sourceRange.start`, after the export range shift.
         var targetStart: MediaTime
+        /// The segment's index in the composition track's `segments`, for messages.
+        var segmentIndex: Int
+
+        /// Composition (output) time of `sourceRange.end`.
+        var targetEnd: MediaTime { targetStart + sourceRange.duration }
+
+        /// "segments[k] of track N (file.mp4)" for messages.
+        func name(track: Int32) -> String {
+            "segments[\(segmentIndex)] of track \(track) (\(source.assetURL.lastPathComponent) track \(source.trackID))"
+        }
     }
 
-    var pieces: [Piece]
+    /// The segments of one composition track, in time order and back to back.
+    struct Track: Sendable {
+        var trackID: Int32
+        var mediaType: MediaType
+        var pieces: [Piece]
+    }
+
+    var tracks: [Track]
     var fileType: FileType
     var outputURL: URL
     var overwritesExistingFile: Bool
     var metadata: [(String, String)]
     var optimizeForNetworkUse: Bool
 
+    /// Every piece of every track.
+    var pieces: [Piece] { tracks.flatMap(\.pieces) }
+
+    /// Checks that `composition` can be stream-copied over `range` and lists what to copy. Opens no file.
+    /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming the first obstacle;
+    ///   ``ExportError/invalidComposition(_:)`` when no track has media to copy.
     static func make(
         composition: MutableComposition, configuration: AssetExportSession.Configuration, fileType: FileType,
         outputURL: URL, range: TimeRange
@@ -44,197 +77,76 @@ struct PassthroughPlan: Sendable {
         if configuration.audioMix != nil {
             throw ExportError.passthroughNotPossible("an audio mix is set; applying it needs re-encoding")
         }
-        var pieces: [Piece] = []
+        var tracks: [Track] = []
         for track in composition.tracks where track.isEnabled && (track.mediaType == .video || track.mediaType == .audio) {
             if track.mediaType == .video && !fileType.supportsVideo { continue }
-            let segments = RenderTrack(track, exporting: range).segments.filter { $0.source != nil }
-            guard !segments.isEmpty else { continue }
-            guard segments.count == 1, let segment = segments.first, let source = segment.source else {
-                throw ExportError.passthroughNotPossible(
-                    "track \(track.trackID) cuts \(segments.count) pieces together; passthrough copies one continuous "
-                        + "piece per track (joins need re-encoding) — choose a preset such as AVAssetExportPresetHighestQuality")
-            }
-            let mapping = segment.mapping
-            guard mapping.source.duration == mapping.target.duration else {
-                throw ExportError.passthroughNotPossible(
-                    "track \(track.trackID) plays at speed \(mapping.speed) from \(mapping.target.start); speed changes need re-encoding")
-            }
-            if source.video?.isStillImage == true {
-                throw ExportError.passthroughNotPossible("track \(track.trackID) shows a still image; it must be encoded as video")
-            }
-            if RenderTrack(track, exporting: range).segments.first?.mapping.target.start != mapping.target.start {
-                throw ExportError.passthroughNotPossible(
-                    "track \(track.trackID) starts with an empty segment; a gap cannot be stream-copied")
-            }
-            pieces.append(Piece(source: source, sourceRange: mapping.source, targetStart: mapping.target.start))
+            if let planned = try plan(track, range: range) { tracks.append(planned) }
         }
-        guard !pieces.isEmpty else {
+        guard !tracks.isEmpty else {
             throw ExportError.invalidComposition("it has no enabled video or audio track with media to copy")
         }
         return PassthroughPlan(
-            pieces: pieces, fileType: fileType, outputURL: outputURL,
+            tracks: tracks, fileType: fileType, outputURL: outputURL,
             overwritesExistingFile: configuration.overwritesExistingFile,
             metadata: configuration.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse)
     }
-}
 
-/// Copies the pieces of a ``PassthroughPlan`` into one file, interleaved by output timestamp.
-final class PassthroughWriter {
-    /// One source stream being copied.
-    private final class PieceReader {
-        let piece: PassthroughPlan.Piece
-        let input: InputFile
-        let stream: UnsafeMutablePointer<AVStream>
-        let timeBase: AVRational
-        let packet: Packet
-        var outputIndex = -1
-        var finished = false
-        var started = false
-        /// Stream timestamps of the copied range.
-        let startTimestamp: Int64
-        let endTimestamp: Int64
-        /// Output timestamp offset, in the source time base.
-        let shift: Int64
-
-        init(piece: PassthroughPlan.Piece, cancellation: CancellationFlag) throws {
-            self.piece = piece
-            let url = piece.source.assetURL
-            do {
-                input = try InputFile(url: url, cancellation: cancellation)
-            } catch let error as AssetLoadingError {
-                throw ExportError.sourceUnreadable(url, reason: error.description)
-            }
-            guard piece.source.streamIndex < input.streamCount else {
-                throw ExportError.sourceUnreadable(url, reason: "it has no stream \(piece.source.streamIndex) any more")
-            }
-            stream = input.stream(at: piece.source.streamIndex)
-            timeBase = stream.pointee.time_base
-            for index in 0..<input.streamCount where index != piece.source.streamIndex {
-                input.stream(at: index).pointee.discard = AVDISCARD_ALL
-            }
-            let offset = piece.source.startTimeOffset
-            startTimestamp = (piece.sourceRange.start + offset).timestamp(in: timeBase) ?? 0
-            endTimestamp = (piece.sourceRange.end + offset).timestamp(in: timeBase) ?? Int64.max
-            shift = (piece.targetStart - piece.sourceRange.start - offset).timestamp(in: timeBase) ?? 0
-            packet = try Packet()
-            if piece.sourceRange.start > .zero {
-                try? input.seek(streamIndex: piece.source.streamIndex, toTimestamp: startTimestamp)
-            }
-        }
-
-        /// Reads the next packet to copy into `packet`; false when the piece is done.
-        func advance() throws -> Bool {
-            while !finished {
-                let more: Bool
-                do {
-                    more = try input.readPacket(into: packet)
-                } catch let error as FFmpegError where error == .exit {
-                    throw CancellationError()
-                } catch {
-                    throw ExportError.sourceUnreadable(piece.source.assetURL, reason: "reading: \(error)")
-                }
-                guard more else { finished = true; return false }
-                guard packet.streamIndex == piece.source.streamIndex, let pts = packet.presentationTimestamp else { continue }
-                let duration = packet.duration
-                if pts >= endTimestamp {
-                    finished = true
-                    // Video may only end where a new group of pictures starts (or at the source's end): a picture
-                    // before the end could otherwise depend on one after it.
-                    if piece.source.mediaType == .video && !(packet.isKeyFrame && pts == endTimestamp) {
-                        throw ExportError.passthroughNotPossible(
-                            "track \(piece.source.trackID) of \(piece.source.assetURL.lastPathComponent) ends at "
-                                + "\(piece.sourceRange.end), which is not a key frame; end on a key frame, at the source's end, or re-encode")
-                    }
-                    return false
-                }
-                if !started {
-                    if piece.source.mediaType == .audio {
-                        if pts + max(duration, 1) <= startTimestamp { continue }
-                    } else {
-                        if pts < startTimestamp { continue }
-                        guard packet.isKeyFrame, pts == startTimestamp else {
-                            let at = MediaTime(pts: pts, timeBase: timeBase).map { $0 - piece.source.startTimeOffset }
-                            throw ExportError.passthroughNotPossible(
-                                "track \(piece.source.trackID) of \(piece.source.assetURL.lastPathComponent) starts at "
-                                    + "\(piece.sourceRange.start), which is not a key frame (the next picture, at "
-                                    + "\(at.map(\.description) ?? "an unknown time"), is \(packet.isKeyFrame ? "a key frame" : "not one")); "
-                                    + "trim on a key frame or re-encode")
-                        }
-                    }
-                    started = true
-                }
-                packet.pointer.pointee.pts = pts + shift
-                if let dts = packet.decodingTimestamp { packet.pointer.pointee.dts = dts + shift }
-                packet.pointer.pointee.pos = -1
-                return true
-            }
-            return false
-        }
-
-        /// The output timestamp (in seconds, for ordering) of the packet waiting in `packet`.
-        var waitingTime: Double {
-            let ts = packet.decodingTimestamp.map { $0 + shift } ?? packet.pointer.pointee.pts
-            return Double(ts) * Double(timeBase.num) / Double(timeBase.den)
-        }
-    }
-
-    private let plan: PassthroughPlan
-    private let cancellation: CancellationFlag
-    private let progress: (Double) -> Void
-
-    init(plan: PassthroughPlan, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
-        self.plan = plan
-        self.cancellation = cancellation
-        self.progress = progress
-    }
-
-    /// Writes the copy into `path`.
-    func run(path: String) throws {
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
-        } catch {
-            throw ExportError.outputNotWritable(plan.outputURL, reason: "\(error)")
-        }
-        let readers = try plan.pieces.map { try PieceReader(piece: $0, cancellation: cancellation) }
-        for reader in readers {
-            guard let parameters = reader.stream.pointee.codecpar else { throw FFmpegError.invalidData }
-            if avformat_query_codec(output.pointer.pointee.oformat, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 {
+    /// The pieces of one track, or nil when it has no media in the range.
+    private static func plan(_ track: CompositionTrack, range: TimeRange) throws -> Track? {
+        let segments = RenderTrack(track, exporting: range).segments
+        // RenderTrack keeps the segments that overlap the range, in order: those before it are skipped.
+        let skipped = track.segments.prefix { $0.timeMapping.target.end <= range.start }.count
+        guard let lastMedia = segments.lastIndex(where: { $0.source != nil }) else { return nil }
+        var pieces: [Piece] = []
+        for (offset, segment) in segments[...lastMedia].enumerated() {
+            let index = skipped + offset
+            let mapping = segment.mapping
+            guard let source = segment.source else {
                 throw ExportError.passthroughNotPossible(
-                    "a .\(plan.fileType.rawValue) file cannot hold \(reader.piece.source.codecName) without re-encoding")
+                    "segments[\(index)] of track \(track.trackID) is empty (\(display(mapping.target.start)) to "
+                        + "\(display(mapping.target.end)) in the export); a gap cannot be stream-copied — remove it or re-encode")
             }
-            guard let stream = avformat_new_stream(output.pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
-            try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters))
-            stream.pointee.codecpar.pointee.codec_tag = 0
-            stream.pointee.time_base = reader.timeBase
-            reader.outputIndex = Int(stream.pointee.index)
+            let piece = Piece(source: source, sourceRange: mapping.source, targetStart: mapping.target.start, segmentIndex: index)
+            guard mapping.source.duration == mapping.target.duration else {
+                throw ExportError.passthroughNotPossible(
+                    "\(piece.name(track: track.trackID)) plays at speed \(mapping.speed) from \(display(mapping.target.start)); "
+                        + "speed changes need re-encoding")
+            }
+            if source.video?.isStillImage == true {
+                throw ExportError.passthroughNotPossible(
+                    "\(piece.name(track: track.trackID)) shows a still image; it must be encoded as video")
+            }
+            if let first = pieces.first, let difference = describedDifference(first.source, source) {
+                throw ExportError.passthroughNotPossible(
+                    "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
+                        + "parameters (\(difference)); joining them needs re-encoding")
+            }
+            pieces.append(piece)
         }
-        output.setMetadata(plan.metadata)
-        var options: [String: String] = [:]
-        if plan.optimizeForNetworkUse && [.mp4, .mov, .m4a].contains(plan.fileType) { options["movflags"] = "+faststart" }
-        try output.writeHeader(options: options)
+        return Track(trackID: track.trackID, mediaType: track.mediaType, pieces: pieces)
+    }
 
-        var waiting = try readers.filter { try $0.advance() }
-        let total = plan.pieces.map(\.sourceRange.duration.seconds).max() ?? 1
-        while let next = waiting.min(by: { $0.waitingTime < $1.waitingTime }) {
-            if cancellation.isCancelled { throw CancellationError() }
-            progress(min(max(next.waitingTime / max(total, 1e-9), 0), 1))
-            next.packet.pointer.pointee.stream_index = Int32(next.outputIndex)
-            av_packet_rescale_ts(next.packet.pointer, next.timeBase, output.timeBase(ofStream: next.outputIndex))
-            do {
-                try output.write(next.packet)
-            } catch let error as FFmpegError {
-                if error == .exit || cancellation.isCancelled { throw CancellationError() }
-                throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+    /// The first difference between two tracks' described formats that rules out joining them, or nil. The
+    /// writer compares the streams' full codec parameters (profile, extradata) once the files are open.
+    private static func describedDifference(_ a: AssetTrack, _ b: AssetTrack) -> String? {
+        if a.codecName != b.codecName { return "codec \(a.codecName) vs \(b.codecName)" }
+        if let x = a.video, let y = b.video {
+            if x.naturalSize != y.naturalSize {
+                return "size \(x.naturalSize.width)x\(x.naturalSize.height) vs "
+                    + "\(y.naturalSize.width)x\(y.naturalSize.height) pixels"
             }
-            if try !next.advance() { waiting.removeAll { $0 === next } }
+            if x.pixelFormat != y.pixelFormat { return "pixel format \(x.pixelFormat) vs \(y.pixelFormat)" }
         }
-        do {
-            try output.finish()
-        } catch let error as FFmpegError {
-            throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+        if let x = a.audio, let y = b.audio {
+            if x.sampleRate != y.sampleRate { return "sample rate \(x.sampleRate) Hz vs \(y.sampleRate) Hz" }
+            if x.channelCount != y.channelCount { return "\(x.channelCount) vs \(y.channelCount) channels" }
         }
-        progress(1)
+        return nil
+    }
+
+    /// A time as "1.500 s" for messages (display only; no timeline math goes through it).
+    static func display(_ time: MediaTime) -> String {
+        String(format: "%.3f s", time.seconds)
     }
 }
