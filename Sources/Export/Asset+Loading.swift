@@ -4,7 +4,8 @@ import Foundation
 extension Asset {
     /// Describes the media file at `url`: its tracks, exact durations and picture/sound facts, as AVFoundation's
     /// `AVURLAsset` after `load(.tracks, .duration)`. Built on libavformat (wraps `avformat_open_input` and
-    /// `avformat_find_stream_info`, then reads the packets once without decoding them).
+    /// `avformat_find_stream_info`, then reads the packets once without decoding them, and decodes each audio track
+    /// once to count its samples).
     ///
     /// **Source time.** Each track's time 0 is *its own* first presented sample, as ``AssetTrack`` states: samples an
     /// edit list skips (packets libavformat flags as discarded), AAC priming announced by skip-samples side data
@@ -16,7 +17,9 @@ extension Asset {
     /// **Durations** are exact rationals in the stream's own timescale: a video track lasts from its first picture's
     /// timestamp to the last picture's timestamp plus that picture's duration; an audio track lasts its number of
     /// presented samples ÷ sample rate (priming and end padding removed; a packet counts the codec's samples, or
-    /// fewer when the container trims it, as M01's last AAC packet of 906 samples). ``Asset/duration`` is the
+    /// fewer when the container trims it, as M01's last AAC packet of 906 samples), and never more samples than
+    /// decoding gives, as the export engine decodes them (M08's first AAC packet decodes to nothing: 118 × 1024
+    /// samples, not 119 × 1024; decoding 10 minutes of stereo AAC takes about 0.5 s of CPU). ``Asset/duration`` is the
     /// latest end among video and audio tracks (data tracks are listed, not counted).
     ///
     /// **Frame facts** (frame count, shortest frame interval, variable frame rate) come from the video packets'

@@ -197,6 +197,6 @@ final class RGBAConverter {
             throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "no frame")
         }
         defer { output.unref() }
-        return VideoFrame(rgbaFrame: output)
+        return try VideoFrame(rgbaFrame: output)
     }
 }

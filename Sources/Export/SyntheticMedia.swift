@@ -89,19 +89,19 @@ public enum SyntheticMedia {
     }
 }
 
-/// Encodes lavfi generator output with FFV1 and PCM into QuickTime or Matroska, for ``SyntheticMedia``. Owns every FFmpeg object
-/// it uses; runs on the calling thread.
+/// Encodes lavfi generator output with FFV1 and PCM into QuickTime or Matroska, for ``SyntheticMedia``, through an
+/// ``EncodingMuxer``. Owns every FFmpeg object it uses; runs on the calling thread.
 final class SyntheticMediaWriter {
     private let duration: MediaTime
-    private let output: OutputFile
-    private let packet: Packet
+    private let url: URL
+    private let muxer: EncodingMuxer
     private let frame: Frame
     private var streams: [Stream] = []
 
     /// One generated stream: its graph, its encoder, where it stands.
     private final class Stream {
         let graph: FilterGraph
-        let encoder: Encoder
+        let codecName: String
         let index: Int
         let isAudio: Bool
         let timeBase: AVRational
@@ -110,9 +110,9 @@ final class SyntheticMediaWriter {
         /// Samples written (audio) or frames written (video).
         var count: Int64 = 0
 
-        init(graph: FilterGraph, encoder: Encoder, index: Int, isAudio: Bool, timeBase: AVRational) {
+        init(graph: FilterGraph, codecName: String, index: Int, isAudio: Bool, timeBase: AVRational) {
             self.graph = graph
-            self.encoder = encoder
+            self.codecName = codecName
             self.index = index
             self.isAudio = isAudio
             self.timeBase = timeBase
@@ -120,20 +120,19 @@ final class SyntheticMediaWriter {
     }
 
     init(video: String?, audio: String?, duration: MediaTime, pixelFormat: SyntheticMedia.PixelFormat, path: String,
-         muxer: String) throws {
+         muxer formatName: String) throws {
         self.duration = duration
-        let url = URL(fileURLWithPath: path)
+        url = URL(fileURLWithPath: path)
         do {
-            output = try OutputFile(path: path, formatName: muxer, cancellation: CancellationFlag())
+            muxer = try EncodingMuxer(path: path, formatName: formatName)
         } catch {
             throw ExportError.outputNotWritable(url, reason: "\(error)")
         }
-        packet = try Packet()
         frame = try Frame()
         if let video { streams.append(try makeVideoStream(video, pixelFormat: pixelFormat)) }
         if let audio { streams.append(try makeAudioStream(audio)) }
         do {
-            try output.writeHeader(options: [:])
+            try muxer.writeHeader()
         } catch {
             throw ExportError.writeFailed(url, reason: "\(error)")
         }
@@ -155,6 +154,18 @@ final class SyntheticMediaWriter {
         } catch {
             throw ExportError.encoderUnavailable(name)
         }
+    }
+
+    /// Opens `encoder` and adds its stream to the file.
+    private func addStream(_ encoder: Encoder, graph: FilterGraph, isAudio: Bool) throws -> Stream {
+        let index: Int
+        do {
+            index = try muxer.addStream(encoder)
+        } catch {
+            throw ExportError.renderingFailed(stage: "opening the \(encoder.codecName) encoder", reason: "\(error)")
+        }
+        return Stream(graph: graph, codecName: encoder.codecName, index: index, isAudio: isAudio,
+                      timeBase: encoder.pointer.pointee.time_base)
     }
 
     private func makeVideoStream(_ description: String, pixelFormat: SyntheticMedia.PixelFormat) throws -> Stream {
@@ -187,14 +198,7 @@ final class SyntheticMediaWriter {
             context.pointee.color_trc = AVCOL_TRC_BT709
             context.pointee.colorspace = AVCOL_SPC_BT709
         }
-        if output.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        do {
-            try encoder.open(options: [:])
-        } catch {
-            throw ExportError.renderingFailed(stage: "opening the ffv1 encoder", reason: "\(error)")
-        }
-        let index = try output.addStream(for: encoder)
-        return Stream(graph: graph, encoder: encoder, index: index, isAudio: false, timeBase: context.pointee.time_base)
+        return try addStream(encoder, graph: graph, isAudio: false)
     }
 
     private func makeAudioStream(_ description: String) throws -> Stream {
@@ -210,14 +214,7 @@ final class SyntheticMediaWriter {
         context.pointee.sample_fmt = AV_SAMPLE_FMT_S16
         try graph.copyChannelLayout(ofSink: 0, into: &context.pointee.ch_layout)
         context.pointee.time_base = AVRational(num: 1, den: Int32(properties.sampleRate))
-        if output.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        do {
-            try encoder.open(options: [:])
-        } catch {
-            throw ExportError.renderingFailed(stage: "opening the pcm_s16le encoder", reason: "\(error)")
-        }
-        let index = try output.addStream(for: encoder)
-        return Stream(graph: graph, encoder: encoder, index: index, isAudio: true, timeBase: context.pointee.time_base)
+        return try addStream(encoder, graph: graph, isAudio: true)
     }
 
     /// Writes every stream up to `duration`, always advancing the one that is behind, then the trailer.
@@ -225,11 +222,11 @@ final class SyntheticMediaWriter {
         while let stream = streams.filter({ $0.position < duration }).min(by: { $0.position < $1.position }) {
             try advance(stream)
         }
-        for stream in streams { try drain(stream, flush: true) }
+        for stream in streams { try encode(nil, stream) }
         do {
-            try output.finish()
+            try muxer.finish()
         } catch {
-            throw ExportError.writeFailed(URL(fileURLWithPath: output.path), reason: "\(error)")
+            throw ExportError.writeFailed(url, reason: "\(error)")
         }
     }
 
@@ -266,33 +263,19 @@ final class SyntheticMediaWriter {
             let next = MediaTime(value: stream.count * Int64(stream.timeBase.num), timescale: stream.timeBase.den)
             stream.position = next < duration ? next : .positiveInfinity
         }
-        while true {
-            let accepted: Bool
-            do {
-                accepted = try stream.encoder.send(frame)
-            } catch {
-                throw ExportError.renderingFailed(stage: "encoding with \(stream.encoder.codecName)", reason: "\(error)")
-            }
-            try drain(stream, flush: false)
-            if accepted { return }
-        }
+        try encode(frame, stream)
     }
 
-    private func drain(_ stream: Stream, flush: Bool) throws {
+    /// Encodes `frame` (nil: flushes) on `stream` and writes its packets; a video packet lasts one frame.
+    private func encode(_ frame: Frame?, _ stream: Stream) throws {
         do {
-            if flush { _ = try stream.encoder.send(nil) }
-            while try stream.encoder.receive(into: packet) == .packet {
-                if packet.pointer.pointee.duration == 0 {
-                    packet.pointer.pointee.duration = stream.isAudio ? 0 : 1
-                }
-                packet.pointer.pointee.stream_index = Int32(stream.index)
-                av_packet_rescale_ts(packet.pointer, stream.timeBase, output.timeBase(ofStream: stream.index))
-                try output.write(packet)
+            try muxer.encode(frame, stream: stream.index) { packet in
+                if packet.pointer.pointee.duration == 0, !stream.isAudio { packet.pointer.pointee.duration = 1 }
             }
-        } catch let error as ExportError {
-            throw error
-        } catch {
-            throw ExportError.writeFailed(URL(fileURLWithPath: output.path), reason: "\(error)")
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            throw ExportError.renderingFailed(stage: "encoding with \(stream.codecName)", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            throw ExportError.writeFailed(url, reason: "\(error)")
         }
     }
 }

@@ -36,7 +36,7 @@ extension VideoFrame {
             guard try graph.pull(from: 0, into: output) == .frame else {
                 throw ExportError.sourceUnreadable(url, reason: "converting the picture to RGBA gave no frame")
             }
-            self.init(rgbaFrame: output)
+            try self.init(rgbaFrame: output)
         } catch let error as ExportError {
             throw error
         } catch {

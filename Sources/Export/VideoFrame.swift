@@ -73,15 +73,25 @@ public struct VideoFrame: Sendable, Hashable {
         }
     }
 
-    /// Copies an RGBA `AVFrame` (packed, one plane).
-    init(rgbaFrame frame: Frame) {
+    /// Copies an RGBA `AVFrame` (packed, one plane: `height` rows of `linesize[0]` bytes, 4 bytes a pixel).
+    /// - Throws: ``ExportError/renderingFailed(stage:reason:)`` when the frame is not a non-empty packed RGBA
+    ///   picture with its pixel plane (a filter graph that ended in `format=rgba` always gives one).
+    init(rgbaFrame frame: Frame) throws {
         let width = frame.width, height = frame.height
-        let source = frame.pointer.pointee.data.0!
         let stride = Int(frame.pointer.pointee.linesize.0)
+        guard frame.pointer.pointee.format == AV_PIX_FMT_RGBA.rawValue, width > 0, height > 0, stride >= width * 4,
+              let source = frame.pointer.pointee.data.0
+        else {
+            throw ExportError.renderingFailed(
+                stage: "copying an RGBA picture",
+                reason: "the frame is not a packed RGBA picture with pixels (format \(frame.pointer.pointee.format), "
+                    + "\(width)x\(height), \(stride) bytes per row)")
+        }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         pixels.withUnsafeMutableBytes { destination in
+            guard let base = destination.baseAddress else { return }  // never: width × height > 0
             for row in 0..<height {
-                (destination.baseAddress! + row * width * 4).copyMemory(from: source + row * stride, byteCount: width * 4)
+                (base + row * width * 4).copyMemory(from: source + row * stride, byteCount: width * 4)
             }
         }
         self.width = width
@@ -112,12 +122,14 @@ enum PNGEncoding {
         picture.pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
         try FFmpegError.check(av_frame_get_buffer(picture.pointer, 0))
         let stride = Int(picture.pointer.pointee.linesize.0)
-        let destination = picture.pointer.pointee.data.0!
+        guard let destination = picture.pointer.pointee.data.0 else {
+            throw ExportError.renderingFailed(stage: "encoding a PNG", reason: "av_frame_get_buffer gave no pixel plane")
+        }
         frame.pixels.withUnsafeBytes { source in
+            guard let base = source.baseAddress else { return }  // never: a VideoFrame has at least one pixel
             for row in 0..<frame.height {
                 (destination + row * stride).update(
-                    from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * frame.bytesPerRow,
-                    count: frame.width * 4)
+                    from: base.assumingMemoryBound(to: UInt8.self) + row * frame.bytesPerRow, count: frame.width * 4)
             }
         }
         picture.pts = 0

@@ -113,9 +113,10 @@ struct AssetLoadingMediaTests {
             TrackFacts(mediaType: .data, codec: "unknown", duration: t(1, 600), offset: t(880, 600), timescale: 600),
         ]),
         // Non-zero starts folded per track: audio's first sample at 1024/44100 s, video's first picture at
-        // 1001/30000 s are both source time 0. Audio: 119 packets × 1024 samples.
-        "M08_h264_1280x720_29.97_nonzero-start.mp4": AssetFacts(duration: t(121856, 44100), tracks: [
-            TrackFacts(mediaType: .audio, codec: "aac", duration: t(121856, 44100), offset: t(1024, 44100), timescale: 44100,
+        // 1001/30000 s are both source time 0. Audio: 119 packets, but the first (libfaac's) decodes to nothing:
+        // 118 × 1024 samples (ffmpeg: "118 frames decoded (120832 samples)").
+        "M08_h264_1280x720_29.97_nonzero-start.mp4": AssetFacts(duration: t(120832, 44100), tracks: [
+            TrackFacts(mediaType: .audio, codec: "aac", duration: t(120832, 44100), offset: t(1024, 44100), timescale: 44100,
                        audio: AudioFacts(sampleRate: 44100, channels: 2, layout: "stereo")),
             TrackFacts(mediaType: .video, codec: "h264", duration: t(82082, 30000), offset: t(1001, 30000), timescale: 30000,
                        video: VideoFacts(size: Size(width: 1280, height: 720), displaySize: Size(width: 1280, height: 720),
@@ -223,6 +224,34 @@ struct AssetLoadingMediaTests {
         #expect(String(format: "%.6f", video.startTimeOffset.seconds) == "0.033367")
         // The picture starts 10.1 ms after the sound in the file; folding moves it by exactly this much.
         #expect(video.startTimeOffset - audio.startTimeOffset == MediaTime(value: 1001, timescale: 30000) - MediaTime(value: 1024, timescale: 44100))
+    }
+
+    @Test(.enabled(if: LoaderMedia.isAvailable))
+    func audioLastsWhatDecodingGives() async throws {
+        // M08's 119 AAC packets promise 121856 samples, but the decoder drops the first packet (libfaac's), so
+        // decoding gives 118 × 1024 = 120832 samples (as `ffmpeg -i M08 -f s16le` does: 483328 bytes of stereo s16).
+        // The track lasts what decoding gives, so the export never pads its last 23 ms with silence.
+        let url = LoaderMedia.url("M08_h264_1280x720_29.97_nonzero-start.mp4")
+        let file = try InputFile(url: url)
+        let info = StreamInfo(stream: file.stream(at: 0), format: file.pointer)
+        let scan = try PacketScan(file: file, streams: [info], limit: AssetProbe.packetScanLimit)
+        #expect(scan.audio[0]?.presentedSamples == 121_856 && scan.packetCount[0] == 119)
+        #expect(try AssetProbe.decodedSampleCount(url: url, info: info, cancellation: CancellationFlag()) == 120_832)
+        let asset = try await Asset.load(from: url)
+        let audio = try #require(asset.tracks(withMediaType: .audio).first)
+        #expect(audio.timeRange.duration == MediaTime(value: 120_832, timescale: 44100))
+        #expect(audio.timeRange.duration.convertScale(44100).value == 120_832)
+        // Where the container trims the last packet, its count is the smaller one and stays: M01 ends with 906 of
+        // 1024 samples (93 × 1024 + 906 = 96138), while the decoder gives all 94 × 1024 = 96256 (ffmpeg: 192512 bytes
+        // of mono s16).
+        let m01 = LoaderMedia.url("M01_iphone4s_rot-90_ts600_aac-mono44k.mov")
+        let m01File = try InputFile(url: m01)
+        let m01Info = StreamInfo(stream: m01File.stream(at: 0), format: m01File.pointer)
+        let m01Scan = try PacketScan(file: m01File, streams: [m01Info], limit: AssetProbe.packetScanLimit)
+        #expect(m01Scan.audio[0]?.presentedSamples == 96_138)
+        #expect(try AssetProbe.decodedSampleCount(url: m01, info: m01Info, cancellation: CancellationFlag()) == 96_256)
+        let m01Audio = try #require(try await Asset.load(from: m01).tracks(withMediaType: .audio).first)
+        #expect(m01Audio.timeRange.duration == MediaTime(value: 96_138, timescale: 44100))
     }
 
     @Test(.enabled(if: LoaderMedia.isAvailable))

@@ -189,32 +189,18 @@ struct LumaPlane {
         let index = try #require((0..<input.streamCount).first {
             input.stream(at: $0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         })
-        let decoder = try Decoder(stream: input.stream(at: index), threads: 1)
-        let packet = try Packet(), frame = try Frame()
-        var drained = false
-        while true {
-            switch try decoder.receive(into: frame) {
-            case .frame:
-                let stride = Int(frame.pointer.pointee.linesize.0)
-                let plane = frame.pointer.pointee.data.0!
-                var values: [UInt8] = []
-                values.reserveCapacity(frame.width * frame.height)
-                for row in 0..<frame.height {
-                    values.append(contentsOf: UnsafeBufferPointer(start: plane + row * stride, count: frame.width))
-                }
-                return LumaPlane(width: frame.width, height: frame.height, values: values)
-            case .endOfStream:
-                throw ExportError.invalidComposition("no video frame in \(url.lastPathComponent)")
-            case .needsInput:
-                if drained { throw ExportError.invalidComposition("no video frame in \(url.lastPathComponent)") }
-                if try input.readPacket(into: packet) {
-                    if packet.streamIndex == index { _ = try decoder.send(packet) }
-                    packet.unref()
-                } else {
-                    _ = try decoder.send(nil)
-                    drained = true
-                }
-            }
+        let decoder = try StreamDecoder(input: input, streamIndex: index, label: "the first video stream", threads: 1)
+        let frame = try Frame()
+        guard try decoder.decode(into: frame) else {
+            throw ExportError.invalidComposition("no video frame in \(url.lastPathComponent)")
         }
+        let stride = Int(frame.pointer.pointee.linesize.0)
+        let plane = try #require(frame.pointer.pointee.data.0)
+        var values: [UInt8] = []
+        values.reserveCapacity(frame.width * frame.height)
+        for row in 0..<frame.height {
+            values.append(contentsOf: UnsafeBufferPointer(start: plane + row * stride, count: frame.width))
+        }
+        return LumaPlane(width: frame.width, height: frame.height, values: values)
     }
 }

@@ -4,8 +4,8 @@ import Testing
 import Splice
 internal import CMedia
 
-/// Synthetic media written in-process with the library's own FFmpeg owners (`OutputFile`, `Encoder`, `Frame`,
-/// `Packet`), so each *kind* of difficult input (rotation matrix, variable frame rate, a 600 or 1001-based clock,
+/// Synthetic media written in-process with the library's own encoding muxer (`EncodingMuxer`, which the public
+/// `SyntheticMedia` writes through too) and FFmpeg owners (`Encoder`, `Frame`), so each *kind* of difficult input (rotation matrix, variable frame rate, a 600 or 1001-based clock,
 /// audio shorter or longer than video, odd sample rates) is reproduced with exactly known content and timing.
 ///
 /// Pictures are drawn as solid boxes in RGB, converted to 8-bit 4:2:0 BT.709 limited range by the formula (no
@@ -15,40 +15,9 @@ internal import CMedia
 /// clips need what it does not give: chosen timestamps per frame, display matrices, pixel aspect ratios, H.264/HEVC
 /// GOPs, AAC priming and timestamp jumps.)
 enum KindsMedia {
-    /// An 8-bit sRGB colour.
-    struct RGB: Hashable, Sendable, CustomStringConvertible {
-        var red: UInt8
-        var green: UInt8
-        var blue: UInt8
-
-        init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-        }
-
-        static let black = RGB(0, 0, 0)
-        static let white = RGB(255, 255, 255)
-        static let red = RGB(255, 0, 0)
-        static let green = RGB(0, 255, 0)
-        static let blue = RGB(0, 0, 255)
-        static let yellow = RGB(255, 255, 0)
-        static let grey = RGB(128, 128, 128)
-
-        var description: String { "(\(red), \(green), \(blue))" }
-
-        /// As a tuple for ``colorMatches(_:_:tolerance:)``.
-        var tuple: (Double, Double, Double) { (Double(red), Double(green), Double(blue)) }
-
-        /// BT.709 limited-range Y, Cb, Cr of this colour (rounded), the values a decoder returns.
-        var yuv: (UInt8, UInt8, UInt8) {
-            let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255
-            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b
-            let cb = (b - y) / 1.8556, cr = (r - y) / 1.5748
-            func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
-            return (byte(16 + 219 * y), byte(128 + 224 * cb), byte(128 + 224 * cr))
-        }
-    }
+    /// Colours are the library's ``Color`` (components 0…1; the pictures use 8-bit values, `n / 255`; the palette
+    /// is below: `.pureRed`, `.pureGreen`, `.pureBlue`, `.yellow`, `.grey`, and the library's `.black`, `.white`).
+    typealias RGB = Color
 
     /// A filled rectangle in pixels (origin top-left).
     struct Box: Sendable {
@@ -117,9 +86,7 @@ enum KindsMedia {
     /// `matroska`).
     static func write(to url: URL, format: String = "mov", video: Video?, audio: Audio?,
                       muxerOptions: [String: String] = [:]) throws {
-        let output = try OutputFile(path: url.path, formatName: format, cancellation: CancellationFlag())
-        var videoEncoder: Encoder?
-        var audioEncoder: Encoder?
+        let muxer = try EncodingMuxer(path: url.path, formatName: format)
         var videoStream = -1, audioStream = -1
         if let video {
             let encoder = try Encoder(name: video.encoder)
@@ -136,20 +103,14 @@ enum KindsMedia {
             context.pointee.color_primaries = AVCOL_PRI_BT709
             context.pointee.color_trc = AVCOL_TRC_BT709
             context.pointee.thread_count = 1
-            if output.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             let k = video.keyFrameInterval
-            if video.encoder == "libx265" {
-                try encoder.open(options: [
-                    "preset": "ultrafast",
-                    "x265-params": "lossless=1:keyint=\(k):min-keyint=\(k):scenecut=0:bframes=0:open-gop=0:log-level=error",
-                ])
-            } else {
-                try encoder.open(options: [
-                    "preset": "ultrafast", "qp": "0", "x264-params": "keyint=\(k):min-keyint=\(k):scenecut=0:bframes=0",
-                ])
-            }
-            videoStream = try output.addStream(for: encoder)
-            let stream = output.pointer.pointee.streams[videoStream]!
+            videoStream = try muxer.addStream(encoder, options: video.encoder == "libx265" ? [
+                "preset": "ultrafast",
+                "x265-params": "lossless=1:keyint=\(k):min-keyint=\(k):scenecut=0:bframes=0:open-gop=0:log-level=error",
+            ] : [
+                "preset": "ultrafast", "qp": "0", "x264-params": "keyint=\(k):min-keyint=\(k):scenecut=0:bframes=0",
+            ])
+            let stream = try #require(muxer.output.pointer.pointee.streams[videoStream])
             stream.pointee.sample_aspect_ratio = context.pointee.sample_aspect_ratio
             if video.rotation != 0 {
                 guard let data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) else {
@@ -157,8 +118,8 @@ enum KindsMedia {
                 }
                 data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, -video.rotation) }
             }
-            videoEncoder = encoder
         }
+        var audioFrameSize = 1024
         if let audio {
             let encoder = try Encoder(name: audio.codec == .pcm ? "pcm_s16le" : "aac")
             let context = encoder.pointer
@@ -167,64 +128,52 @@ enum KindsMedia {
             av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.channels))
             context.pointee.time_base = AVRational(num: 1, den: Int32(audio.sampleRate))
             if audio.codec == .aac { context.pointee.bit_rate = 128_000 }
-            if output.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-            try encoder.open(options: [:])
-            audioStream = try output.addStream(for: encoder)
-            audioEncoder = encoder
+            audioStream = try muxer.addStream(encoder)
+            if context.pointee.frame_size > 0 { audioFrameSize = Int(context.pointee.frame_size) }
         }
-        try output.writeHeader(options: muxerOptions)
+        try muxer.writeHeader(options: muxerOptions)
 
-        let packet = try Packet()
-        var audioPackets = 0
-        func drain(_ encoder: Encoder, stream: Int, durations: [Int64: Int64]) throws {
-            while try encoder.receive(into: packet) == .packet {
-                if let duration = durations[packet.pointer.pointee.pts] { packet.pointer.pointee.duration = duration }
-                if stream == audioStream, let jump = audio?.timestampJumpAfterFirstPacket, jump != 0,
-                   packet.pointer.pointee.pts >= 0 {
-                    if audioPackets == 0 {
-                        packet.pointer.pointee.duration += jump
-                    } else {
-                        packet.pointer.pointee.pts += jump
-                        packet.pointer.pointee.dts += jump
-                    }
-                    audioPackets += 1
-                }
-                packet.pointer.pointee.stream_index = Int32(stream)
-                av_packet_rescale_ts(packet.pointer, encoder.pointer.pointee.time_base, output.timeBase(ofStream: stream))
-                try output.write(packet)
-            }
-        }
-        func send(_ frame: Frame?, _ encoder: Encoder, stream: Int, durations: [Int64: Int64]) throws {
-            while try !encoder.send(frame) { try drain(encoder, stream: stream, durations: durations) }
-            try drain(encoder, stream: stream, durations: durations)
-        }
-
-        if let video, let encoder = videoEncoder {
+        if let video {
             var durations: [Int64: Int64] = [:]
             for (index, time) in video.frameTimes.enumerated() {
                 durations[time] = (index + 1 < video.frameTimes.count ? video.frameTimes[index + 1] : video.endTime) - time
             }
+            let setDuration = { (packet: Packet) in
+                if let duration = durations[packet.pointer.pointee.pts] { packet.pointer.pointee.duration = duration }
+            }
             for (index, time) in video.frameTimes.enumerated() {
                 let frame = try paint(video.picture(index), width: video.width, height: video.height)
                 frame.pts = time
-                try send(frame, encoder, stream: videoStream, durations: durations)
+                try muxer.encode(frame, stream: videoStream, adjust: setDuration)
             }
-            try send(nil, encoder, stream: videoStream, durations: durations)
+            try muxer.encode(nil, stream: videoStream, adjust: setDuration)
         }
-        if let audio, let encoder = audioEncoder {
-            let frameSize = encoder.pointer.pointee.frame_size > 0 ? Int(encoder.pointer.pointee.frame_size) : 1024
+        if let audio {
+            var audioPackets = 0
+            let jump = audio.timestampJumpAfterFirstPacket
+            let addJump = { (packet: Packet) in
+                guard jump != 0, packet.pointer.pointee.pts >= 0 else { return }
+                if audioPackets == 0 {
+                    packet.pointer.pointee.duration += jump
+                } else {
+                    packet.pointer.pointee.pts += jump
+                    packet.pointer.pointee.dts += jump
+                }
+                audioPackets += 1
+            }
             var start = 0
             while start < audio.sampleCount {
-                let count = min(frameSize, audio.sampleCount - start)
+                let count = min(audioFrameSize, audio.sampleCount - start)
                 let frame = try Frame()
                 let pointer = frame.pointer
                 pointer.pointee.nb_samples = Int32(count)
-                pointer.pointee.format = encoder.pointer.pointee.sample_fmt.rawValue
+                pointer.pointee.format = (audio.codec == .pcm ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLTP).rawValue
                 pointer.pointee.sample_rate = Int32(audio.sampleRate)
                 av_channel_layout_default(&pointer.pointee.ch_layout, Int32(audio.channels))
                 try FFmpegError.check(av_frame_get_buffer(pointer, 0))
                 if audio.codec == .pcm {
-                    pointer.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: count * audio.channels) { samples in
+                    let plane = try #require(pointer.pointee.data.0)
+                    plane.withMemoryRebound(to: Int16.self, capacity: count * audio.channels) { samples in
                         for i in 0..<count {
                             for channel in 0..<audio.channels {
                                 let value = max(-1, min(1, audio.sample(start + i, channel)))
@@ -234,18 +183,19 @@ enum KindsMedia {
                     }
                 } else {
                     for channel in 0..<audio.channels {
-                        pointer.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: count) { samples in
+                        let plane = try #require(pointer.pointee.extended_data[channel])
+                        plane.withMemoryRebound(to: Float.self, capacity: count) { samples in
                             for i in 0..<count { samples[i] = audio.sample(start + i, channel) }
                         }
                     }
                 }
                 frame.pts = Int64(start)
-                try send(frame, encoder, stream: audioStream, durations: [:])
+                try muxer.encode(frame, stream: audioStream, adjust: addJump)
                 start += count
             }
-            try send(nil, encoder, stream: audioStream, durations: [:])
+            try muxer.encode(nil, stream: audioStream, adjust: addJump)
         }
-        try output.finish()
+        try muxer.finish()
     }
 
     /// A yuv420p frame of `picture`: the background, then each box filled in order (luma per pixel, chroma per
@@ -260,7 +210,8 @@ enum KindsMedia {
         pointer.pointee.colorspace = AVCOL_SPC_BT709
         try FFmpegError.check(av_frame_get_buffer(pointer, 0))
         let strides = (Int(pointer.pointee.linesize.0), Int(pointer.pointee.linesize.1), Int(pointer.pointee.linesize.2))
-        let planes = (pointer.pointee.data.0!, pointer.pointee.data.1!, pointer.pointee.data.2!)
+        let planes = (try #require(pointer.pointee.data.0), try #require(pointer.pointee.data.1),
+                      try #require(pointer.pointee.data.2))
         let boxes = [Box(x: 0, y: 0, width: width, height: height, color: picture.background)] + picture.boxes
         for box in boxes {
             let (y, u, v) = box.color.yuv
@@ -279,6 +230,32 @@ enum KindsMedia {
             }
         }
         return frame
+    }
+}
+
+// MARK: Colours
+
+extension Color {
+    /// Pure red (255, 0, 0).
+    static let pureRed = Color(red: 1, green: 0, blue: 0)
+    /// Pure green (0, 255, 0).
+    static let pureGreen = Color(red: 0, green: 1, blue: 0)
+    /// Pure blue (0, 0, 255).
+    static let pureBlue = Color(red: 0, green: 0, blue: 1)
+    /// Yellow (255, 255, 0).
+    static let yellow = Color(red: 1, green: 1, blue: 0)
+    /// Mid grey (128, 128, 128).
+    static let grey = Color(red: 128 / 255, green: 128 / 255, blue: 128 / 255)
+
+    /// R, G, B on the 0…255 scale, for ``colorMatches(_:_:tolerance:)``.
+    var tuple: (Double, Double, Double) { (red * 255, green * 255, blue * 255) }
+
+    /// BT.709 limited-range Y, Cb, Cr of this colour (rounded), the values a decoder returns.
+    var yuv: (UInt8, UInt8, UInt8) {
+        let y = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+        let cb = (blue - y) / 1.8556, cr = (red - y) / 1.5748
+        func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+        return (byte(16 + 219 * y), byte(128 + 224 * cb), byte(128 + 224 * cr))
     }
 }
 
@@ -314,9 +291,9 @@ extension KindsMedia {
     /// Four quadrants: top-left red, top-right green, bottom-left blue, bottom-right yellow.
     static func quadrants(width: Int, height: Int) -> Picture {
         Picture(background: .black, boxes: [
-            Box(x: 0, y: 0, width: width / 2, height: height / 2, color: .red),
-            Box(x: width / 2, y: 0, width: width - width / 2, height: height / 2, color: .green),
-            Box(x: 0, y: height / 2, width: width / 2, height: height - height / 2, color: .blue),
+            Box(x: 0, y: 0, width: width / 2, height: height / 2, color: .pureRed),
+            Box(x: width / 2, y: 0, width: width - width / 2, height: height / 2, color: .pureGreen),
+            Box(x: 0, y: height / 2, width: width / 2, height: height - height / 2, color: .pureBlue),
             Box(x: width / 2, y: height / 2, width: width - width / 2, height: height - height / 2, color: .yellow),
         ])
     }

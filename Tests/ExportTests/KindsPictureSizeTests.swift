@@ -107,9 +107,9 @@ struct KindsPictureSizeTests {
         let frames = try await Readback.frames(of: output, at: [.ms(500), .ms(1500)])
         for (frame, name) in zip(frames, ["2:1 pixels", "square pixels"]) {
             let cells: [(Rect, RGB)] = [
-                (Rect(x: 8, y: 8, width: 16, height: 16), .red), (Rect(x: 148, y: 60, width: 8, height: 8), .red),
-                (Rect(x: 164, y: 60, width: 8, height: 8), .green), (Rect(x: 296, y: 8, width: 16, height: 16), .green),
-                (Rect(x: 8, y: 216, width: 16, height: 16), .blue), (Rect(x: 296, y: 216, width: 16, height: 16), .yellow),
+                (Rect(x: 8, y: 8, width: 16, height: 16), .pureRed), (Rect(x: 148, y: 60, width: 8, height: 8), .pureRed),
+                (Rect(x: 164, y: 60, width: 8, height: 8), .pureGreen), (Rect(x: 296, y: 8, width: 16, height: 16), .pureGreen),
+                (Rect(x: 8, y: 216, width: 16, height: 16), .pureBlue), (Rect(x: 296, y: 216, width: 16, height: 16), .yellow),
             ]
             for (rect, colour) in cells {
                 #expect(colorMatches(frame.meanColor(in: rect), colour.tuple, tolerance: 4),

@@ -25,10 +25,10 @@ struct KindsRotationTests {
     /// as ffprobe reports it: −90 (a phone held upright) is shown turned a quarter clockwise, so the coded picture's
     /// bottom-left (blue) comes to the top-left — what `ffmpeg` (autorotate) shows for the same file.
     static let uprightCorners: [Double: [RGB]] = [
-        0: [.red, .green, .blue, .yellow],
-        -90: [.blue, .red, .yellow, .green],
-        180: [.yellow, .blue, .green, .red],
-        90: [.green, .yellow, .red, .blue],
+        0: [.pureRed, .pureGreen, .pureBlue, .yellow],
+        -90: [.pureBlue, .pureRed, .yellow, .pureGreen],
+        180: [.yellow, .pureBlue, .pureGreen, .pureRed],
+        90: [.pureGreen, .yellow, .pureRed, .pureBlue],
     ]
 
     /// The mean colour of a 16 × 16 patch 24 px inside each corner of `rect` in `frame`.
@@ -99,13 +99,13 @@ struct KindsRotationTests {
         let wide = frames[0]
         #expect(colorMatches(wide.meanColor(in: Rect(x: 0, y: 0, width: 320, height: 39)), (0, 0, 0), tolerance: 2))
         #expect(colorMatches(wide.meanColor(in: Rect(x: 0, y: 281, width: 320, height: 39)), (0, 0, 0), tolerance: 2))
-        #expect(colorMatches(wide.meanColor(in: Rect(x: 4, y: 41, width: 150, height: 1)), RGB.red.tuple, tolerance: 3))
+        #expect(colorMatches(wide.meanColor(in: Rect(x: 4, y: 41, width: 150, height: 1)), RGB.pureRed.tuple, tolerance: 3))
         #expect(colorMatches(wide.meanColor(in: Rect(x: 166, y: 278, width: 150, height: 1)), RGB.yellow.tuple, tolerance: 3))
         // The quadrant split stays at the picture's middle: column 160, row 160.
-        #expect(colorMatches(wide.meanColor(in: Rect(x: 150, y: 100, width: 8, height: 8)), RGB.red.tuple, tolerance: 3))
-        #expect(colorMatches(wide.meanColor(in: Rect(x: 162, y: 100, width: 8, height: 8)), RGB.green.tuple, tolerance: 3))
-        #expect(colorMatches(wide.meanColor(in: Rect(x: 100, y: 150, width: 8, height: 8)), RGB.red.tuple, tolerance: 3))
-        #expect(colorMatches(wide.meanColor(in: Rect(x: 100, y: 162, width: 8, height: 8)), RGB.blue.tuple, tolerance: 3))
+        #expect(colorMatches(wide.meanColor(in: Rect(x: 150, y: 100, width: 8, height: 8)), RGB.pureRed.tuple, tolerance: 3))
+        #expect(colorMatches(wide.meanColor(in: Rect(x: 162, y: 100, width: 8, height: 8)), RGB.pureGreen.tuple, tolerance: 3))
+        #expect(colorMatches(wide.meanColor(in: Rect(x: 100, y: 150, width: 8, height: 8)), RGB.pureRed.tuple, tolerance: 3))
+        #expect(colorMatches(wide.meanColor(in: Rect(x: 100, y: 162, width: 8, height: 8)), RGB.pureBlue.tuple, tolerance: 3))
         for (colour, expected) in zip(Self.corners(of: wide, in: Rect(x: 0, y: 40, width: 320, height: 240)), Self.uprightCorners[0]!) {
             #expect(colorMatches(colour, expected.tuple, tolerance: 3), "landscape corner \(colour), expected \(expected)")
         }
@@ -113,8 +113,8 @@ struct KindsRotationTests {
         let tall = frames[1]
         #expect(colorMatches(tall.meanColor(in: Rect(x: 0, y: 0, width: 39, height: 320)), (0, 0, 0), tolerance: 2))
         #expect(colorMatches(tall.meanColor(in: Rect(x: 281, y: 0, width: 39, height: 320)), (0, 0, 0), tolerance: 2))
-        #expect(colorMatches(tall.meanColor(in: Rect(x: 41, y: 4, width: 1, height: 150)), RGB.blue.tuple, tolerance: 3))
-        #expect(colorMatches(tall.meanColor(in: Rect(x: 278, y: 166, width: 1, height: 150)), RGB.green.tuple, tolerance: 3))
+        #expect(colorMatches(tall.meanColor(in: Rect(x: 41, y: 4, width: 1, height: 150)), RGB.pureBlue.tuple, tolerance: 3))
+        #expect(colorMatches(tall.meanColor(in: Rect(x: 278, y: 166, width: 1, height: 150)), RGB.pureGreen.tuple, tolerance: 3))
         for (colour, expected) in zip(Self.corners(of: tall, in: Rect(x: 40, y: 0, width: 240, height: 320)), Self.uprightCorners[-90]!) {
             #expect(colorMatches(colour, expected.tuple, tolerance: 3), "portrait corner \(colour), expected \(expected)")
         }

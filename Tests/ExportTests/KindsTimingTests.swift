@@ -88,7 +88,7 @@ struct KindsTimingTests {
             audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 96_096, sample: tone))
         try KindsMedia.write(to: ts600URL, video: .constantRate(
             width: Self.size.width, height: Self.size.height, timescale: 600, frameDuration: 20, count: 60,
-            picture: { KindsMedia.indexed($0, background: .blue) }),
+            picture: { KindsMedia.indexed($0, background: .pureBlue) }),
             audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 96_000, sample: tone),
             muxerOptions: ["video_track_timescale": "600"])
         let ntsc = try await Asset.load(from: ntscURL), ts600 = try await Asset.load(from: ts600URL)

@@ -262,7 +262,7 @@ struct RealFootageTests {
                 #expect(loud.isEmpty, "\(p.clip.file): sound at \(loud.prefix(3)) where its audio ran out (\(audioEnd)..<\(clipEnd))")
             }
         }
-        // M08's and M09's audio run 27 ms and 75 ms past their video: cut there. M14 (no sound) follows M09, so its
+        // M08's and M09's audio run 3.9 ms and 75 ms past their video: cut there. M14 (no sound) follows M09, so its
         // second after the cut must be silent; M08's excess would have shifted M09's sound (checked above).
         let m09 = try #require(placed.first { $0.clip.file.hasPrefix("M09") })
         let m09End = Int((m09.start + m09.duration).convertScale(48_000).value)

@@ -14,10 +14,14 @@ final class Decoder {
 
     /// Opens a decoder for `stream` (`avcodec_find_decoder`, `avcodec_parameters_to_context`, `avcodec_open2`).
     ///
-    /// - Parameter threads: decoder threads; 0 lets FFmpeg choose (one per core).
+    /// - Parameters:
+    ///   - threads: decoder threads; 0 lets FFmpeg choose (one per core).
+    ///   - strict: when true, a picture or sound with decode errors is reported (`AV_EF_EXPLODE`:
+    ///     `AVERROR_INVALIDDATA`) instead of being concealed (e.g. a JPEG cut off before its end marker, which the
+    ///     decoder would otherwise pad with grey).
     /// - Throws: `FFmpegError.decoderNotFound` when the linked FFmpeg has no decoder for the codec, or the
     ///   `FFmpegError` of the failing call.
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws {
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, strict: Bool = false) throws {
         MediaLibrary.installLogRouting()
         guard let parameters = stream.pointee.codecpar else { throw FFmpegError.invalidData }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -31,6 +35,7 @@ final class Decoder {
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = threads
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
         try FFmpegError.check(avcodec_open2(context, codec, nil))
     }
 

@@ -50,7 +50,17 @@ final class OutputFile {
     }
 
     /// The stream's time base after the header was written (muxers may change it).
-    func timeBase(ofStream index: Int) -> AVRational { pointer.pointee.streams[index]!.pointee.time_base }
+    ///
+    /// - Parameter index: a stream index returned by ``addStream(for:)`` on this file; such a stream exists for the
+    ///   file's lifetime (libavformat never removes streams). Any other index (a programming error) gives 0/1, which
+    ///   `av_packet_rescale_ts` turns into unset timestamps (`AV_NOPTS_VALUE`) — never a read outside the stream
+    ///   table or a crash.
+    func timeBase(ofStream index: Int) -> AVRational {
+        guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else {
+            return AVRational(num: 0, den: 1)
+        }
+        return stream.pointee.time_base
+    }
 
     /// Sets container metadata (`av_dict_set` on the format context).
     func setMetadata(_ items: [(String, String)]) {

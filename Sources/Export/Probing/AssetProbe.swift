@@ -71,7 +71,8 @@ enum AssetProbe {
                 }
             case .audio:
                 tracks.append(try audioTrack(url: url, info: info, scan: scan.audio[info.index] ?? PacketScan.Audio(),
-                                             complete: scan.isComplete, bytes: scan.bytes[info.index]))
+                                             complete: scan.isComplete, bytes: scan.bytes[info.index],
+                                             cancellation: cancellation))
             default:
                 tracks.append(otherTrack(url: url, info: info))
             }
@@ -144,7 +145,7 @@ enum AssetProbe {
     }
 
     private static func audioTrack(url: URL, info: StreamInfo, scan: PacketScan.Audio, complete: Bool,
-                                   bytes: Int64?) throws -> AssetTrack {
+                                   bytes: Int64?, cancellation: CancellationFlag) throws -> AssetTrack {
         var start = MediaTime.zero
         var duration = MediaTime.zero
         let sampleRate = Int32(clamping: info.sampleRate)
@@ -157,7 +158,11 @@ enum AssetProbe {
             start = try time(streamStart, info, url: url)
         }
         if complete, !scan.hasUncountedPackets, sampleRate > 0 {
-            duration = inStreamTimescale(MediaTime(value: scan.presentedSamples, timescale: sampleRate), info)
+            var samples = scan.presentedSamples
+            if let decoded = try decodedSampleCount(url: url, info: info, cancellation: cancellation), decoded < samples {
+                samples = decoded
+            }
+            duration = inStreamTimescale(MediaTime(value: samples, timescale: sampleRate), info)
         } else if let declared = try declaredEnd(info, url: url) {
             duration = max(.zero, declared - start)
         }
@@ -173,6 +178,34 @@ enum AssetProbe {
         let duration = info.duration.flatMap { MediaTime(pts: $0, timeBase: info.timeBase) } ?? .zero
         return baseTrack(url: url, info: info, timeRange: TimeRange(start: .zero, duration: duration),
                          startTimeOffset: start, dataRate: nil)
+    }
+
+    /// The samples decoding the audio stream gives, decoded as the export engine decodes it (``StreamDecoder``:
+    /// corrupt packets skipped, the decoder drained), or nil when it cannot be decoded to the end.
+    ///
+    /// The packet count can promise more than there is: a decoder may turn a packet into nothing (M08's first AAC
+    /// packet, which carries libfaac's signature, decodes to no samples: 118 of its 119 packets give sound). A track
+    /// lasts what both the container and the decoder allow, so the loader takes the smaller count; the container's
+    /// is the smaller one where it trims the last packet (M01: 906 of 1024 samples).
+    ///
+    /// - Throws: `CancellationError` only; any other failure gives nil (the export reports it when it reads there).
+    static func decodedSampleCount(url: URL, info: StreamInfo, cancellation: CancellationFlag) throws -> Int64? {
+        do {
+            let decoder = try StreamDecoder(
+                input: InputFile(url: url, cancellation: cancellation), streamIndex: info.index,
+                label: "audio track \(info.index + 1) (\(info.codecName))", threads: 1)
+            let frame = try Frame()
+            var samples: Int64 = 0
+            while try decoder.decode(into: frame) {
+                samples += Int64(frame.sampleCount)
+            }
+            return samples
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            if cancellation.isCancelled { throw CancellationError() }
+            return nil
+        }
     }
 
     /// `start_time + duration` of the stream as the container declares it, when both are known.

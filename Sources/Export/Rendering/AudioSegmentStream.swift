@@ -32,10 +32,9 @@ final class AudioSegmentStream {
     let sampleCount: Int64
     private(set) var produced: Int64 = 0
 
-    private let input: InputFile
-    private let decoder: Decoder
+    /// The track's packets and decoder, shared along a run of segments that cut the source in order.
+    private let sourceDecoder: StreamDecoder
     private let graph: FilterGraph
-    private let packet: Packet
     private let decoded: Frame
     private let converted: Frame
     private let timeBase: AVRational
@@ -44,7 +43,7 @@ final class AudioSegmentStream {
     private var convertedOffset = 0
     private var hasConverted = false
     private var graphDrained = false
-    private var inputExhausted = false
+    /// True once this segment needs no more decoded frames (its range is reached, or the source ended).
     private var decoderDrained = false
     private var nextSourceSample: Int64?
     /// True while `decoded` holds a frame taken over from the previous segment that this one must see first.
@@ -65,35 +64,16 @@ final class AudioSegmentStream {
         sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
         if let previous, previous.track.assetURL == track.assetURL, previous.track.streamIndex == track.streamIndex,
            previous.resumePosition <= AudioOutputFormat(sampleRate: previous.sourceRate, channelCount: 1).sampleIndex(of: source.start) {
-            input = previous.input
-            decoder = previous.decoder
-            packet = previous.packet
+            sourceDecoder = previous.sourceDecoder
             decoded = previous.decoded
-            inputExhausted = previous.inputExhausted
             nextSourceSample = previous.nextSourceSample
             replay = previous.decoded.hasData
         } else {
-            do {
-                input = try InputFile(url: track.assetURL, cancellation: cancellation)
-            } catch let error as AssetLoadingError {
-                throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
-            }
-            guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
-                throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
-            }
-            for index in 0..<input.streamCount where index != track.streamIndex {
-                input.stream(at: index).pointee.discard = AVDISCARD_ALL
-            }
-            do {
-                decoder = try Decoder(stream: input.stream(at: track.streamIndex), threads: 1)
-            } catch {
-                throw ExportError.sourceUnreadable(
-                    track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
-            }
-            packet = try Packet()
+            sourceDecoder = try StreamDecoder(track: track, threads: 1, cancellation: cancellation)
             decoded = try Frame()
         }
-        timeBase = input.stream(at: track.streamIndex).pointee.time_base
+        let decoder = sourceDecoder.decoder
+        timeBase = sourceDecoder.timeBase
         sourceRate = Int(decoder.pointer.pointee.sample_rate)
         guard sourceRate > 0 else {
             throw ExportError.sourceUnreadable(track.assetURL, reason: "track \(track.trackID) has no sample rate")
@@ -201,7 +181,7 @@ final class AudioSegmentStream {
     /// Pulls the next converted frame; returns false when the graph is drained.
     private func fetchConverted() throws -> Bool {
         while true {
-            if input.cancellation.isCancelled { throw CancellationError() }
+            if sourceDecoder.cancellation.isCancelled { throw CancellationError() }
             switch try graph.pull(from: 0, into: converted) {
             case .frame:
                 convertedOffset = 0
@@ -224,93 +204,40 @@ final class AudioSegmentStream {
                 try graph.push(nil, to: 0)
                 return
             }
-            let result: Decoder.Output
+            let sample: Int64
             if replay {
-                result = .frame
-            } else {
-                do {
-                    result = try decoder.receive(into: decoded)
-                } catch let error as FFmpegError where error == .invalidData {
-                    continue  // a frame the decoder could not rebuild: skip it
-                } catch let error as FFmpegError {
-                    throw decodingFailed(error)
-                }
-            }
-            switch result {
-            case .frame:
-                let sample = replay ? decoded.pts : sampleIndex(of: decoded)
                 replay = false
-                decoded.pts = sample
-                nextSourceSample = sample + Int64(decoded.sampleCount)
-                // Wholly before the segment: atrim would drop it; skip the graph.
-                if sample + Int64(decoded.sampleCount) <= firstSourceSample {
-                    decoded.unref()
-                    continue
-                }
-                if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-                    var layout = sourceLayout
-                    av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
-                    av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
-                }
-                // Keep the frame: the next segment may take it over (it can reach past this segment's end). Stop
-                // decoding at the frame that reaches the end, so it is the one kept.
-                do {
-                    try graph.push(decoded, to: 0, keepReference: true)
-                } catch let error as FFmpegError {
-                    throw decodingFailed(error)  // e.g. a damaged packet changed the channel count mid-stream
-                }
-                if sample + Int64(decoded.sampleCount) >= lastSourceSample { decoderDrained = true }
-                return
-            case .endOfStream:
+                sample = decoded.pts
+            } else if try sourceDecoder.decode(into: decoded) {
+                sample = sampleIndex(of: decoded)
+            } else {
                 decoderDrained = true
-            case .needsInput:
-                if inputExhausted {
-                    try sendEndOfStream()
-                    continue
-                }
-                let more: Bool
-                do {
-                    more = try input.readPacket(into: packet)
-                } catch let error as FFmpegError where error == .exit {
-                    throw CancellationError()
-                } catch let error as FFmpegError {
-                    if error == .invalidData { more = false } else {
-                        throw ExportError.sourceUnreadable(track.assetURL, reason: "reading audio: \(error)")
-                    }
-                }
-                if !more {
-                    inputExhausted = true
-                    try sendEndOfStream()
-                    continue
-                }
-                guard packet.streamIndex == track.streamIndex else { continue }
-                do {
-                    _ = try decoder.send(packet)
-                } catch let error as FFmpegError where error == .invalidData {
-                    continue
-                } catch let error as FFmpegError {
-                    throw decodingFailed(error)
-                }
+                continue
             }
-        }
-    }
-
-    /// Starts draining the decoder. Frame threads report a corrupt packet late, possibly here: it is skipped like
-    /// any corrupt packet.
-    private func sendEndOfStream() throws {
-        do {
-            _ = try decoder.send(nil)
-        } catch let error as FFmpegError where error == .invalidData {
+            decoded.pts = sample
+            nextSourceSample = sample + Int64(decoded.sampleCount)
+            // Wholly before the segment: atrim would drop it; skip the graph.
+            if sample + Int64(decoded.sampleCount) <= firstSourceSample {
+                decoded.unref()
+                continue
+            }
+            if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                var layout = sourceLayout
+                av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
+                av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
+            }
+            // Keep the frame: the next segment may take it over (it can reach past this segment's end). Stop
+            // decoding at the frame that reaches the end, so it is the one kept.
+            do {
+                try graph.push(decoded, to: 0, keepReference: true)
+            } catch let error as FFmpegError {
+                // e.g. a damaged packet changed the channel count mid-stream
+                throw ExportError.sourceUnreadable(
+                    track.assetURL, reason: "decoding \(sourceDecoder.label): \(error)")
+            }
+            if sample + Int64(decoded.sampleCount) >= lastSourceSample { decoderDrained = true }
             return
-        } catch let error as FFmpegError {
-            throw decodingFailed(error)
         }
-    }
-
-    /// A decoder failure other than a corrupt packet (e.g. a damaged header asking for a feature FFmpeg does not
-    /// implement), as the public error naming the file and track.
-    private func decodingFailed(_ error: FFmpegError) -> ExportError {
-        .sourceUnreadable(track.assetURL, reason: "decoding audio track \(track.trackID) (\(track.codecName)): \(error)")
     }
 
     /// The source sample index of a decoded frame's first sample. The first frame decoded (after the seek, if any)

@@ -18,14 +18,12 @@ internal import CMedia
 /// Confined to one export worker.
 final class VideoSourceReader {
     let track: AssetTrack
-    private let input: InputFile
-    private let decoder: Decoder
-    private let streamIndex: Int
+    /// The track's packets and decoder (reading, draining, skipping corrupt packets, cancellation).
+    private let source: StreamDecoder
     private let timeBase: AVRational
     /// Half a tick of the stream's clock (the rounding a timestamp may hide) when the track's frame times are
     /// rounded to it; zero otherwise.
     private let halfTick: MediaTime
-    private let packet: Packet
     /// The frame on screen for the last request, and its source time.
     private var current: Frame
     private var currentTime: MediaTime?
@@ -33,7 +31,6 @@ final class VideoSourceReader {
     private var pending: Frame
     private var pendingTime: MediaTime?
     private var endOfStream = false
-    private var inputExhausted = false
     /// A request further ahead than this (seconds) from the decoded position seeks instead of decoding through,
     /// when the file has no index.
     private let seekAheadThreshold = MediaTime(seconds: 3)
@@ -45,34 +42,14 @@ final class VideoSourceReader {
     /// - Throws: ``ExportError`` naming the file when it cannot be opened or decoded.
     init(track: AssetTrack, cancellation: CancellationFlag) throws {
         self.track = track
-        do {
-            input = try InputFile(url: track.assetURL, cancellation: cancellation)
-        } catch let error as AssetLoadingError {
-            throw ExportError.sourceUnreadable(track.assetURL, reason: error.description)
-        }
-        guard track.streamIndex >= 0, track.streamIndex < input.streamCount else {
-            throw ExportError.sourceUnreadable(track.assetURL, reason: "it has no stream \(track.streamIndex) any more")
-        }
-        streamIndex = track.streamIndex
-        let stream = input.stream(at: streamIndex)
-        timeBase = stream.pointee.time_base
+        source = try StreamDecoder(track: track, cancellation: cancellation)
+        timeBase = source.timeBase
         let doubledDenominator = 2 * Int64(timeBase.den)
         let roundedFrameTimes = track.video.map {
             !$0.hasVariableFrameRate && MutableVideoComposition.standardFrameDuration(of: track) != $0.minFrameDuration
         } ?? false
         halfTick = roundedFrameTimes && timeBase.num > 0 && doubledDenominator <= Int64(Int32.max)
             ? MediaTime(value: Int64(timeBase.num), timescale: Int32(doubledDenominator)) : .zero
-        // Only this stream's packets are wanted: let the demuxer skip the others cheaply.
-        for index in 0..<input.streamCount where index != streamIndex {
-            input.stream(at: index).pointee.discard = AVDISCARD_ALL
-        }
-        do {
-            decoder = try Decoder(stream: stream)
-        } catch let error as FFmpegError {
-            throw ExportError.sourceUnreadable(
-                track.assetURL, reason: "no usable decoder for track \(track.trackID) (\(track.codecName)): \(error)")
-        }
-        packet = try Packet()
         current = try Frame()
         pending = try Frame()
     }
@@ -120,7 +97,7 @@ final class VideoSourceReader {
     /// (`avformat_index_get_entry_from_timestamp`), or nil when the file has no index.
     private func keyFrameTime(atOrBefore time: MediaTime) -> MediaTime? {
         guard let timestamp = (time + track.startTimeOffset).timestamp(in: timeBase, method: .towardNegativeInfinity),
-              let entry = avformat_index_get_entry_from_timestamp(input.stream(at: streamIndex), timestamp, AVSEEK_FLAG_BACKWARD),
+              let entry = avformat_index_get_entry_from_timestamp(source.input.stream(at: source.streamIndex), timestamp, AVSEEK_FLAG_BACKWARD),
               let streamTime = MediaTime(pts: entry.pointee.timestamp, timeBase: timeBase)
         else { return nil }
         return streamTime - track.startTimeOffset
@@ -129,19 +106,12 @@ final class VideoSourceReader {
     private func seek(to time: MediaTime) throws {
         let streamTime = time + track.startTimeOffset
         let timestamp = streamTime.timestamp(in: timeBase, method: .towardNegativeInfinity) ?? 0
-        do {
-            try input.seek(streamIndex: streamIndex, toTimestamp: timestamp)
-        } catch {
-            throw ExportError.sourceUnreadable(
-                track.assetURL, reason: "cannot seek track \(track.trackID) to \(time): \(error)")
-        }
-        decoder.flush()
+        try source.seek(toTimestamp: timestamp, describedAs: time)
         current.unref()
         pending.unref()
         currentTime = nil
         pendingTime = nil
         endOfStream = false
-        inputExhausted = false
         // Decode forward to the frame on screen at `time` (frame(at:) does the rest).
     }
 
@@ -156,76 +126,15 @@ final class VideoSourceReader {
 
     /// Decodes the next frame into `pending`, or sets `endOfStream`.
     private func decodeNext() throws {
-        while true {
-            if input.cancellation.isCancelled { throw CancellationError() }
-            let output: Decoder.Output
-            do {
-                output = try decoder.receive(into: pending)
-            } catch let error as FFmpegError where error == .invalidData {
-                continue  // a picture the decoder could not rebuild (frame threads report it here): skip it
-            } catch let error as FFmpegError {
-                throw decodingFailed(error)
+        while try source.decode(into: pending) {
+            let timestamp = pending.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? pending.bestEffortTimestamp : pending.pts
+            guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else {
+                pending.unref()
+                continue  // a frame without a usable timestamp cannot be placed: skip it
             }
-            switch output {
-            case .frame:
-                let timestamp = pending.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? pending.bestEffortTimestamp : pending.pts
-                guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else {
-                    pending.unref()
-                    continue  // a frame without a usable timestamp cannot be placed: skip it
-                }
-                pendingTime = streamTime - track.startTimeOffset - halfTick
-                return
-            case .endOfStream:
-                endOfStream = true
-                return
-            case .needsInput:
-                if inputExhausted {
-                    try sendEndOfStream()
-                    continue
-                }
-                let more: Bool
-                do {
-                    more = try input.readPacket(into: packet)
-                } catch let error as FFmpegError where error == .exit {
-                    throw CancellationError()
-                } catch let error as FFmpegError {
-                    // A damaged tail: treat as the end of the stream rather than failing the export.
-                    if error == .invalidData { more = false } else {
-                        throw ExportError.sourceUnreadable(track.assetURL, reason: "reading: \(error)")
-                    }
-                }
-                if !more {
-                    inputExhausted = true
-                    try sendEndOfStream()
-                    continue
-                }
-                guard packet.streamIndex == streamIndex else { continue }
-                do {
-                    _ = try decoder.send(packet)
-                } catch let error as FFmpegError where error == .invalidData {
-                    continue  // a corrupt packet: skip it, keep the previous picture (sample-and-hold)
-                } catch let error as FFmpegError {
-                    throw decodingFailed(error)
-                }
-            }
-        }
-    }
-
-    /// Starts draining the decoder. Frame threads report a corrupt packet late, possibly here: it is skipped like
-    /// any corrupt packet.
-    private func sendEndOfStream() throws {
-        do {
-            _ = try decoder.send(nil)
-        } catch let error as FFmpegError where error == .invalidData {
+            pendingTime = streamTime - track.startTimeOffset - halfTick
             return
-        } catch let error as FFmpegError {
-            throw decodingFailed(error)
         }
-    }
-
-    /// A decoder failure other than a corrupt packet (e.g. a stream feature FFmpeg does not implement), as the
-    /// public error naming the file and track.
-    private func decodingFailed(_ error: FFmpegError) -> ExportError {
-        .sourceUnreadable(track.assetURL, reason: "decoding track \(track.trackID) (\(track.codecName)): \(error)")
+        endOfStream = true
     }
 }
