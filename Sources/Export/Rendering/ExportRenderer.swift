@@ -24,26 +24,25 @@ final class ExportRenderer {
     private let job: ExportJob
     private let cancellation: CancellationFlag
     private let progress: (Double) -> Void
-    private var outputFile: OutputFile!
+    private var muxer: EncodingMuxer!
+    private var outputFile: OutputFile { muxer.output }
     private var videoEncoder: Encoder?
     private var audioEncoder: Encoder?
     private var videoStream = -1
     private var audioStream = -1
-    private let packet: Packet
     private var limitReached = false
 
     init(job: ExportJob, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws {
         self.job = job
         self.cancellation = cancellation
         self.progress = progress
-        packet = try Packet()
     }
 
     /// Renders the whole job. Returns true when the file length limit stopped the export early (the file is
     /// complete and playable, but shorter).
     func run() throws -> Bool {
         do {
-            outputFile = try OutputFile(path: job.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+            muxer = try EncodingMuxer(path: job.path, formatName: job.fileType.muxerName, cancellation: cancellation)
         } catch let error as FFmpegError {
             let url = URL(fileURLWithPath: job.path)
             throw ExportError.outputNotWritable(url.deletingLastPathComponent(), reason: error.description)
@@ -105,8 +104,8 @@ final class ExportRenderer {
             }
         }
         video?.stop()
-        if let videoEncoder { try drain(videoEncoder, stream: videoStream, flush: true) }
-        if let audioEncoder { try drain(audioEncoder, stream: audioStream, flush: true) }
+        if videoEncoder != nil { try encode(nil, stream: videoStream) }
+        if audioEncoder != nil { try encode(nil, stream: audioStream) }
         try writing { try outputFile.finish() }
         progress(1)
         return limitReached
@@ -139,7 +138,6 @@ final class ExportRenderer {
         context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
         if settings.codec == .ffv1 { context.pointee.gop_size = 1 }  // intra-only: every frame decodable on its own
         context.pointee.thread_count = 0
-        if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options: [String: String] = [:]
         switch settings.rateControl {
         case .constantQuality(let crf):
@@ -159,12 +157,11 @@ final class ExportRenderer {
         if settings.codec == .hevc { options["x265-params"] = "log-level=error" }
         if settings.codec == .hevc && job.fileType != .mkv { context.pointee.codec_tag = fourCC("hvc1") }
         do {
-            try encoder.open(options: options)
+            videoStream = try muxer.addStream(encoder, options: options)
         } catch {
             throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected the settings \(options): \(error)")
         }
         videoEncoder = encoder
-        videoStream = try outputFile.addStream(for: encoder)
     }
 
     private var audioFrameSize = 1024
@@ -184,9 +181,8 @@ final class ExportRenderer {
         av_channel_layout_default(&context.pointee.ch_layout, Int32(plan.format.channelCount))
         context.pointee.time_base = AVRational(num: 1, den: Int32(plan.format.sampleRate))
         if settings.codec != .pcm { context.pointee.bit_rate = Int64(settings.bitRate) }
-        if outputFile.wantsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         do {
-            try encoder.open(options: [:])
+            audioStream = try muxer.addStream(encoder)
         } catch {
             throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected \(settings): \(error)")
         }
@@ -195,64 +191,47 @@ final class ExportRenderer {
             audioConverter = try SampleFormatConverter(format: plan.format, to: context.pointee.sample_fmt)
         }
         audioEncoder = encoder
-        audioStream = try outputFile.addStream(for: encoder)
     }
 
     private func encodeVideo(_ frame: Frame) throws {
-        guard let videoEncoder, !limitReached else { return }
+        guard videoEncoder != nil, !limitReached else { return }
         frame.pts = encoderClock.pts(ofFrame: frame.pts)
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        try send(frame, to: videoEncoder, stream: videoStream)
+        try encode(frame, stream: videoStream)
     }
 
     private func encodeAudio(_ frame: Frame) throws {
-        guard let audioEncoder, !limitReached else { return }
+        guard audioEncoder != nil, !limitReached else { return }
         guard let converter = audioConverter else {
-            try send(frame, to: audioEncoder, stream: audioStream)
+            try encode(frame, stream: audioStream)
             return
         }
-        try converter.convert(frame) { try send($0, to: audioEncoder, stream: audioStream) }
+        try converter.convert(frame) { try encode($0, stream: audioStream) }
     }
 
     /// Converts the mixer's planar float to the encoder's sample format (PCM: s16, Opus: interleaved float), by
     /// `aformat`; nil when the encoder takes planar float (AAC).
     private var audioConverter: SampleFormatConverter?
 
-    private func send(_ frame: Frame, to encoder: Encoder, stream: Int) throws {
-        while true {
-            let accepted: Bool
-            do {
-                accepted = try encoder.send(frame)
-            } catch {
-                throw ExportError.renderingFailed(stage: "encoding with \(encoder.codecName)", reason: "\(error)")
-            }
-            try drain(encoder, stream: stream, flush: false)
-            if accepted { return }
-        }
-    }
-
-    private func drain(_ encoder: Encoder, stream: Int, flush: Bool) throws {
-        if flush { _ = try encoder.send(nil) }
-        while true {
-            let result: Encoder.Output
-            do {
-                result = try encoder.receive(into: packet)
-            } catch {
-                throw ExportError.renderingFailed(stage: "encoding with \(encoder.codecName)", reason: "\(error)")
-            }
-            guard result == .packet else { return }
-            let encoderTimeBase = encoder.pointer.pointee.time_base
-            if encoder === videoEncoder {
+    /// Encodes `frame` (nil: flushes) on `stream` and writes what the encoder gives; then notes whether the file
+    /// length limit is near.
+    private func encode(_ frame: Frame?, stream: Int) throws {
+        let isVideo = stream == videoStream
+        let clock = encoderClock
+        do {
+            try muxer.encode(frame, stream: stream) { packet in
                 // libx264 leaves durations 0. Every frame lasts one frame duration, except the last, which ends
                 // exactly at the composition's end, so the video track's duration is the composition's.
-                packet.pointer.pointee.duration = encoderClock.duration(ofFrameAt: packet.pointer.pointee.pts)
+                if isVideo { packet.pointer.pointee.duration = clock.duration(ofFrameAt: packet.pointer.pointee.pts) }
             }
-            packet.pointer.pointee.stream_index = Int32(stream)
-            av_packet_rescale_ts(packet.pointer, encoderTimeBase, outputFile.timeBase(ofStream: stream))
-            try writing { try outputFile.write(packet) }
-            if let limit = job.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
-                limitReached = true
-            }
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            let name = (isVideo ? videoEncoder : audioEncoder)?.codecName ?? "the encoder"
+            throw ExportError.renderingFailed(stage: "encoding with \(name)", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            try writing { throw error }
+        }
+        if let limit = job.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
+            limitReached = true
         }
     }
 
