@@ -85,6 +85,17 @@ struct DocumentErrorTests {
         #expect(problems[0].message.hasSuffix("/b.mov)"))
     }
 
+    @Test func aMisspeltClipsKeyIsNamedWithASuggestion() async throws {
+        let problems = try await Self.problems("""
+            {
+              "version": 1,
+              "clipz": [ { "source": "clipA.mp4" } ]
+            }
+            """)
+        Self.expectSingle(problems, path: "clipz", line: 3, column: 12,
+                          message: "unknown field 'clipz' (did you mean 'clips'?): the document needs \"clips\" (the short form) or \"composition\" (the full form)")
+    }
+
     @Test func unknownFieldsAreErrorsWithASuggestion() async throws {
         let problems = try await Self.problems("""
             {

@@ -130,6 +130,16 @@ enum DocumentReader {
             throw fail("a document has either \"clips\" (the short form) or \"composition\" (the full form), not both", at: tree.position)
         }
         guard isShort || isFull else {
+            // A misspelt "clips" or "composition" is the likely cause: name the key that was written.
+            if case .object(let members) = tree.value {
+                for member in members {
+                    if let meant = JSONNodeDecoder.suggestion(for: member.key, among: ["clips", "composition"]) {
+                        throw fail("unknown field '\(member.key)' (did you mean '\(meant)'?): the document needs \"clips\" "
+                                   + "(the short form) or \"composition\" (the full form)",
+                                   path: DocumentPath([.key(member.key)]), at: member.value.position ?? tree.position)
+                    }
+                }
+            }
             throw fail("the document has neither \"clips\" (the short form) nor \"composition\" (the full form)", at: tree.position)
         }
         normalizeExport(&tree)
