@@ -53,14 +53,8 @@ extension Asset {
     static func load(from url: URL, packetScanLimit: Int) async throws -> Asset {
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Asset, Error>) in
-                let thread = Thread {
-                    continuation.resume(with: Result {
-                        try AssetProbe.load(url: url, cancellation: cancellation, packetScanLimit: packetScanLimit)
-                    })
-                }
-                thread.name = "Splice asset loading"
-                thread.start()
+            try await WorkerThread.run(name: "splice.load") {
+                try AssetProbe.load(url: url, cancellation: cancellation, packetScanLimit: packetScanLimit)
             }
         } onCancel: {
             cancellation.cancel()

@@ -243,21 +243,9 @@ public final class AssetExportSession: Sendable {
     }
 
     private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
-            let cancellation = self.cancellation
-            let thread = Thread { [self] in
-                Thread.current.name = "splice.export"  // from the thread itself: only then does Linux see the name
-                do {
-                    let limitReached = try plan.write(cancellation: cancellation) { [self] value in
-                        publish(progress: value)
-                    }
-                    continuation.resume(returning: limitReached)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
+        let cancellation = self.cancellation
+        return try await WorkerThread.run(name: "splice.export") { [self] in
+            try plan.write(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }
 

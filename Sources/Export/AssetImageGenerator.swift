@@ -60,7 +60,7 @@ public struct AssetImageGenerator: Sendable {
         let cancellation = CancellationFlag()
         continuation.onTermination = { _ in cancellation.cancel() }
         let generator = self
-        let thread = Thread {
+        WorkerThread.start(name: "splice.images") {
             do {
                 try generator.render(times, cancellation: cancellation) { requested, frame, actual in
                     continuation.yield((requested, frame, actual))
@@ -70,9 +70,6 @@ public struct AssetImageGenerator: Sendable {
                 continuation.finish(throwing: cancellation.isCancelled ? CancellationError() : error)
             }
         }
-        thread.name = "splice.images"
-        thread.stackSize = 8 << 20
-        thread.start()
         return stream
     }
 

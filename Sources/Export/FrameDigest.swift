@@ -86,13 +86,7 @@ public struct FrameDigestLog: Sendable, Hashable {
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file and the cause (cannot open, no decoder,
     ///   a decoding error).
     public init(contentsOf url: URL) async throws {
-        self = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FrameDigestLog, any Error>) in
-            let thread = Thread {
-                continuation.resume(with: Result { try FrameDigestLog.decode(url) })
-            }
-            thread.name = "splice.framemd5"
-            thread.start()
-        }
+        self = try await WorkerThread.run(name: "splice.framemd5") { try FrameDigestLog.decode(url) }
     }
 
     /// A log from its parts.

@@ -24,8 +24,7 @@ final class VideoRenderThread {
         let queue = FrameQueue(capacity: max(1, capacity))
         self.queue = queue
         let finished = self.finished
-        let thread = Thread {
-            Thread.current.name = "splice.video"  // set from the thread itself: only then does Linux see the name
+        WorkerThread.start(name: "splice.video") {
             defer { finished.signal() }
             do {
                 let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
@@ -38,8 +37,6 @@ final class VideoRenderThread {
                 queue.finish(error: error)
             }
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     deinit { stop() }
