@@ -25,17 +25,19 @@ let package = Package(
         .target(name: "Composition"),
         .target(name: "VideoComposition", dependencies: ["Composition"]),
         .target(name: "AudioMix", dependencies: ["Composition"]),
-        .target(name: "Export", dependencies: ["CMedia", "Composition", "VideoComposition", "AudioMix"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        // The FFmpeg owner types (one Swift owner per allocation) shared by the engines through `package` access.
+        .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
+        .target(name: "Export", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export"]),
         .target(name: "SpliceTesting", dependencies: ["Splice"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
         .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
-        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
+        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg"]),
         // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
-        .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceTesting"]),
-        .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["Splice"]),
+        .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting"]),
+        .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceFFmpeg"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg"]),
     ]
 )

@@ -7,11 +7,12 @@
 public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What is wrong.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The render size has a zero or negative width or height.
+        /// The render size has a zero or negative width or height, or exceeds what the engine renders.
         case invalidRenderSize
         /// The render size has an odd width or height (4:2:0 output needs even sizes).
         case oddRenderSize
-        /// The frame duration is not a positive numeric time.
+        /// The frame duration is not a positive numeric time, or lies outside what the engine renders (1/1000 s to
+        /// 60 s).
         case invalidFrameDuration
         /// The composition has a duration but the video composition has no instruction.
         case noInstructions
@@ -60,6 +61,8 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case nonFiniteValue
         /// A volume (linear gain) is negative.
         case negativeVolume
+        /// An instruction draws more layers than the engine composites at once.
+        case tooManyLayers
     }
 
     /// Where a keyframed parameter sits, for the issues ``Keyframes/validationIssues(at:checkValue:)`` reports.

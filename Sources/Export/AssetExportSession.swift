@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import AudioMix
 import Composition
 import Foundation
@@ -38,18 +39,6 @@ public final class AssetExportSession: Sendable {
         case cancelled
     }
 
-    struct Configuration {
-        var outputURL: URL?
-        var outputFileType: FileType?
-        var videoComposition: MutableVideoComposition?
-        var audioMix: MutableAudioMix?
-        var timeRange: TimeRange = TimeRange(start: .zero, duration: .positiveInfinity)
-        var metadata: [MetadataItem] = []
-        var shouldOptimizeForNetworkUse = true
-        var fileLengthLimit: Int64?
-        var overwritesExistingFile = false
-    }
-
     struct State {
         var status: Status = .waiting
         var error: (any Error)?
@@ -64,7 +53,7 @@ public final class AssetExportSession: Sendable {
     public let settings: ExportSettings?
     /// The preset the session was made with, if any.
     public let preset: ExportPreset?
-    private let configuration: Mutex<Configuration>
+    private let request: Mutex<ExportRequest>
     private let state = Mutex(State())
     private let cancellation = CancellationFlag()
 
@@ -73,8 +62,8 @@ public final class AssetExportSession: Sendable {
         self.asset = asset
         self.preset = preset
         settings = preset.settings
-        configuration = Mutex(Configuration())
-        if preset == .appleM4A { configuration.withLock { $0.outputFileType = .m4a } }
+        request = Mutex(ExportRequest())
+        if preset == .appleM4A { request.withLock { $0.outputFileType = .m4a } }
     }
 
     /// A session for `asset` with an AVFoundation preset name (`"AVAssetExportPreset1920x1080"`, …), as
@@ -94,66 +83,66 @@ public final class AssetExportSession: Sendable {
         self.asset = asset
         self.preset = nil
         self.settings = settings
-        configuration = Mutex(Configuration())
+        request = Mutex(ExportRequest())
     }
 
     // MARK: Configuration (set before export())
 
     /// Where the file goes. Required.
     public var outputURL: URL? {
-        get { configuration.withLock { $0.outputURL } }
-        set { configuration.withLock { $0.outputURL = newValue } }
+        get { request.withLock { $0.outputURL } }
+        set { request.withLock { $0.outputURL = newValue } }
     }
 
     /// The container; nil picks it from ``outputURL``'s extension (`.mp4`, `.mov`, `.m4a`, `.mkv`, `.webm`).
     public var outputFileType: FileType? {
-        get { configuration.withLock { $0.outputFileType } }
-        set { configuration.withLock { $0.outputFileType = newValue } }
+        get { request.withLock { $0.outputFileType } }
+        set { request.withLock { $0.outputFileType = newValue } }
     }
 
     /// How the video looks; nil uses `MutableVideoComposition(propertiesOf:)` (upright, aspect-fit).
     public var videoComposition: MutableVideoComposition? {
-        get { configuration.withLock { $0.videoComposition } }
-        set { configuration.withLock { $0.videoComposition = newValue } }
+        get { request.withLock { $0.videoComposition } }
+        set { request.withLock { $0.videoComposition = newValue } }
     }
 
     /// How the audio tracks are mixed; nil plays every track at its preferred volume.
     public var audioMix: MutableAudioMix? {
-        get { configuration.withLock { $0.audioMix } }
-        set { configuration.withLock { $0.audioMix = newValue } }
+        get { request.withLock { $0.audioMix } }
+        set { request.withLock { $0.audioMix = newValue } }
     }
 
     /// The part of the composition to export, in composition time; the whole composition by default
     /// (`[0, +∞)`, clipped to the duration).
     public var timeRange: TimeRange {
-        get { configuration.withLock { $0.timeRange } }
-        set { configuration.withLock { $0.timeRange = newValue } }
+        get { request.withLock { $0.timeRange } }
+        set { request.withLock { $0.timeRange = newValue } }
     }
 
     /// Container metadata to write (`title`, `creation_time`, …).
     public var metadata: [MetadataItem] {
-        get { configuration.withLock { $0.metadata } }
-        set { configuration.withLock { $0.metadata = newValue } }
+        get { request.withLock { $0.metadata } }
+        set { request.withLock { $0.metadata = newValue } }
     }
 
     /// Put the index (`moov`) before the media data so playback can start while downloading. True by default.
     public var shouldOptimizeForNetworkUse: Bool {
-        get { configuration.withLock { $0.shouldOptimizeForNetworkUse } }
-        set { configuration.withLock { $0.shouldOptimizeForNetworkUse = newValue } }
+        get { request.withLock { $0.shouldOptimizeForNetworkUse } }
+        set { request.withLock { $0.shouldOptimizeForNetworkUse = newValue } }
     }
 
     /// Maximum output size in bytes. When the limit would be passed, the export stops at a frame boundary and
     /// completes with a shorter, playable file (as AVFoundation does); ``fileLengthLimitReached`` then says so. Must be
     /// greater than 0 (nil for no limit).
     public var fileLengthLimit: Int64? {
-        get { configuration.withLock { $0.fileLengthLimit } }
-        set { configuration.withLock { $0.fileLengthLimit = newValue } }
+        get { request.withLock { $0.fileLengthLimit } }
+        set { request.withLock { $0.fileLengthLimit = newValue } }
     }
 
     /// Replace a file already at ``outputURL``. False by default: an existing file is an error, as in AVFoundation.
     public var overwritesExistingFile: Bool {
-        get { configuration.withLock { $0.overwritesExistingFile } }
-        set { configuration.withLock { $0.overwritesExistingFile = newValue } }
+        get { request.withLock { $0.overwritesExistingFile } }
+        set { request.withLock { $0.overwritesExistingFile = newValue } }
     }
 
     // MARK: Observation
@@ -215,10 +204,10 @@ public final class AssetExportSession: Sendable {
         guard claimed else {
             throw ExportError.unsupportedSettings("this session has already exported; make a new session to export again")
         }
-        let configuration = self.configuration.withLock { $0 }
+        let request = self.request.withLock { $0 }
         do {
             let plan = try ExportPlanner(
-                composition: asset, settings: settings, preset: preset, configuration: configuration
+                composition: asset, settings: settings, preset: preset, request: request
             ).makePlan()
             let limitReached = try await withTaskCancellationHandler {
                 try await runOnWorkerThread(plan)
@@ -233,19 +222,19 @@ public final class AssetExportSession: Sendable {
         }
     }
 
-    /// The filter graphs the export uses, as text (one per distinct configuration, in timeline order), compiled from
+    /// The filter graphs the export uses, as text (one per distinct request, in timeline order), compiled from
     /// the models and the sources' described formats without decoding. For debugging and for people who know FFmpeg.
     /// - Throws: the planning errors of ``export()`` (invalid models, unknown preset).
     public func filterGraphDescription() throws -> String {
-        let configuration = self.configuration.withLock { $0 }
-        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, configuration: configuration).makePlan()
+        let request = self.request.withLock { $0 }
+        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
         return try plan.describeGraphs()
     }
 
     private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
-            try plan.write(cancellation: cancellation) { [self] value in publish(progress: value) }
+            try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }
 

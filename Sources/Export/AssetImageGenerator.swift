@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import AudioMix
 import Composition
 import Foundation

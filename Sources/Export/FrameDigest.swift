@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Composition
 import Foundation
 internal import CMedia
@@ -112,7 +113,7 @@ public struct FrameDigestLog: Sendable, Hashable {
     private static func decode(_ url: URL) throws -> FrameDigestLog {
         let input: InputFile
         do {
-            input = try InputFile(url: url)
+            input = try InputFile.open(url)
         } catch let error as AssetLoadingError {
             throw ExportError.sourceUnreadable(url, reason: error.description)
         }

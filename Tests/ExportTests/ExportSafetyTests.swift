@@ -142,7 +142,7 @@ struct ExportSafetyTests {
             try await session.export()
         } throws: { error in
             guard case ExportError.invalidVideoComposition(let issues) = error else { return false }
-            return issues.count >= 2 && issues.contains { $0.contains("641") } && issues.contains { $0.contains("99") }
+            return issues.count >= 2 && issues.contains { $0.description.contains("641") } && issues.contains { $0.description.contains("99") }
         }
         #expect(scratch.contents.isEmpty)
     }

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Testing
 import Composition
 @testable import Export

@@ -140,7 +140,7 @@ extension Reliability {
                 _ = try await generator.image(at: .zero)
             } throws: { error in
                 guard case ExportError.invalidVideoComposition(let issues) = error else { return false }
-                return issues.contains { $0.contains("render size 100000 × 100000") }
+                return issues.contains { $0.description.contains("render size 100000 × 100000") }
             }
             generator.videoComposition = nil
             generator.maximumSize = Size(width: 0, height: 0)
@@ -193,7 +193,7 @@ extension Reliability {
                 try await videoSession.export()
             } throws: { error in
                 guard case ExportError.invalidVideoComposition(let issues) = error else { return false }
-                return issues == ["tooManyLayers: instruction 0 draws 1200 layers; at most 32 are composited at once"]
+                return issues.map(\.description) == ["tooManyLayers: instruction 0 draws 1200 layers; at most 32 are composited at once"]
             }
             #expect(scratch.contents.isEmpty)
         }

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Foundation
 import Synchronization
 import Testing

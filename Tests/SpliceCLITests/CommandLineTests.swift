@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Foundation
 import Splice
 import Testing

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Composition
 
 /// A frame rate as an exact fraction of frames per second (`30`, `25`, `30000/1001`), for short-form documents.

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import AudioMix
 import Composition
 import Foundation
@@ -10,16 +11,16 @@ struct ExportPlanner {
     let composition: MutableComposition
     let settings: ExportSettings?
     let preset: ExportPreset?
-    let configuration: AssetExportSession.Configuration
+    let request: ExportRequest
 
     func makePlan() throws -> ExportPlan {
-        guard let outputURL = configuration.outputURL else {
+        guard let outputURL = request.outputURL else {
             throw ExportError.unsupportedSettings("no output URL: set outputURL before exporting")
         }
         guard outputURL.isFileURL else {
             throw ExportError.outputNotWritable(outputURL, reason: "only file URLs can be written")
         }
-        guard let fileType = configuration.outputFileType ?? FileType(pathExtension: outputURL.pathExtension) else {
+        guard let fileType = request.outputFileType ?? FileType(pathExtension: outputURL.pathExtension) else {
             throw ExportError.unsupportedSettings(
                 "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
         }
@@ -30,12 +31,12 @@ struct ExportPlanner {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
             }
             let passthrough = try PassthroughPlan.make(
-                composition: composition, configuration: configuration, fileType: fileType, outputURL: outputURL,
+                composition: composition, request: request, fileType: fileType, outputURL: outputURL,
                 range: try exportRange(duration: duration))
             return ExportPlan(
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
-                outputURL: outputURL, overwritesExistingFile: configuration.overwritesExistingFile,
-                metadata: passthrough.metadata, optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse,
+                outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
+                metadata: passthrough.metadata, optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
                 fileLengthLimit: nil, passthrough: passthrough)
         }
         if !fileType.supportsVideo { settings.video = nil }
@@ -62,7 +63,7 @@ struct ExportPlanner {
         }
         if let video = settings.video { try checkCodec(video.codec, in: fileType); try check(video) }
         if let audio = settings.audio { try checkCodec(audio.codec, in: fileType); try check(audio) }
-        if let limit = configuration.fileLengthLimit, limit <= 0 {
+        if let limit = request.fileLengthLimit, limit <= 0 {
             throw ExportError.unsupportedSettings("fileLengthLimit \(limit) bytes must be greater than 0 (nil for no limit)")
         }
 
@@ -76,10 +77,10 @@ struct ExportPlanner {
         }
         return ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
-            overwritesExistingFile: configuration.overwritesExistingFile,
-            metadata: configuration.metadata.map { ($0.key, $0.value) },
-            optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse,
-            fileLengthLimit: configuration.fileLengthLimit)
+            overwritesExistingFile: request.overwritesExistingFile,
+            metadata: request.metadata.map { ($0.key, $0.value) },
+            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
+            fileLengthLimit: request.fileLengthLimit)
     }
 
     // MARK: Checks
@@ -93,13 +94,13 @@ struct ExportPlanner {
         guard access(directory.path, W_OK) == 0 else {
             throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable")
         }
-        if FileManager.default.fileExists(atPath: url.path) && !configuration.overwritesExistingFile {
+        if FileManager.default.fileExists(atPath: url.path) && !request.overwritesExistingFile {
             throw ExportError.outputFileExists(url)
         }
     }
 
     private func exportRange(duration: MediaTime) throws -> TimeRange {
-        let requested = configuration.timeRange
+        let requested = request.timeRange
         guard requested.isValid, requested.start.isNumeric, requested.start >= .zero else {
             throw ExportError.invalidComposition("the export time range \(requested) is not a valid range from time ≥ 0")
         }
@@ -186,7 +187,7 @@ struct ExportPlanner {
     static let frameDurationBounds = (shortest: MediaTime(value: 1, timescale: 1000), longest: MediaTime(seconds: 60))
 
     private func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
-        let videoComposition = configuration.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
+        let videoComposition = request.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
         return try Self.videoPlan(
             composition: composition, tracks: tracks, videoComposition: videoComposition, range: range,
             maximumSize: settings.maximumSize)
@@ -203,21 +204,26 @@ struct ExportPlanner {
         composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
         range: TimeRange, maximumSize: Size?, hasFilter: (String) -> Bool = MediaLibrary.hasFilter(named:)
     ) throws -> VideoPlan {
-        var issues = videoComposition.validate(for: composition).map(\.description)
+        var issues = videoComposition.validate(for: composition)
         let size = videoComposition.renderSize
         if size.width > maximumRenderDimension || size.height > maximumRenderDimension {
-            issues.append("invalidRenderSize: render size \(size.width) × \(size.height) pixels: width and height must be at "
-                          + "most \(maximumRenderDimension)")
+            issues.append(ValidationIssue(
+                kind: .invalidRenderSize,
+                message: "render size \(size.width) × \(size.height) pixels: width and height must be at most "
+                    + "\(maximumRenderDimension)"))
         }
         let frameDuration = videoComposition.frameDuration
         if frameDuration.isNumeric, frameDuration > .zero,
            frameDuration < frameDurationBounds.shortest || frameDuration > frameDurationBounds.longest {
-            issues.append("invalidFrameDuration: frame duration \(frameDuration) must lie between 1/1000 s and 60 s")
+            issues.append(ValidationIssue(
+                kind: .invalidFrameDuration, message: "frame duration \(frameDuration) must lie between 1/1000 s and 60 s"))
         }
         for (index, instruction) in videoComposition.instructions.enumerated()
         where instruction.layerInstructions.count > maximumLayerCount {
-            issues.append("tooManyLayers: instruction \(index) draws \(instruction.layerInstructions.count) layers; at most "
-                          + "\(maximumLayerCount) are composited at once")
+            issues.append(ValidationIssue(
+                kind: .tooManyLayers, instructionIndex: index,
+                message: "instruction \(index) draws \(instruction.layerInstructions.count) layers; at most "
+                    + "\(maximumLayerCount) are composited at once"))
         }
         guard issues.isEmpty else { throw ExportError.invalidVideoComposition(issues) }
         if let maximumSize, maximumSize.width <= 0 || maximumSize.height <= 0 {
@@ -311,9 +317,9 @@ struct ExportPlanner {
     // MARK: Audio
 
     private func makeAudioPlan(_ tracks: [CompositionTrack], settings: AudioSettings, range: TimeRange) throws -> AudioPlan {
-        let mix = configuration.audioMix ?? MutableAudioMix()
+        let mix = request.audioMix ?? MutableAudioMix()
         let issues = mix.validate(for: composition)
-        guard issues.isEmpty else { throw ExportError.invalidAudioMix(issues.map(\.description)) }
+        guard issues.isEmpty else { throw ExportError.invalidAudioMix(issues) }
         var gains: [Int32: @Sendable (MediaTime) -> Double] = [:]
         var varispeed: Set<Int32> = []
         for track in tracks {

@@ -68,13 +68,13 @@ struct PassthroughPlan: Sendable {
     /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming the first obstacle;
     ///   ``ExportError/invalidComposition(_:)`` when no track has media to copy.
     static func make(
-        composition: MutableComposition, configuration: AssetExportSession.Configuration, fileType: FileType,
+        composition: MutableComposition, request: ExportRequest, fileType: FileType,
         outputURL: URL, range: TimeRange
     ) throws -> PassthroughPlan {
-        if configuration.videoComposition != nil {
+        if request.videoComposition != nil {
             throw ExportError.passthroughNotPossible("a video composition is set; applying it needs re-encoding")
         }
-        if configuration.audioMix != nil {
+        if request.audioMix != nil {
             throw ExportError.passthroughNotPossible("an audio mix is set; applying it needs re-encoding")
         }
         var tracks: [Track] = []
@@ -87,9 +87,9 @@ struct PassthroughPlan: Sendable {
         }
         return PassthroughPlan(
             tracks: tracks, fileType: fileType, outputURL: outputURL,
-            overwritesExistingFile: configuration.overwritesExistingFile,
-            metadata: configuration.metadata.map { ($0.key, $0.value) },
-            optimizeForNetworkUse: configuration.shouldOptimizeForNetworkUse)
+            overwritesExistingFile: request.overwritesExistingFile,
+            metadata: request.metadata.map { ($0.key, $0.value) },
+            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse)
     }
 
     /// The pieces of one track, or nil when it has no media in the range.

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Composition
 import Foundation
 

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Foundation
 import Testing
 @testable import Export

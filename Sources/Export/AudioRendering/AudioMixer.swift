@@ -1,0 +1,86 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// Mixes every audio track of an ``AudioPlan`` into encoder-sized frames: each track rendered on the output sample
+/// grid (``AudioTrackRenderer``), multiplied by its audio-mix gain, and summed — no automatic normalisation, so a
+/// track's level never depends on how many others play (DESIGN.md "Audio mix").
+///
+/// Gain is the model's `volume(at:)`, evaluated at the edges of 64-sample blocks (1.3 ms at 48 kHz) and
+/// interpolated linearly inside a block: exact for linear ramps whose keys fall on block edges, and within one
+/// block of the model elsewhere.
+final class AudioMixer {
+    let plan: AudioPlan
+    let frameSize: Int
+    /// The next composition sample to render.
+    private(set) var position: Int64 = 0
+    private let renderers: [AudioTrackRenderer]
+    private var scratch: [[Float]]
+    private var mix: [[Float]]
+    private let frame: Frame
+    private static let blockSize = 64
+
+    init(plan: AudioPlan, frameSize: Int, cancellation: CancellationFlag) throws {
+        self.plan = plan
+        self.frameSize = frameSize
+        renderers = plan.tracks.map {
+            AudioTrackRenderer(track: $0, format: plan.format, varispeed: plan.varispeedTrackIDs.contains($0.trackID),
+                               cancellation: cancellation)
+        }
+        scratch = Array(repeating: Array(repeating: 0, count: frameSize), count: plan.format.channelCount)
+        mix = scratch
+        frame = try Frame()
+    }
+
+    /// Renders the next chunk (`frameSize` samples, fewer at the very end) as a planar-float frame with
+    /// `pts` = its first sample index, and hands it to `emit`.
+    func renderChunk(emit: (Frame) throws -> Void) throws {
+        let count = Int(min(Int64(frameSize), plan.sampleCount - position))
+        guard count > 0 else { return }
+        for channel in mix.indices {
+            for i in 0..<count { mix[channel][i] = 0 }
+        }
+        for renderer in renderers {
+            try renderer.read(into: &scratch, offset: 0, start: position, count: count)
+            let gain = plan.gains[renderer.track.trackID]
+            var blockStart = 0
+            while blockStart < count {
+                let blockEnd = min(blockStart + Self.blockSize, count)
+                let g0 = gain.map { Float($0(time(ofSample: position + Int64(blockStart)))) } ?? 1
+                let g1 = gain.map { Float($0(time(ofSample: position + Int64(blockEnd)))) } ?? 1
+                let step = (g1 - g0) / Float(blockEnd - blockStart)
+                for channel in mix.indices {
+                    var g = g0
+                    for i in blockStart..<blockEnd {
+                        mix[channel][i] += scratch[channel][i] * g
+                        g += step
+                    }
+                }
+                blockStart = blockEnd
+            }
+        }
+        frame.unref()
+        let pointer = frame.pointer
+        pointer.pointee.nb_samples = Int32(count)
+        pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        pointer.pointee.sample_rate = Int32(plan.format.sampleRate)
+        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(plan.format.channelCount))
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+        for channel in mix.indices {
+            guard let plane = pointer.pointee.extended_data[channel] else { continue }
+            plane.withMemoryRebound(to: Float.self, capacity: count) { destination in
+                mix[channel].withUnsafeBufferPointer { source in
+                    destination.update(from: source.baseAddress!, count: count)
+                }
+            }
+        }
+        pointer.pointee.pts = position
+        position += Int64(count)
+        try emit(frame)
+    }
+
+    private func time(ofSample index: Int64) -> MediaTime {
+        MediaTime(value: index, timescale: Int32(plan.format.sampleRate))
+    }
+}

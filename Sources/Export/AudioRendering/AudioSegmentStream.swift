@@ -1,0 +1,255 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// The output audio format every source is converted to: planar float, one rate, one layout.
+struct AudioOutputFormat: Hashable, Sendable {
+    /// Samples per second (Hz).
+    var sampleRate: Int
+    /// Channel count: 1 (mono) or 2 (stereo).
+    var channelCount: Int
+
+    var layoutName: String { channelCount == 1 ? "mono" : "stereo" }
+
+    /// The sample index of composition time `time`, rounded half away from zero: segment boundaries are rounded once
+    /// on the output grid, so adjacent segments share a boundary and rounding never accumulates.
+    func sampleIndex(of time: MediaTime) -> Int64 {
+        time.convertScale(Int32(sampleRate)).value
+    }
+}
+
+/// Produces exactly the output samples of one audio segment: the source range decoded, trimmed to the sample,
+/// tempo-changed for a speed change (pitch kept, or varispeed), resampled and remixed to the output format
+/// (all by FFmpeg: `atrim`, `atempo`/`asetrate`, `pan`, `aresample`/`aformat`), then padded with silence or cut so
+/// it fills its composition range exactly.
+///
+/// Channel rule: a mono source is copied to both output channels at unity gain (`pan=stereo|c0=c0|c1=c0`);
+/// other layouts are downmixed by libswresample's default matrix.
+final class AudioSegmentStream {
+    let track: AssetTrack
+    let format: AudioOutputFormat
+    /// Output samples this segment must produce.
+    let sampleCount: Int64
+    private(set) var produced: Int64 = 0
+
+    /// The track's packets and decoder, shared along a run of segments that cut the source in order.
+    private let sourceDecoder: StreamDecoder
+    private let graph: FilterGraph
+    private let decoded: Frame
+    private let converted: Frame
+    private let timeBase: AVRational
+    private let sourceRate: Int
+    private let sourceLayout: AVChannelLayout
+    private var convertedOffset = 0
+    private var hasConverted = false
+    private var graphDrained = false
+    /// True once this segment needs no more decoded frames (its range is reached, or the source ended).
+    private var decoderDrained = false
+    private var nextSourceSample: Int64?
+    /// True while `decoded` holds a frame taken over from the previous segment that this one must see first.
+    private var replay = false
+    private let firstSourceSample: Int64
+    private let lastSourceSample: Int64
+
+    /// Prepares the segment mapping `source` (source time of `track`) onto `target` (composition time).
+    /// - Parameters:
+    ///   - varispeed: when true a speed change also changes pitch (resampling); otherwise pitch is kept (`atempo`).
+    ///   - previous: the stream of the track's previous segment, if any. When it decoded the same source no further
+    ///     than this segment's start, its file and decoder are taken over (see the note on decoding below).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file.
+    init(track: AssetTrack, source: TimeRange, target: TimeRange, format: AudioOutputFormat, varispeed: Bool,
+         continuing previous: AudioSegmentStream? = nil, cancellation: CancellationFlag) throws {
+        self.track = track
+        self.format = format
+        sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
+        if let previous, previous.track.assetURL == track.assetURL, previous.track.streamIndex == track.streamIndex,
+           previous.resumePosition <= AudioOutputFormat(sampleRate: previous.sourceRate, channelCount: 1).sampleIndex(of: source.start) {
+            sourceDecoder = previous.sourceDecoder
+            decoded = previous.decoded
+            nextSourceSample = previous.nextSourceSample
+            replay = previous.decoded.hasData
+        } else {
+            sourceDecoder = try StreamDecoder(track: track, threads: 1, cancellation: cancellation)
+            decoded = try Frame()
+        }
+        let decoder = sourceDecoder.decoder
+        timeBase = sourceDecoder.timeBase
+        sourceRate = Int(decoder.pointer.pointee.sample_rate)
+        guard sourceRate > 0 else {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: "track \(track.trackID) has no sample rate")
+        }
+        var layout = AVChannelLayout()
+        let channels = Int32(max(1, Int(decoder.pointer.pointee.ch_layout.nb_channels)))
+        if decoder.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&layout, channels)
+        } else {
+            av_channel_layout_copy(&layout, &decoder.pointer.pointee.ch_layout)
+        }
+        sourceLayout = layout
+        var layoutName = [CChar](repeating: 0, count: 64)
+        av_channel_layout_describe(&layout, &layoutName, layoutName.count)
+
+        // Source samples wanted: [first, last) in the source's own sample grid.
+        let sourceGrid = AudioOutputFormat(sampleRate: sourceRate, channelCount: Int(channels))
+        firstSourceSample = sourceGrid.sampleIndex(of: source.start)
+        lastSourceSample = sourceGrid.sampleIndex(of: source.end)
+
+        // Speed = source duration / target duration. atempo takes 0.5 ... 100 per instance: chain instances.
+        var chain = ["[in]atrim=start_pts=\(firstSourceSample):end_pts=\(lastSourceSample)", "asetpts=PTS-STARTPTS"]
+        let speed = source.duration.seconds / target.duration.seconds
+        if abs(speed - 1) > 1e-9 {
+            if varispeed {
+                chain.append("asetrate=\(Double(sourceRate) * speed)")
+            } else {
+                var remaining = speed
+                while remaining < 0.5 { chain.append("atempo=0.5"); remaining /= 0.5 }
+                while remaining > 100 { chain.append("atempo=100"); remaining /= 100 }
+                chain.append("atempo=\(remaining)")
+            }
+        }
+        if channels == 1 && format.channelCount == 2 {
+            chain.append("pan=stereo|c0=c0|c1=c0")
+        }
+        chain.append("aresample=\(format.sampleRate)")
+        chain.append("aformat=sample_fmts=fltp:sample_rates=\(format.sampleRate):channel_layouts=\(format.layoutName)[out]")
+        let description = chain.joined(separator: ",")
+        let sampleFormat = decoder.pointer.pointee.sample_fmt.rawValue
+        do {
+            graph = try FilterGraph(
+                description: description,
+                sources: [.audio(.init(label: "in", sampleRate: sourceRate, sampleFormat: sampleFormat,
+                                       channelLayout: String(cBuffer: layoutName), timeBase: AVRational(num: 1, den: Int32(sourceRate))))],
+                sinkLabels: ["out"], sinkIsAudio: [true], threads: 1)
+        } catch {
+            throw ExportError.renderingFailed(stage: "building the audio graph '\(description)'", reason: "\(error)")
+        }
+        converted = try Frame()
+
+        // No seek: the source is decoded from its first packet and the samples before the segment are dropped
+        // unfiltered (feedGraph). Source time counts decoded samples (see sampleIndex(of:)), and real files' timestamps
+        // do not say which counted sample a packet holds: M03's Android writer gives its first packet 8471 ticks for
+        // 1024 samples, so after a seek every timestamp is 155 ms off the count; M09's timestamps jump 145 samples;
+        // M08's first packet decodes to nothing; Matroska rounds to whole milliseconds. A seek placed trimmed audio
+        // up to 155 ms out of sync. Cost: decoding the source up to the segment (AAC: about 1 s per 10 min), paid
+        // once per run of segments that cut a source in order, since each takes over the previous one's decoder.
+    }
+
+    /// The source sample from which this stream's decoder can still deliver: the start of the frame it holds, else
+    /// the next sample it would decode.
+    private var resumePosition: Int64 {
+        decoded.hasData ? decoded.pts : (nextSourceSample ?? 0)
+    }
+
+    deinit {
+        var layout = sourceLayout
+        av_channel_layout_uninit(&layout)
+    }
+
+    /// Writes the next `count` output samples of this segment into `channels` (one buffer per output channel)
+    /// starting at `offset`, adding nothing: the destination is overwritten. Past the source's end, silence.
+    func read(into channels: inout [[Float]], offset: Int, count: Int) throws {
+        var written = 0
+        while written < count {
+            if produced >= sampleCount { break }
+            if !hasConverted || convertedOffset >= converted.sampleCount {
+                if graphDrained { break }
+                let fetched = try fetchConverted()
+                if !fetched { break }
+            }
+            let available = min(converted.sampleCount - convertedOffset, count - written, Int(sampleCount - produced))
+            for channel in 0..<format.channelCount {
+                guard let plane = converted.pointer.pointee.extended_data[channel] else { continue }
+                plane.withMemoryRebound(to: Float.self, capacity: converted.sampleCount) { samples in
+                    for i in 0..<available {
+                        channels[channel][offset + written + i] = samples[convertedOffset + i]
+                    }
+                }
+            }
+            convertedOffset += available
+            written += available
+            produced += Int64(available)
+        }
+        // Silence for whatever the source could not supply (audio shorter than its segment).
+        if written < count {
+            for channel in 0..<format.channelCount {
+                for i in written..<count { channels[channel][offset + i] = 0 }
+            }
+            produced += Int64(count - written)
+        }
+    }
+
+    /// Pulls the next converted frame; returns false when the graph is drained.
+    private func fetchConverted() throws -> Bool {
+        while true {
+            if sourceDecoder.cancellation.isCancelled { throw CancellationError() }
+            switch try graph.pull(from: 0, into: converted) {
+            case .frame:
+                convertedOffset = 0
+                hasConverted = true
+                return true
+            case .endOfStream:
+                graphDrained = true
+                return false
+            case .needsInput:
+                try feedGraph()
+            }
+        }
+    }
+
+    /// Decodes one frame and pushes it into the graph, timestamped by its source sample index; at the end of the
+    /// source (or past the wanted range) signals end of stream.
+    private func feedGraph() throws {
+        while true {
+            if decoderDrained {
+                try graph.push(nil, to: 0)
+                return
+            }
+            let sample: Int64
+            if replay {
+                replay = false
+                sample = decoded.pts
+            } else if try sourceDecoder.decode(into: decoded) {
+                sample = sampleIndex(of: decoded)
+            } else {
+                decoderDrained = true
+                continue
+            }
+            decoded.pts = sample
+            nextSourceSample = sample + Int64(decoded.sampleCount)
+            // Wholly before the segment: atrim would drop it; skip the graph.
+            if sample + Int64(decoded.sampleCount) <= firstSourceSample {
+                decoded.unref()
+                continue
+            }
+            if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                var layout = sourceLayout
+                av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
+                av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
+            }
+            // Keep the frame: the next segment may take it over (it can reach past this segment's end). Stop
+            // decoding at the frame that reaches the end, so it is the one kept.
+            do {
+                try graph.push(decoded, to: 0, keepReference: true)
+            } catch let error as FFmpegError {
+                // e.g. a damaged packet changed the channel count mid-stream
+                throw ExportError.sourceUnreadable(
+                    track.assetURL, reason: "decoding \(sourceDecoder.label): \(error)")
+            }
+            if sample + Int64(decoded.sampleCount) >= lastSourceSample { decoderDrained = true }
+            return
+        }
+    }
+
+    /// The source sample index of a decoded frame's first sample. The first frame decoded (after the seek, if any)
+    /// is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
+    /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
+    /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
+    /// M03; a 145-sample jump in M09).
+    private func sampleIndex(of frame: Frame) -> Int64 {
+        if let expected = nextSourceSample { return expected }
+        let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts
+        guard let streamTime = MediaTime(pts: timestamp, timeBase: timeBase) else { return 0 }
+        return (streamTime - track.startTimeOffset).convertScale(Int32(sourceRate)).value
+    }
+}

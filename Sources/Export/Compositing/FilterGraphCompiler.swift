@@ -1,0 +1,410 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// The properties of a picture entering the graph that the graph's sources must be configured with.
+struct PictureFormat: Hashable {
+    var width: Int
+    var height: Int
+    /// `AVPixelFormat` raw value.
+    var pixelFormat: Int32
+    /// `AVColorRange` raw value (0 unspecified, 1 limited, 2 full).
+    var colorRange: UInt32
+    /// `AVColorSpace` raw value (matrix coefficients).
+    var colorSpace: UInt32
+
+    init(of frame: Frame) {
+        width = frame.width
+        height = frame.height
+        pixelFormat = frame.pointer.pointee.format
+        colorRange = frame.pointer.pointee.color_range.rawValue
+        colorSpace = frame.pointer.pointee.colorspace.rawValue
+    }
+
+    var pixelFormatName: String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: pixelFormat)).map { String(cString: $0) } ?? "unknown"
+    }
+
+    var hasAlpha: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
+        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
+    }
+
+    var isRGB: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
+        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
+    }
+
+    /// Full range when stated, or implied by a JPEG pixel format (`yuvj420p`).
+    var isFullRange: Bool {
+        colorRange == AVCOL_RANGE_JPEG.rawValue || pixelFormatName.hasPrefix("yuvj")
+    }
+
+    /// The YUV matrix by FFmpeg `scale` option name: as stated, else BT.709 for HD (height ≥ 720) and BT.601 for SD
+    /// (the convention players use for untagged video).
+    var matrixName: String {
+        switch AVColorSpace(rawValue: colorSpace) {
+        case AVCOL_SPC_BT709: return "bt709"
+        case AVCOL_SPC_BT470BG: return "bt470"
+        case AVCOL_SPC_SMPTE170M: return "smpte170m"
+        case AVCOL_SPC_SMPTE240M: return "smpte240m"
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return "bt2020"
+        case AVCOL_SPC_FCC: return "fcc"
+        default: return height >= 720 ? "bt709" : "smpte170m"
+        }
+    }
+
+    /// True when the picture is already in the canvas format: 8-bit 4:2:0 YUV, limited range, BT.709 matrix.
+    var isCanvasNative: Bool {
+        (pixelFormatName == "yuv420p" || pixelFormatName == "yuva420p") && !isFullRange && matrixName == "bt709"
+    }
+}
+
+/// One layer of a graph configuration: its input picture and the values of its properties for the frames the
+/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands).
+struct LayerConfiguration: Hashable {
+    var input: PictureFormat
+    var transform: AffineTransform2D
+    var crop: Rect?
+    var opacity: Double?
+}
+
+/// An image overlay in a graph configuration.
+struct ImageOverlayConfiguration: Hashable {
+    var input: PictureFormat
+    var frame: Rect
+    /// Radians, clockwise on screen, about the frame's centre.
+    var rotation: Double = 0
+    var opacity: Double?
+}
+
+/// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
+/// (instruction boundaries, a source of another size, a transform or crop that moves).
+struct GraphConfiguration: Hashable {
+    var instructionIndex: Int
+    var background: RenderColor
+    var canvas: Size
+    var output: Size
+    var frameRate: AVRationalKey
+    /// Bottom-most first.
+    var layers: [LayerConfiguration]
+    var imageOverlays: [ImageOverlayConfiguration]
+    var textOverlays: [TextOverlayConfiguration]
+}
+
+/// `AVRational` as a hashable key.
+struct AVRationalKey: Hashable {
+    var num: Int32
+    var den: Int32
+    var rational: AVRational { AVRational(num: num, den: den) }
+}
+
+/// A compiled graph: its description and the inputs it expects, in push order.
+struct CompiledGraph {
+    enum Input: Hashable {
+        case background
+        case layer(Int)          // index into GraphConfiguration.layers
+        case imageOverlay(Int)   // index into GraphConfiguration.imageOverlays
+    }
+    var description: String
+    var inputs: [(Input, PictureFormat)]
+    /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
+    var opacityTargets: [Input: String]
+}
+
+enum FilterGraphCompilerError: Error {
+    /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
+    case geometryOutOfRange(Double)
+}
+
+/// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
+/// (DESIGN.md "Rendering rules"):
+/// - identity at canvas size, opaque: no filter at all (the layer is the canvas);
+/// - scale + translate (with flips): `scale` (+ `hflip`/`vflip`) and an `overlay` at the position;
+/// - multiples of 90°: one `transpose` (+ `scale`) and an `overlay`;
+/// - rotation with scale: `scale`, then `rotate` on a transparent margin, then `overlay`;
+/// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
+/// - a singular transform (determinant 0): nothing (the picture covers no pixel);
+/// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`.
+/// Every YUV picture is brought to the canvas format — 8-bit 4:2:0, limited range, BT.709 — naming the source's
+/// matrix and range (`scale=in_color_matrix=…:in_range=…`); a source already in that format passes untouched, so a
+/// pass-through region stays exact.
+enum FilterGraphCompiler {
+    static func compile(_ configuration: GraphConfiguration) throws -> CompiledGraph {
+        var chains: [String] = []
+        var inputs: [(CompiledGraph.Input, PictureFormat)] = []
+        var opacityTargets: [CompiledGraph.Input: String] = [:]
+        let canvas = configuration.canvas
+
+        // The base: the bottom layer itself when it exactly covers the canvas opaquely, else the background.
+        var layers = Array(configuration.layers.enumerated())
+        var base: String
+        if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
+            let label = "L\(index)"
+            inputs.append((.layer(index), bottom.input))
+            var steps = normalizationSteps(for: bottom.input, keepAlpha: false)
+            // Scaled to fill the canvas exactly (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
+            if bottom.input.width != canvas.width || bottom.input.height != canvas.height {
+                steps.append("scale=\(canvas.width):\(canvas.height)")
+            }
+            chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
+            base = "base0"
+            layers.removeFirst()
+        } else {
+            inputs.append((.background, PictureFormat(width: canvas.width, height: canvas.height)))
+            chains.append("[bg]null[base0]")
+            base = "base0"
+        }
+
+        var stage = 0
+        for (index, layer) in layers {
+            guard let placed = try place(layer: layer, canvas: canvas, label: "L\(index)", name: "l\(index)") else { continue }
+            inputs.append((.layer(index), layer.input))
+            if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
+            stage += 1
+            let even = evenPlacement(x: placed.x, y: placed.y)
+            chains.append(placed.chain + even.steps + "[lay\(index)]")
+            chains.append("[\(base)][lay\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
+            base = "base\(stage)"
+        }
+
+        for (index, overlay) in configuration.imageOverlays.enumerated() {
+            let width = max(1, try pixels(overlay.frame.width)), height = max(1, try pixels(overlay.frame.height))
+            var steps = ["scale=\(width):\(height):out_color_matrix=bt709:out_range=limited", "format=yuva420p"]
+            let target = "lut@i\(index)"
+            steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
+            if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
+            inputs.append((.imageOverlay(index), overlay.input))
+            stage += 1
+            var origin = (x: try pixels(overlay.frame.minX), y: try pixels(overlay.frame.minY))
+            if overlay.rotation != 0 {
+                // Rotated about its centre on a transparent canvas just large enough, then placed so the centres meet.
+                let angle = overlay.rotation
+                let w = Double(width), h = Double(height)
+                var outW = Int((abs(w * cos(angle)) + abs(h * sin(angle))).rounded(.up))
+                var outH = Int((abs(w * sin(angle)) + abs(h * cos(angle))).rounded(.up))
+                outW += outW % 2
+                outH += outH % 2
+                steps.append("rotate=a=\(format(angle)):ow=\(outW):oh=\(outH):c=none:bilinear=1")
+                origin = (try pixels(overlay.frame.midX - Double(outW) / 2), try pixels(overlay.frame.midY - Double(outH) / 2))
+            }
+            let even = evenPlacement(x: origin.x, y: origin.y)
+            chains.append("[I\(index)]" + steps.joined(separator: ",") + even.steps + "[img\(index)]")
+            chains.append("[\(base)][img\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
+            base = "base\(stage)"
+        }
+
+        for (index, text) in configuration.textOverlays.enumerated() {
+            guard let layer = try text.layer(canvas: canvas, frameRate: configuration.frameRate) else { continue }
+            stage += 1
+            let even = evenPlacement(x: layer.x, y: layer.y)
+            chains.append(layer.chain + even.steps + "[txt\(index)]")
+            // The text's `color` source never ends: the overlay ends with the canvas (`shortest`).
+            chains.append("[\(base)][txt\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420:shortest=1[base\(stage)]")
+            base = "base\(stage)"
+        }
+
+        var tail: [String] = []
+        if configuration.output != canvas {
+            tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
+        }
+        tail.append("format=yuv420p")
+        tail.append("setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709")
+        chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
+        return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)
+    }
+
+    /// Where to overlay a layer meant for pixel (x, y), and the filters (appended to its chain, each with a leading
+    /// comma) that keep it there: `overlay=format=yuv420` aligns positions to even pixels (chroma), which moved a layer
+    /// at an odd x or y one pixel up-left. Such a layer is padded with one transparent column / row on that side, in
+    /// 4:4:4 where a one-pixel pad is exact, and placed one pixel earlier, on an even position.
+    static func evenPlacement(x: Int, y: Int) -> (steps: String, x: Int, y: Int) {
+        let dx = ((x % 2) + 2) % 2, dy = ((y % 2) + 2) % 2
+        guard dx != 0 || dy != 0 else { return ("", x, y) }
+        return (",format=yuva444p,pad=w=iw+\(dx):h=ih+\(dy):x=\(dx):y=\(dy):color=black@0,format=yuva420p", x - dx, y - dy)
+    }
+
+    /// The filters that bring `input` to the canvas format (empty when it already is), or with
+    /// `chromaSubsampled: false` to its 4:4:4 form (`yuv444p`/`yuva444p`, same matrix and range).
+    static func normalizationSteps(for input: PictureFormat, keepAlpha: Bool, chromaSubsampled: Bool = true) -> [String] {
+        let target = (keepAlpha ? "yuva" : "yuv") + (chromaSubsampled ? "420p" : "444p")
+        if input.isCanvasNative && input.pixelFormatName == target {
+            return []
+        }
+        if input.isCanvasNative {
+            return ["format=\(target)"]
+        }
+        var options = ["out_color_matrix=bt709", "out_range=limited"]
+        if !input.isRGB {
+            options.insert("in_color_matrix=\(input.matrixName)", at: 0)
+            options.insert("in_range=\(input.isFullRange ? "full" : "limited")", at: 1)
+        }
+        return ["scale=" + options.joined(separator: ":"), "format=\(target)"]
+    }
+
+    /// True when `layer` maps its whole picture exactly onto the whole canvas, upright, opaque and uncropped.
+    static func coversCanvas(_ layer: LayerConfiguration, canvas: Size) -> Bool {
+        let t = layer.transform
+        guard layer.crop == nil, layer.opacity == 1, !layer.input.hasAlpha,
+              t.b == 0, t.c == 0, t.a > 0, t.d > 0, t.tx == 0, t.ty == 0 else { return false }
+        return (try? pixels(t.a * Double(layer.input.width))) == canvas.width
+            && (try? pixels(t.d * Double(layer.input.height))) == canvas.height
+    }
+
+    /// `value` rounded to whole pixels (half away from zero, or `rule`).
+    /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` beyond ±2^31 pixels or for NaN, where `Int()`
+    ///   would trap (a finite transform of 1e300 passes validation).
+    static func pixels(_ value: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) throws -> Int {
+        let rounded = value.rounded(rule)
+        guard rounded.magnitude < 2_147_483_648 else { throw FilterGraphCompilerError.geometryOutOfRange(value) }
+        return Int(rounded)
+    }
+
+    /// A layer's chain and where to overlay it.
+    struct PlacedLayer {
+        var chain: String
+        /// Canvas position (pixels) of the chain's output.
+        var x: Int
+        var y: Int
+        var opacityTarget: String?
+    }
+
+    /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
+    /// is invisible (cropped or scaled to nothing).
+    static func place(layer: LayerConfiguration, canvas: Size, label: String, name: String) throws -> PlacedLayer? {
+        guard layer.input.width < 1 << 31, layer.input.height < 1 << 31 else {
+            throw FilterGraphCompilerError.geometryOutOfRange(Double(max(layer.input.width, layer.input.height)))
+        }
+        var width = Double(layer.input.width), height = Double(layer.input.height)
+        var steps: [String] = []
+        var transform = layer.transform
+
+        if let crop = layer.crop {
+            let bounds = Rect(x: 0, y: 0, width: width, height: height)
+            let x0 = max(crop.minX, 0), y0 = max(crop.minY, 0)
+            let x1 = min(crop.maxX, bounds.maxX), y1 = min(crop.maxY, bounds.maxY)
+            let cx = try pixels(x0), cy = try pixels(y0)
+            let cw = try pixels(x1) - cx, ch = try pixels(y1) - cy
+            guard cw > 0, ch > 0 else { return nil }
+            if cw != Int(width) || ch != Int(height) {
+                steps.append("crop=\(cw):\(ch):\(cx):\(cy):exact=1")
+                transform = AffineTransform2D(translationX: Double(cx), y: Double(cy)).concatenating(transform)
+                width = Double(cw)
+                height = Double(ch)
+            }
+        }
+
+        let needsAlpha: Bool
+        let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))
+        let t = transform
+        switch LayerGeometry(t) {
+        case .singular:
+            return nil
+        case .general:
+            return try warp(layer: layer, transform: t, width: Int(width), height: Int(height), canvas: canvas,
+                            steps: steps, label: label, name: name)
+        case .axisAligned, .quarterTurn, .rotation:
+            break
+        }
+        var x = try pixels(box.minX), y = try pixels(box.minY)
+        if t.b == 0 && t.c == 0 {
+            let w = try pixels(abs(t.a) * width), h = try pixels(abs(t.d) * height)
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
+            if t.a < 0 { steps.append("hflip") }
+            if t.d < 0 { steps.append("vflip") }
+            needsAlpha = layer.input.hasAlpha
+        } else if t.a == 0 && t.d == 0 {
+            let direction: Int
+            switch (t.c > 0, t.b > 0) {
+            case (true, true): direction = 0
+            case (false, true): direction = 1
+            case (true, false): direction = 2
+            case (false, false): direction = 3
+            }
+            let w = try pixels(abs(t.c) * height), h = try pixels(abs(t.b) * width)
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            steps.append("transpose=\(direction)")
+            if w != Int(height) || h != Int(width) { steps.append("scale=\(w):\(h)") }
+            needsAlpha = layer.input.hasAlpha
+        } else {
+            // Rotation and scale, no shear (LayerGeometry.rotation): M = R(θ) · diag(sx, sy), sx > 0.
+            let sx = (t.a * t.a + t.b * t.b).squareRoot()
+            let sy = t.determinant / sx
+            let angle = atan2(t.b, t.a)
+            let w = try pixels(sx * width), h = try pixels(abs(sy) * height)
+            guard w > 0, h > 0 else { return nil }
+            steps += normalizationSteps(for: layer.input, keepAlpha: true)
+            if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
+            if sy < 0 { steps.append("vflip") }
+            let outW = try pixels(box.width, .up), outH = try pixels(box.height, .up)
+            steps.append("rotate=a=\(format(angle)):ow=\(outW + outW % 2):oh=\(outH + outH % 2):c=none:bilinear=1")
+            // The rotated picture is centred in its output; its centre lands on T(centre of the source).
+            let centre = t.apply(to: Point(x: width / 2, y: height / 2))
+            x = try pixels(centre.x - Double(outW + outW % 2) / 2)
+            y = try pixels(centre.y - Double(outH + outH % 2) / 2)
+            needsAlpha = true
+        }
+
+        var opacityTarget: String?
+        if layer.opacity != 1 || needsAlpha {
+            if !steps.contains(where: { $0.hasPrefix("format=yuva420p") }) {
+                steps.append("format=yuva420p")
+            }
+            if layer.opacity != 1 {
+                let target = "lut@\(name)"
+                steps.append("\(target)=y=val:u=val:v=val:a=val*\(format(layer.opacity ?? 1))")
+                if layer.opacity == nil { opacityTarget = target }
+            }
+        }
+        let chain = "[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ","))
+        return PlacedLayer(chain: chain, x: x, y: y, opacityTarget: opacityTarget)
+    }
+
+    /// A value escaped for a filter option inside a graph description. FFmpeg un-escapes twice — the graph parser
+    /// (`av_get_token` with `[],;`), then the filter's option parser (`:`) — so the value is backslash-escaped for
+    /// the option level and the result again for the graph level.
+    static func escape(_ value: String) -> String {
+        func backslashing(_ text: String, _ specials: Set<Character>) -> String {
+            var escaped = ""
+            for character in text {
+                if specials.contains(character) { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped
+        }
+        return backslashing(backslashing(value, ["\\", "'", ":"]), ["\\", "'", "[", "]", ",", ";"])
+    }
+
+    /// The filter names a description uses (`scale`, `overlay`, `lut`, …), instance suffixes (`@l0`) removed.
+    static func filterNames(in description: String) -> Set<String> {
+        var names: Set<String> = []
+        for chain in description.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            var text = Substring(chain.trimmingCharacters(in: .whitespacesAndNewlines))
+            while text.hasPrefix("["), let close = text.firstIndex(of: "]") { text = text[text.index(after: close)...] }
+            let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            let next = text.dropFirst(name.count).first
+            if !name.isEmpty, next == nil || next == "=" || next == "@" || next == "[" { names.insert(String(name)) }
+        }
+        return names
+    }
+
+    /// A number in a filter argument: fixed notation, enough digits for 8-bit exactness and sub-pixel geometry.
+    static func format(_ value: Double) -> String {
+        String(format: "%.6f", value)
+    }
+}
+
+extension PictureFormat {
+    /// The canvas format (yuv420p, limited, BT.709) at a size: the background's format.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixelFormat = AV_PIX_FMT_YUV420P.rawValue
+        colorRange = AVCOL_RANGE_MPEG.rawValue
+        colorSpace = AVCOL_SPC_BT709.rawValue
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SpliceFFmpeg
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place where failures of FFmpeg and of the file system get their public words, so the same cause reads
+/// the same from every stage (a full disk is "the disk is full" whether the render or the stream copy hit it).
+extension ExportError {
+    /// The public error for a failed write of `url` (opening excluded).
+    ///
+    /// - Returns: `CancellationError` when FFmpeg was interrupted (`AVERROR_EXIT`) or `cancelled` is true;
+    ///   ``writeFailed(_:reason:)`` naming the cause otherwise (disk full, quota, file too large, I/O error, or
+    ///   FFmpeg's message); any error that is not an ``FFmpegError`` unchanged.
+    static func writing(_ error: any Error, to url: URL, cancelled: Bool) -> any Error {
+        guard let error = error as? FFmpegError else { return error }
+        if error == .exit || cancelled { return CancellationError() }
+        switch error.posixCode {
+        case ENOSPC?: return ExportError.writeFailed(url, reason: "the disk is full")
+        case EDQUOT?: return ExportError.writeFailed(url, reason: "the disk quota is exhausted")
+        case EFBIG?: return ExportError.writeFailed(url, reason: "the file is too large for this file system or limit")
+        case EIO?: return ExportError.writeFailed(url, reason: "an input/output error on the device")
+        default: return ExportError.writeFailed(url, reason: error.description)
+        }
+    }
+
+    /// The public error for a source file `url` that could not be opened or read while `doing` (e.g.
+    /// `"reading audio track 2 (aac)"`; nil: opening).
+    ///
+    /// - Returns: `CancellationError` for an interrupted read or a cancelled open; ``sourceUnreadable(_:reason:)``
+    ///   with the loader's words for an open failure, and with `doing` and FFmpeg's message otherwise; any error of
+    ///   another kind (already public) unchanged.
+    static func reading(_ error: any Error, source url: URL, doing: String? = nil) -> any Error {
+        switch error {
+        case let error as FFmpegError where error == .exit: return CancellationError()
+        case let error as FFmpegError:
+            return ExportError.sourceUnreadable(url, reason: doing.map { "\($0): \(error)" } ?? error.description)
+        case let error as InputFileError:
+            return ExportError.sourceUnreadable(url, reason: AssetLoadingError(error, url: url).description)
+        case let error as AssetLoadingError: return ExportError.sourceUnreadable(url, reason: error.description)
+        default: return error
+        }
+    }
+
+    /// The public error for a filter graph that failed while `stage` (e.g. `"filtering frame 12"`).
+    /// - Returns: `CancellationError` for an interrupted graph; ``renderingFailed(stage:reason:)`` otherwise, or the
+    ///   error unchanged when it is already public.
+    static func rendering(_ error: any Error, stage: String) -> any Error {
+        switch error {
+        case let error as FFmpegError where error == .exit: return CancellationError()
+        case let error as FFmpegError: return ExportError.renderingFailed(stage: stage, reason: error.description)
+        default: return error
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Composition
+import Foundation
+
+/// Why an export (or a frame render) failed. Every case names the file, track, time or setting at fault and the
+/// cause. Cancellation is reported as `CancellationError`, not as a case of this enum.
+public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A file already exists at the output URL and the session was not told to replace it (AVFoundation's rule).
+    case outputFileExists(URL)
+    /// The output cannot be created there: missing directory, no permission, read-only file system.
+    case outputNotWritable(URL, reason: String)
+    /// Writing failed part-way (e.g. the disk is full); the partial file was removed.
+    case writeFailed(URL, reason: String)
+    /// The composition cannot be rendered as described (empty composition, invalid time range, …).
+    case invalidComposition(String)
+    /// The video composition failed validation; every problem is listed, with the instruction, overlay, track and
+    /// time it concerns (``Composition/ValidationIssue``), in the order validation found them.
+    case invalidVideoComposition([ValidationIssue])
+    /// The audio mix failed validation; every problem is listed, with the track and time it concerns.
+    case invalidAudioMix([ValidationIssue])
+    /// A source file could not be opened, decoded or read at the needed time.
+    case sourceUnreadable(URL, reason: String)
+    /// The linked FFmpeg lacks an encoder the settings need (e.g. `libx265`).
+    case encoderUnavailable(String)
+    /// The linked FFmpeg lacks a filter the composition needs (e.g. `perspective` in an LGPL build).
+    case filterUnavailable(String)
+    /// The settings cannot produce the requested file (e.g. video settings for an `.m4a`, an unknown preset).
+    case unsupportedSettings(String)
+    /// Passthrough was requested but the composition needs re-encoding, for the reason given.
+    case passthroughNotPossible(String)
+    /// FFmpeg failed in the named stage for a reason Splice did not anticipate.
+    case renderingFailed(stage: String, reason: String)
+
+    /// One sentence naming what failed and why.
+    public var description: String {
+        switch self {
+        case .outputFileExists(let url):
+            return "a file already exists at \(url.path); remove it or set the session to replace it"
+        case .outputNotWritable(let url, let reason): return "cannot write \(url.path): \(reason)"
+        case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
+        case .invalidComposition(let reason): return "invalid composition: \(reason)"
+        case .invalidVideoComposition(let issues):
+            return "invalid video composition: " + issues.map(\.description).joined(separator: "; ")
+        case .invalidAudioMix(let issues): return "invalid audio mix: " + issues.map(\.description).joined(separator: "; ")
+        case .sourceUnreadable(let url, let reason): return "cannot read source \(url.path): \(reason)"
+        case .encoderUnavailable(let name): return "the linked FFmpeg has no encoder '\(name)'"
+        case .filterUnavailable(let name):
+            return "the linked FFmpeg has no filter '\(name)' (an LGPL build lacks some GPL filters)"
+        case .unsupportedSettings(let reason): return "unsupported export settings: \(reason)"
+        case .passthroughNotPossible(let reason): return "passthrough is not possible: \(reason)"
+        case .renderingFailed(let stage, let reason): return "rendering failed while \(stage): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// Runs one export synchronously on the calling thread (a dedicated worker thread, never the cooperative pool):
+/// takes video frames (rendered ahead on a ``VideoRenderThread``) and audio chunks in presentation order, encodes
+/// them, and muxes them into `path`. Owns the encoders and the output file, and stops the render thread before it
+/// returns; every FFmpeg object of the export is freed when it returns or throws.
+final class ExportWriter {
+    private let plan: ExportPlan
+    /// Where to write (a temporary file; ``ExportJob`` names it on success).
+    private let path: String
+    private let cancellation: CancellationFlag
+    private let progress: (Double) -> Void
+    private var muxer: EncodingMuxer!
+    private var outputFile: OutputFile { muxer.output }
+    private var videoEncoder: Encoder?
+    private var audioEncoder: Encoder?
+    private var videoStream = -1
+    private var audioStream = -1
+    private var limitReached = false
+
+    init(plan: ExportPlan, path: String, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
+        self.plan = plan
+        self.path = path
+        self.cancellation = cancellation
+        self.progress = progress
+    }
+
+    /// Renders the whole plan. Returns true when the file length limit stopped the export early (the file is
+    /// complete and playable, but shorter).
+    func run() throws -> Bool {
+        do {
+            muxer = try EncodingMuxer(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
+        } catch let error as FFmpegError {
+            let url = URL(fileURLWithPath: path)
+            throw ExportError.outputNotWritable(url.deletingLastPathComponent(), reason: error.description)
+        }
+        if let videoPlan = plan.video, let settings = plan.settings.video { try openVideoEncoder(videoPlan, settings) }
+        if let audioPlan = plan.audio, let settings = plan.settings.audio { try openAudioEncoder(audioPlan, settings) }
+        guard videoEncoder != nil || audioEncoder != nil else {
+            throw ExportError.invalidComposition("nothing to export: no video and no audio track")
+        }
+        outputFile.setMetadata(plan.metadata)
+        var muxerOptions: [String: String] = [:]
+        if [.mp4, .mov, .m4a].contains(plan.fileType) {
+            if plan.optimizeForNetworkUse { muxerOptions["movflags"] = "+faststart" }
+            // Edit lists and track durations are written in the movie timescale (1000 by default: whole
+            // milliseconds). Use the audio rate, or the video clock, so durations stay exact to the sample/frame.
+            if let audio = plan.audio, audioEncoder != nil {
+                muxerOptions["movie_timescale"] = "\(audio.format.sampleRate)"
+            } else if videoEncoder != nil {
+                muxerOptions["movie_timescale"] = "\(encoderClock.timeBase.den)"
+            }
+        }
+        try writing { try outputFile.writeHeader(options: muxerOptions) }
+
+        // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
+        let videoPlan = videoEncoder == nil ? nil : plan.video
+        let video = videoPlan.map { VideoRenderThread(plan: $0, cancellation: cancellation) }
+        defer { video?.stop() }
+        let mixer = try plan.audio.flatMap { plan in audioEncoder == nil ? nil : try AudioMixer(plan: plan, frameSize: audioFrameSize, cancellation: cancellation) }
+        let frameCount = videoPlan?.frameCount ?? 0
+        let totalSamples = mixer?.plan.sampleCount ?? 0
+        let audioRate = Int64(plan.audio?.format.sampleRate ?? 48_000)
+        var nextFrame = 0
+        var videoEnded = video == nil
+        var lastProgress = -1.0
+
+        // Interleave by presentation time: always encode whichever stream is behind.
+        while !limitReached {
+            if cancellation.isCancelled { throw CancellationError() }
+            let audioDone = mixer.map { $0.position >= totalSamples } ?? true
+            if videoEnded && audioDone { break }
+            let videoTime = videoPlan.map { $0.time(ofFrame: nextFrame) } ?? .positiveInfinity
+            let audioTime = mixer.map { MediaTime(value: $0.position, timescale: Int32(audioRate)) } ?? .positiveInfinity
+            if !videoEnded && (audioDone || videoTime <= audioTime), let video {
+                if let frame = try video.next() {
+                    try encodeVideo(frame)
+                    video.recycle(frame)
+                    nextFrame += 1
+                } else {
+                    videoEnded = true
+                }
+            } else if let mixer {
+                try mixer.renderChunk { try encodeAudio($0) }
+            }
+            let done = frameCount > 0 ? Double(nextFrame) / Double(frameCount)
+                : Double(mixer?.position ?? 0) / Double(max(totalSamples, 1))
+            if done - lastProgress >= 0.001 || done >= 1 {
+                lastProgress = done
+                progress(min(done, 1))
+            }
+        }
+        video?.stop()
+        if videoEncoder != nil { try encode(nil, stream: videoStream) }
+        if audioEncoder != nil { try encode(nil, stream: audioStream) }
+        try writing { try outputFile.finish() }
+        progress(1)
+        return limitReached
+    }
+
+    // MARK: Encoders
+
+    private func openVideoEncoder(_ video: VideoPlan, _ settings: VideoSettings) throws {
+        guard plan.fileType.supportsVideo else { return }
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(name: settings.codec.encoderName)
+        } catch {
+            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+        }
+        let context = encoder.pointer
+        context.pointee.width = Int32(video.outputSize.width)
+        context.pointee.height = Int32(video.outputSize.height)
+        context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
+        let timing = EncoderClock(video)
+        encoderClock = timing
+        context.pointee.time_base = timing.timeBase
+        context.pointee.framerate = AVRational(num: video.frameDuration.timescale, den: Int32(clamping: video.frameDuration.value))
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        let framesPerSecond = Double(video.frameDuration.timescale) / Double(video.frameDuration.value)
+        context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        if settings.codec == .ffv1 { context.pointee.gop_size = 1 }  // intra-only: every frame decodable on its own
+        context.pointee.thread_count = 0
+        var options: [String: String] = [:]
+        switch settings.rateControl {
+        case .constantQuality(let crf):
+            if settings.codec == .h264 || settings.codec == .hevc { options["crf"] = "\(crf)" }
+            if settings.codec == .vp9 { options["crf"] = "\(crf)"; context.pointee.bit_rate = 0 }
+        case .averageBitRate(let rate):
+            context.pointee.bit_rate = Int64(rate)
+        }
+        if settings.codec == .h264 || settings.codec == .hevc { options["preset"] = settings.encoderPreset }
+        if settings.codec == .vp9 {
+            // libvpx has no x264-style presets: map the fast ones to its real-time mode.
+            let fast = ["ultrafast", "superfast", "veryfast", "faster", "fast"].contains(settings.encoderPreset)
+            options["deadline"] = fast ? "realtime" : "good"
+            options["cpu-used"] = fast ? "8" : "2"
+            options["row-mt"] = "1"
+        }
+        if settings.codec == .hevc { options["x265-params"] = "log-level=error" }
+        if settings.codec == .hevc && plan.fileType != .mkv { context.pointee.codec_tag = fourCC("hvc1") }
+        do {
+            videoStream = try muxer.addStream(encoder, options: options)
+        } catch {
+            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected the settings \(options): \(error)")
+        }
+        videoEncoder = encoder
+    }
+
+    private var audioFrameSize = 1024
+    private var encoderClock = EncoderClock.unset
+
+    private func openAudioEncoder(_ audio: AudioPlan, _ settings: AudioSettings) throws {
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(name: settings.codec.encoderName)
+        } catch {
+            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+        }
+        let context = encoder.pointer
+        context.pointee.sample_rate = Int32(audio.format.sampleRate)
+        context.pointee.sample_fmt = settings.codec == .pcm ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLTP
+        if settings.codec == .opus { context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT }
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.format.channelCount))
+        context.pointee.time_base = AVRational(num: 1, den: Int32(audio.format.sampleRate))
+        if settings.codec != .pcm { context.pointee.bit_rate = Int64(settings.bitRate) }
+        do {
+            audioStream = try muxer.addStream(encoder)
+        } catch {
+            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected \(settings): \(error)")
+        }
+        audioFrameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
+        if context.pointee.sample_fmt != AV_SAMPLE_FMT_FLTP {
+            audioConverter = try SampleFormatConverter(format: audio.format, to: context.pointee.sample_fmt)
+        }
+        audioEncoder = encoder
+    }
+
+    private func encodeVideo(_ frame: Frame) throws {
+        guard videoEncoder != nil, !limitReached else { return }
+        frame.pts = encoderClock.pts(ofFrame: frame.pts)
+        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try encode(frame, stream: videoStream)
+    }
+
+    private func encodeAudio(_ frame: Frame) throws {
+        guard audioEncoder != nil, !limitReached else { return }
+        guard let converter = audioConverter else {
+            try encode(frame, stream: audioStream)
+            return
+        }
+        try converter.convert(frame) { try encode($0, stream: audioStream) }
+    }
+
+    /// Converts the mixer's planar float to the encoder's sample format (PCM: s16, Opus: interleaved float), by
+    /// `aformat`; nil when the encoder takes planar float (AAC).
+    private var audioConverter: SampleFormatConverter?
+
+    /// Encodes `frame` (nil: flushes) on `stream` and writes what the encoder gives; then notes whether the file
+    /// length limit is near.
+    private func encode(_ frame: Frame?, stream: Int) throws {
+        let isVideo = stream == videoStream
+        let clock = encoderClock
+        do {
+            try muxer.encode(frame, stream: stream) { packet in
+                // libx264 leaves durations 0. Every frame lasts one frame duration, except the last, which ends
+                // exactly at the composition's end, so the video track's duration is the composition's.
+                if isVideo { packet.pointer.pointee.duration = clock.duration(ofFrameAt: packet.pointer.pointee.pts) }
+            }
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            let name = (isVideo ? videoEncoder : audioEncoder)?.codecName ?? "the encoder"
+            throw ExportError.renderingFailed(stage: "encoding with \(name)", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            try writing { throw error }
+        }
+        if let limit = plan.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
+            limitReached = true
+        }
+    }
+
+    /// Bytes kept free under a file length limit for what is still buffered in the encoders and the index.
+    private func reserve(for limit: Int64) -> Int64 { max(limit / 10, 64 * 1024) }
+
+    /// Runs a write, mapping FFmpeg's failure to a typed error naming the file (disk full, cancelled, …).
+    private func writing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as FFmpegError {
+            if error == .exit || cancellation.isCancelled { throw CancellationError() }
+            let url = URL(fileURLWithPath: path)
+            if error.posixCode == ENOSPC { throw ExportError.writeFailed(url, reason: "the disk is full") }
+            if error.posixCode == EFBIG { throw ExportError.writeFailed(url, reason: "the file is too large for this file system or limit") }
+            throw ExportError.writeFailed(url, reason: error.description)
+        }
+    }
+}
+
+/// A FourCC code as libavcodec stores it (little-endian).
+func fourCC(_ code: String) -> UInt32 {
+    code.utf8.prefix(4).enumerated().reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
+}
+
+/// The video encoder's clock: a time base fine enough to express both the frame duration and the composition's
+/// duration exactly (their timescales' least common multiple, when it fits), so the last frame can be shortened to
+/// end exactly at the composition's end. Otherwise the frame duration itself (the last frame then ends up to one
+/// frame late).
+struct EncoderClock {
+    var timeBase: AVRational
+    var ticksPerFrame: Int64
+    var lastFramePTS: Int64
+    var lastFrameDuration: Int64
+
+    static let unset = EncoderClock(timeBase: AVRational(num: 1, den: 1), ticksPerFrame: 1, lastFramePTS: -1, lastFrameDuration: 1)
+
+    init(timeBase: AVRational, ticksPerFrame: Int64, lastFramePTS: Int64, lastFrameDuration: Int64) {
+        self.timeBase = timeBase
+        self.ticksPerFrame = ticksPerFrame
+        self.lastFramePTS = lastFramePTS
+        self.lastFrameDuration = lastFrameDuration
+    }
+
+    init(_ plan: VideoPlan) {
+        let fd = plan.frameDuration, duration = plan.duration
+        let lastIndex = Int64(max(plan.frameCount - 1, 0))
+        let a = Int64(fd.timescale), b = Int64(duration.timescale)
+        var x = a, y = b
+        while y != 0 { (x, y) = (y, x % y) }
+        let lcm = a / x * b
+        if lcm <= 1_000_000_000, fd.value <= Int64(Int32.max) {
+            let ticksPerFrame = fd.value * (lcm / a)
+            let total = duration.value * (lcm / b)
+            let lastPTS = lastIndex * ticksPerFrame
+            self.init(timeBase: AVRational(num: 1, den: Int32(lcm)), ticksPerFrame: ticksPerFrame,
+                      lastFramePTS: lastPTS, lastFrameDuration: max(1, total - lastPTS))
+        } else {
+            self.init(timeBase: AVRational(num: Int32(clamping: fd.value), den: fd.timescale), ticksPerFrame: 1,
+                      lastFramePTS: lastIndex, lastFrameDuration: 1)
+        }
+    }
+
+    /// The encoder timestamp of output frame `index`.
+    func pts(ofFrame index: Int64) -> Int64 { index * ticksPerFrame }
+
+    /// The duration of the frame whose encoder timestamp is `pts`.
+    func duration(ofFrameAt pts: Int64) -> Int64 { pts == lastFramePTS ? lastFrameDuration : ticksPerFrame }
+}

@@ -1,0 +1,217 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// Copies the tracks of a ``PassthroughPlan`` into one file, each track's pieces back to back, the tracks
+/// interleaved by output decoding time.
+final class PassthroughWriter {
+    /// One output stream: the pieces of one composition track, copied in order.
+    private final class TrackCopier {
+        let track: PassthroughPlan.Track
+        let outputIndex: Int
+        /// The output stream's time base once the header is written (muxers may change it).
+        var outputTimeBase = AVRational(num: 1, den: 1)
+        private let cancellation: CancellationFlag
+        private var pieceIndex = 0
+        private(set) var reader: PassthroughPieceReader?
+        /// Output decoding timestamp of the last packet handed out, for monotonic timestamps across joins.
+        private var lastDecodingTimestamp: Int64?
+        /// Audio: output time (in the output time base) where the next packet starts.
+        private var audioCursor: Int64 = 0
+        /// Output timestamps of the waiting packet.
+        private(set) var waitingTime = MediaTime.zero
+
+        /// Opens each distinct source once to check that its codec parameters equal the first piece's, and adds
+        /// the output stream with the first piece's parameters.
+        init(track: PassthroughPlan.Track, output: OutputFile, fileType: FileType, cancellation: CancellationFlag) throws {
+            self.track = track
+            self.cancellation = cancellation
+            guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
+            let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
+            // `parameters` is borrowed from the reader's open file: keep the reader alive until the copy below.
+            defer { withExtendedLifetime(reference) {} }
+            if avformat_query_codec(output.pointer.pointee.oformat, reference.parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 {
+                throw ExportError.passthroughNotPossible(
+                    "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
+            }
+            var checked: Set<String> = ["\(first.source.assetURL.path)#\(first.source.streamIndex)"]
+            var timeBases = [reference.timeBase]
+            for piece in track.pieces.dropFirst() {
+                let key = "\(piece.source.assetURL.path)#\(piece.source.streamIndex)"
+                guard checked.insert(key).inserted else { continue }
+                let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
+                defer { withExtendedLifetime(other) {} }
+                if let difference = Self.difference(reference.parameters, other.parameters) {
+                    throw ExportError.passthroughNotPossible(
+                        "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
+                            + "parameters (\(difference)); joining them needs re-encoding")
+                }
+                timeBases.append(other.timeBase)
+            }
+            guard let stream = avformat_new_stream(output.pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
+            try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, reference.parameters))
+            stream.pointee.codecpar.pointee.codec_tag = 0
+            stream.pointee.time_base = Self.commonTimeBase(timeBases)
+            outputIndex = Int(stream.pointee.index)
+        }
+
+        /// One time base that holds every source's timestamps exactly when possible (the least common multiple of
+        /// `1/d` time bases, if it fits), otherwise the first source's.
+        static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
+            guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
+            var denominator: Int64 = 1
+            for timeBase in timeBases {
+                guard timeBase.num == 1, timeBase.den > 0 else { return first }
+                let d = Int64(timeBase.den)
+                denominator = denominator / gcd(denominator, d) * d
+                if denominator > Int64(Int32.max) { return first }
+            }
+            return AVRational(num: 1, den: Int32(denominator))
+        }
+
+        private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+
+        /// The first codec parameter that differs between two streams, described, or nil when they can be joined.
+        static func difference(_ a: UnsafeMutablePointer<AVCodecParameters>, _ b: UnsafeMutablePointer<AVCodecParameters>) -> String? {
+            let x = a.pointee, y = b.pointee
+            func name(_ id: AVCodecID) -> String { String(cString: avcodec_get_name(id)) }
+            func profile(_ p: AVCodecParameters) -> String {
+                avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) } ?? "\(p.profile)"
+            }
+            if x.codec_id != y.codec_id { return "codec \(name(x.codec_id)) vs \(name(y.codec_id))" }
+            if x.codec_type == AVMEDIA_TYPE_VIDEO {
+                if x.profile != y.profile { return "profile \(profile(x)) vs \(profile(y))" }
+                if x.width != y.width || x.height != y.height {
+                    return "size \(x.width)x\(x.height) vs \(y.width)x\(y.height) pixels"
+                }
+                if x.format != y.format {
+                    func format(_ value: Int32) -> String {
+                        av_get_pix_fmt_name(AVPixelFormat(rawValue: value)).map { String(cString: $0) } ?? "\(value)"
+                    }
+                    return "pixel format \(format(x.format)) vs \(format(y.format))"
+                }
+            } else {
+                if x.sample_rate != y.sample_rate { return "sample rate \(x.sample_rate) Hz vs \(y.sample_rate) Hz" }
+                if x.ch_layout.nb_channels != y.ch_layout.nb_channels {
+                    return "\(x.ch_layout.nb_channels) vs \(y.ch_layout.nb_channels) channels"
+                }
+            }
+            let sameExtradata = x.extradata_size == y.extradata_size
+                && (x.extradata_size == 0 || memcmp(x.extradata, y.extradata, Int(x.extradata_size)) == 0)
+            if !sameExtradata {
+                return "decoder configuration (extradata: \(x.extradata_size) vs \(y.extradata_size) bytes, different content)"
+            }
+            return nil
+        }
+
+        /// Fills the current reader's packet with the next packet to write, restamped into the output time base;
+        /// false when the track is done.
+        func advance() throws -> Bool {
+            while pieceIndex < track.pieces.count {
+                let piece = track.pieces[pieceIndex]
+                if reader == nil {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
+                    if pieceIndex == 0 { audioCursor = output(piece.targetStart) }
+                }
+                if let reader, try reader.next(), try restamp(reader, piece: piece) { return true }
+                reader = nil
+                pieceIndex += 1
+            }
+            return false
+        }
+
+        /// `time` in the output time base.
+        private func output(_ time: MediaTime) -> Int64 { time.timestamp(in: outputTimeBase) ?? 0 }
+
+        /// Sets the waiting packet's output timestamps; false when it falls past the piece (audio).
+        private func restamp(_ reader: PassthroughPieceReader, piece: PassthroughPlan.Piece) throws -> Bool {
+            let packet = reader.packet.pointer
+            let duration = av_rescale_q(reader.packetDuration, reader.timeBase, outputTimeBase)
+            let end = output(piece.targetEnd)
+            if track.mediaType == .audio {
+                // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's end.
+                if 2 * audioCursor + duration > 2 * end { return false }
+                packet.pointee.pts = audioCursor
+                packet.pointee.dts = audioCursor
+                packet.pointee.duration = duration
+                audioCursor += duration
+            } else {
+                // Output time = target start + (source time − source start), exactly, then into the output base.
+                let shift = piece.targetStart - piece.sourceRange.start - piece.source.startTimeOffset
+                func restamped(_ timestamp: Int64) -> Int64? {
+                    MediaTime(pts: timestamp, timeBase: reader.timeBase).flatMap { ($0 + shift).timestamp(in: outputTimeBase) }
+                }
+                guard let pts = reader.packet.presentationTimestamp.flatMap(restamped) else { return false }
+                var dts = reader.packet.decodingTimestamp.flatMap(restamped) ?? pts
+                if let last = lastDecodingTimestamp, dts <= last { dts = last + 1 }
+                if dts > pts {
+                    throw ExportError.passthroughNotPossible(
+                        "\(piece.name(track: track.trackID)) cannot follow the previous segment without re-encoding: its "
+                            + "pictures are reordered more deeply than the time between the join and its first picture allows")
+                }
+                packet.pointee.pts = pts
+                packet.pointee.dts = dts
+                // The last picture lasts until the piece's end, not beyond it.
+                packet.pointee.duration = duration > 0 && pts + duration > end ? max(end - pts, 1) : duration
+            }
+            packet.pointee.pos = -1
+            packet.pointee.stream_index = Int32(outputIndex)
+            lastDecodingTimestamp = packet.pointee.dts
+            waitingTime = MediaTime(pts: packet.pointee.dts, timeBase: outputTimeBase) ?? .zero
+            return true
+        }
+    }
+
+    private let plan: PassthroughPlan
+    private let cancellation: CancellationFlag
+    private let progress: (Double) -> Void
+
+    init(plan: PassthroughPlan, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
+        self.plan = plan
+        self.cancellation = cancellation
+        self.progress = progress
+    }
+
+    /// Writes the copy into `path`.
+    /// - Throws: ``ExportError/passthroughNotPossible(_:)`` (codec parameters, key frames, container);
+    ///   ``ExportError/outputNotWritable(_:reason:)``; ``ExportError/writeFailed(_:reason:)``;
+    ///   ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
+    func run(path: String) throws {
+        let output: OutputFile
+        do {
+            output = try OutputFile(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
+        } catch {
+            throw ExportError.outputNotWritable(plan.outputURL, reason: "\(error)")
+        }
+        let copiers = try plan.tracks.map {
+            try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
+        }
+        output.setMetadata(plan.metadata)
+        var options: [String: String] = [:]
+        if plan.optimizeForNetworkUse && [.mp4, .mov, .m4a].contains(plan.fileType) { options["movflags"] = "+faststart" }
+        try output.writeHeader(options: options)
+        for copier in copiers { copier.outputTimeBase = output.timeBase(ofStream: copier.outputIndex) }
+
+        var waiting = try copiers.filter { try $0.advance() }
+        let total = plan.pieces.map(\.targetEnd).max() ?? .zero
+        while let next = waiting.min(by: { $0.waitingTime < $1.waitingTime }), let reader = next.reader {
+            if cancellation.isCancelled { throw CancellationError() }
+            if total > .zero { progress(min(max(next.waitingTime.seconds / total.seconds, 0), 1)) }
+            do {
+                try output.write(reader.packet)
+            } catch let error as FFmpegError {
+                if error == .exit || cancellation.isCancelled { throw CancellationError() }
+                throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+            }
+            if try !next.advance() { waiting.removeAll { $0 === next } }
+        }
+        do {
+            try output.finish()
+        } catch let error as FFmpegError {
+            throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+        }
+        progress(1)
+    }
+}

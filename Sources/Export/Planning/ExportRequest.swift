@@ -1,0 +1,20 @@
+import AudioMix
+import Composition
+import Foundation
+import VideoComposition
+
+/// What the caller of an export asked for, as plain data: the settable properties of ``AssetExportSession``, read
+/// once by ``ExportPlanner`` when the export starts.
+struct ExportRequest: Sendable {
+    var outputURL: URL?
+    var outputFileType: FileType?
+    var videoComposition: MutableVideoComposition?
+    var audioMix: MutableAudioMix?
+    /// The part of the composition to export; the default (from zero, infinite) is the whole composition.
+    var timeRange: TimeRange = TimeRange(start: .zero, duration: .positiveInfinity)
+    var metadata: [MetadataItem] = []
+    var shouldOptimizeForNetworkUse = true
+    /// Bytes.
+    var fileLengthLimit: Int64?
+    var overwritesExistingFile = false
+}

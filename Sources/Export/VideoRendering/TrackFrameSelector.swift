@@ -1,0 +1,47 @@
+import SpliceFFmpeg
+import Composition
+
+/// Answers, for one composition video track, which source picture is on screen at a composition time: the segment
+/// containing the time, its exact source time (`CMTimeMapTimeFromRangeToRange`), and the source frame shown then
+/// (sample-and-hold, through a ``VideoSourceReader``). Empty segments and times past the end give nil: the track is
+/// not drawn there.
+///
+/// Readers are kept per source file and track, so consecutive segments cut from the same clip decode on without
+/// reopening. Times must be visited in non-decreasing order for efficiency (earlier times seek).
+final class TrackFrameSelector {
+    let track: RenderTrack
+    private let cancellation: CancellationFlag
+    private var readers: [String: VideoSourceReader] = [:]
+    private var segmentHint = 0
+    /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
+    private(set) var shownNaturalSize: Size?
+
+    init(track: RenderTrack, cancellation: CancellationFlag) {
+        self.track = track
+        self.cancellation = cancellation
+    }
+
+    /// The frame to draw at composition time `time`, or nil when the track shows nothing then.
+    /// The frame belongs to the renderer and stays valid until the next call.
+    func frame(at time: MediaTime) throws -> Frame? {
+        guard let index = track.segmentIndex(containing: time, from: segmentHint) else { return nil }
+        segmentHint = index
+        let segment = track.segments[index]
+        guard let source = segment.source, !segment.mapping.isEmpty else { return nil }
+        let key = "\(source.assetURL.path)#\(source.streamIndex)"
+        let reader: VideoSourceReader
+        if let existing = readers[key] {
+            reader = existing
+        } else {
+            reader = try VideoSourceReader(track: source, cancellation: cancellation)
+            readers[key] = reader
+        }
+        // Drop readers of sources no later segment uses, so open files stay bounded on long timelines.
+        if readers.count > 4 {
+            let upcoming = Set(track.segments[index...].compactMap { $0.source.map { "\($0.assetURL.path)#\($0.streamIndex)" } })
+            readers = readers.filter { upcoming.contains($0.key) }
+        }
+        shownNaturalSize = source.video?.naturalSize
+        return try reader.frame(at: segment.sourceTime(at: time))
+    }
+}

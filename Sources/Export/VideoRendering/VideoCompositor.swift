@@ -1,0 +1,191 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// Renders the output frames of a ``VideoPlan`` one by one: for frame k it finds the instruction at k·frameDuration,
+/// asks each layer's track for its picture, evaluates the layer's transform, crop and opacity with the model's own
+/// evaluators, and runs the pictures through a filter graph compiled for that configuration
+/// (``FilterGraphCompiler``). The graph is rebuilt only when the configuration changes (an instruction boundary,
+/// a source of another format, a moving transform or crop); opacity ramps are driven per frame by
+/// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph.
+///
+/// Confined to one export worker.
+final class VideoCompositor {
+    let plan: VideoPlan
+    private let cancellation: CancellationFlag
+    private let trackRenderers: [Int32: TrackFrameSelector]
+    private var graph: FilterGraph?
+    private var compiled: CompiledGraph?
+    private var configuration: GraphConfiguration?
+    private var graphStartFrame = 0
+    private var backgrounds: [RenderColor: Frame] = [:]
+    private var overlayImages: [URL: Frame] = [:]
+    private let output: Frame
+    private var instructionHint = 0
+    /// Every distinct graph description used so far, in order (for `filterGraphDescription`).
+    private(set) var descriptions: [String] = []
+
+    init(plan: VideoPlan, cancellation: CancellationFlag) throws {
+        self.plan = plan
+        self.cancellation = cancellation
+        var renderers: [Int32: TrackFrameSelector] = [:]
+        for track in plan.tracks { renderers[track.trackID] = TrackFrameSelector(track: track, cancellation: cancellation) }
+        trackRenderers = renderers
+        output = try Frame()
+    }
+
+    /// Renders output frame `index` (frames must be rendered in order 0, 1, 2, …) and hands every frame the graph
+    /// releases to `emit`, with `pts` = its output frame index. The graph may hold a frame back until the next one
+    /// is pushed; ``finish(emit:)`` releases the rest.
+    func render(frame index: Int, emit: (Frame) throws -> Void) throws {
+        try render(at: plan.time(ofFrame: index), sequence: index, emit: emit)
+    }
+
+    /// Renders the picture at composition time `time`; emitted frames carry `pts` = `sequence` (which must increase
+    /// from call to call). Used directly by the image generator, whose times need not lie on the frame grid.
+    func render(at time: MediaTime, sequence index: Int, emit: (Frame) throws -> Void) throws {
+        if cancellation.isCancelled { throw CancellationError() }
+        let instructionIndex = instruction(at: time)
+
+        // The pictures and their property values at this time, bottom layer first.
+        var layerFrames: [Frame] = []
+        var imageFrames: [Frame] = []
+        let (wanted, layerOpacities) = try plan.configuration(
+            at: time, instructionIndex: instructionIndex,
+            picture: { trackID in
+                guard let renderer = trackRenderers[trackID], let picture = try renderer.frame(at: time) else { return nil }
+                layerFrames.append(picture)
+                return (PictureFormat(of: picture), renderer.shownNaturalSize ?? Size(width: picture.width, height: picture.height))
+            },
+            image: { url in
+                let picture = try image(at: url)
+                imageFrames.append(picture)
+                return PictureFormat(of: picture)
+            })
+        let imageConfigurations = wanted.imageOverlays
+        if wanted != configuration {
+            try finish(emit: emit)
+            try build(wanted, startingAt: index)
+        }
+        guard let graph, let compiled else { return }
+
+        let localPTS = Int64(index - graphStartFrame)
+        for (input, _) in compiled.inputs.enumerated() {
+            let role = compiled.inputs[input].0
+            if let target = compiled.opacityTargets[role] {
+                let opacity: Double
+                switch role {
+                case .layer(let i): opacity = layerOpacities[i]
+                case .imageOverlay(let i): opacity = imageConfigurations[i].opacity ?? 1
+                case .background: opacity = 1
+                }
+                try graph.sendCommand(target: target, command: "a", argument: "val*\(FilterGraphCompiler.format(opacity))")
+            }
+            let picture: Frame
+            switch role {
+            case .background: picture = try background(wanted.background)
+            case .layer(let i): picture = layerFrames[i]
+            case .imageOverlay(let i): picture = imageFrames[i]
+            }
+            picture.pts = localPTS
+            picture.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            // The sources are declared with square pixels. A frame stating no aspect ratio (0:1: PNGs, many phone
+            // files) or another one makes `scale` rebuild its swscale contexts for every frame; say 1:1 as declared.
+            picture.pointer.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            do {
+                try graph.push(picture, to: input, keepReference: true)
+            } catch {
+                throw ExportError.renderingFailed(stage: "filtering frame \(index)", reason: "\(error)")
+            }
+        }
+        try drain(graph, emit: emit)
+    }
+
+    /// Flushes the current graph: end of stream on every input, then every remaining frame to `emit`.
+    func finish(emit: (Frame) throws -> Void) throws {
+        guard let graph, let compiled else { return }
+        for input in compiled.inputs.indices { try graph.push(nil, to: input) }
+        try drain(graph, emit: emit)
+        self.graph = nil
+        self.compiled = nil
+        self.configuration = nil
+    }
+
+    private func drain(_ graph: FilterGraph, emit: (Frame) throws -> Void) throws {
+        while true {
+            let result: FilterGraph.Output
+            do {
+                result = try graph.pull(from: 0, into: output)
+            } catch {
+                throw ExportError.renderingFailed(stage: "filtering", reason: "\(error)")
+            }
+            guard result == .frame else { return }
+            output.pts += Int64(graphStartFrame)
+            try emit(output)
+            output.unref()
+        }
+    }
+
+    private func build(_ wanted: GraphConfiguration, startingAt index: Int) throws {
+        let compiledGraph: CompiledGraph
+        do {
+            compiledGraph = try FilterGraphCompiler.compile(wanted)
+        } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
+            throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
+        }
+        let timeBase = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
+        let sources: [FilterGraph.Source] = compiledGraph.inputs.map { role, format in
+            let label: String
+            switch role {
+            case .background: label = "bg"
+            case .layer(let i): label = "L\(i)"
+            case .imageOverlay(let i): label = "I\(i)"
+            }
+            return .video(.init(label: label, width: format.width, height: format.height,
+                                pixelFormat: format.pixelFormat, timeBase: timeBase))
+        }
+        do {
+            graph = try FilterGraph(description: compiledGraph.description, sources: sources, sinkLabels: ["out"],
+                                    sinkIsAudio: [false], threads: 0)
+        } catch {
+            // A filter missing from this FFmpeg build (e.g. an LGPL build without a GPL-only filter) is named.
+            if let missing = FilterGraphCompiler.filterNames(in: compiledGraph.description).first(where: { !MediaLibrary.hasFilter(named: $0) }) {
+                throw ExportError.filterUnavailable(missing)
+            }
+            throw ExportError.renderingFailed(
+                stage: "building the video graph\n\(compiledGraph.description)\n", reason: "\(error)")
+        }
+        compiled = compiledGraph
+        configuration = wanted
+        graphStartFrame = index
+        if descriptions.last != compiledGraph.description { descriptions.append(compiledGraph.description) }
+    }
+
+    private func instruction(at time: MediaTime) -> Int? {
+        let instructions = plan.instructions
+        if instructionHint < instructions.count, instructions[instructionHint].timeRange.contains(time) {
+            return instructionHint
+        }
+        if let index = instructions.firstIndex(where: { $0.timeRange.contains(time) }) {
+            instructionHint = index
+            return index
+        }
+        return nil
+    }
+
+    /// A solid canvas-format frame of `color` (made once per colour by FFmpeg's `color` source).
+    private func background(_ color: RenderColor) throws -> Frame {
+        if let frame = backgrounds[color] { return frame }
+        let frame = try SolidFrame.make(color: color, size: plan.renderSize)
+        backgrounds[color] = frame
+        return frame
+    }
+
+    private func image(at url: URL) throws -> Frame {
+        if let frame = overlayImages[url] { return frame }
+        let frame = try StillImage.decode(url: url, cancellation: cancellation)
+        overlayImages[url] = frame
+        return frame
+    }
+}

@@ -1,0 +1,62 @@
+import SpliceFFmpeg
+import Foundation
+
+/// Renders a ``VideoPlan``'s output frames on a thread of its own, a few frames ahead of the encoder: decoding and
+/// compositing (this thread) run while the export worker encodes and muxes the previous frames (and libx264 its own
+/// frame threads), so the stages overlap instead of taking turns.
+///
+/// The ``VideoCompositor`` — and with it every decoder and filter graph of the picture — is made, used and freed on
+/// the render thread alone (confinement, as for every FFmpeg owner). Finished frames cross to the export worker
+/// through a bounded ``FrameQueue`` of `capacity` frames: memory stays flat however long the timeline, and the frame
+/// structs are recycled, so nothing is allocated per frame. Frames come out in order, `pts` = output frame index.
+///
+/// The export worker must call ``stop()`` before it returns (also on failure): it wakes the render thread, which
+/// stops within one frame, and waits until it has freed everything.
+final class VideoRenderThread {
+    private let queue: FrameQueue
+    private let finished = DispatchSemaphore(value: 0)
+    private var stopped = false
+
+    /// Starts rendering frames 0 ..< `plan.frameCount` of `plan`.
+    /// - Parameters:
+    ///   - capacity: how many finished frames may wait for the encoder (at least 1).
+    ///   - cancellation: stops the rendering (``next()`` then throws `CancellationError`).
+    init(plan: VideoPlan, capacity: Int = 4, cancellation: CancellationFlag) {
+        let queue = FrameQueue(capacity: max(1, capacity))
+        self.queue = queue
+        let finished = self.finished
+        WorkerThread.start(name: "splice.video") {
+            defer { finished.signal() }
+            do {
+                let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
+                for index in 0..<plan.frameCount {
+                    try compositor.render(frame: index) { try queue.put(moving: $0) }
+                }
+                try compositor.finish { try queue.put(moving: $0) }
+                queue.finish(error: nil)
+            } catch {
+                queue.finish(error: error)
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// The next rendered frame (its `pts` is its output frame index), or nil after the last one. Blocks until the
+    /// render thread has it. Hand the frame back with ``recycle(_:)`` once it is encoded.
+    /// - Throws: whatever stopped the rendering (``ExportError``, `CancellationError`), after every frame rendered
+    ///   before it has been returned.
+    func next() throws -> Frame? { try queue.take() }
+
+    /// Returns a frame obtained from ``next()`` (its buffers are dropped) so the render thread can fill it again.
+    func recycle(_ frame: Frame) { queue.recycle(frame) }
+
+    /// Stops the render thread (if still running) and waits until it has ended and freed its decoders and graphs.
+    /// Idempotent.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        queue.close()
+        finished.wait()
+    }
+}

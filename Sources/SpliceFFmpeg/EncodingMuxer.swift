@@ -1,0 +1,91 @@
+internal import CMedia
+
+/// Writes what encoders produce into one file: opens each encoder for the container (with
+/// `AV_CODEC_FLAG_GLOBAL_HEADER` where the muxer wants out-of-band headers), adds its stream, and moves every packet
+/// an encoder gives into the muxer, its timestamps rescaled from the encoder's time base to the stream's
+/// (`avcodec_send_frame` / `avcodec_receive_packet`, `av_packet_rescale_ts`, `av_interleaved_write_frame`).
+///
+/// The writer of lossless test media (``SyntheticMediaWriter``) and tests that write media of their own share it.
+/// Owns the ``OutputFile``, the encoders handed to ``addStream(_:options:)`` and one ``Packet``; each is freed by
+/// its own `deinit`. Confined to the thread that uses it; not `Sendable`.
+package final class EncodingMuxer {
+    /// Which step failed, so that callers can name it in their own errors.
+    package enum Failure: Error {
+        /// The encoder refused a frame (`avcodec_send_frame`).
+        case encoding(FFmpegError)
+        /// Taking a packet from the encoder or writing it failed (`avcodec_receive_packet`,
+        /// `av_interleaved_write_frame`).
+        case writing(FFmpegError)
+    }
+
+    /// The file being written.
+    package let output: OutputFile
+    private var encoders: [Int: Encoder] = [:]
+    private let packet: Packet
+
+    /// Creates the muxer `formatName` (`mov`, `mp4`, `matroska`, …) writing to `path`.
+    /// - Throws: ``FFmpegError`` from ``OutputFile/init(path:formatName:cancellation:)`` or the packet allocation.
+    package init(path: String, formatName: String, cancellation: CancellationFlag = CancellationFlag()) throws {
+        output = try OutputFile(path: path, formatName: formatName, cancellation: cancellation)
+        packet = try Packet()
+    }
+
+    /// Opens `encoder` (configured by the caller, not yet opened) with its private `options` and adds a stream
+    /// carrying its output, in the encoder's time base until ``writeHeader(options:)`` (the muxer may change it).
+    /// - Returns: the stream index.
+    /// - Throws: ``FFmpegError`` from `avcodec_open2` (or `EINVAL` for an option the encoder does not know) or from
+    ///   adding the stream.
+    package func addStream(_ encoder: Encoder, options: [String: String] = [:]) throws -> Int {
+        if output.wantsGlobalHeader { encoder.pointer.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try encoder.open(options: options)
+        let index = try output.addStream(for: encoder)
+        encoders[index] = encoder
+        return index
+    }
+
+    /// Writes the file header (`avformat_write_header`) with muxer options such as `movflags=+faststart`.
+    /// - Throws: ``FFmpegError``.
+    package func writeHeader(options: [String: String] = [:]) throws {
+        try output.writeHeader(options: options)
+    }
+
+    /// Encodes `frame` on stream `index` (nil: flushes that stream's encoder) and writes every packet the encoder
+    /// gives meanwhile.
+    ///
+    /// - Parameters:
+    ///   - frame: a frame with `pts` in the encoder's time base; nil drains the encoder.
+    ///   - index: a stream index returned by ``addStream(_:options:)``.
+    ///   - adjust: called with each packet before it is rescaled and written, timestamps still in the encoder's time
+    ///     base (e.g. to set a duration the encoder left 0).
+    /// - Throws: ``Failure``; nothing is thrown for an index without an encoder (nothing is written).
+    package func encode(_ frame: Frame?, stream index: Int, adjust: (Packet) -> Void = { _ in }) throws {
+        guard let encoder = encoders[index] else { return }
+        while true {
+            let accepted: Bool
+            do {
+                accepted = try encoder.send(frame)
+            } catch let error as FFmpegError {
+                throw Failure.encoding(error)
+            }
+            do {
+                while try encoder.receive(into: packet) == .packet {
+                    adjust(packet)
+                    packet.pointer.pointee.stream_index = Int32(index)
+                    av_packet_rescale_ts(
+                        packet.pointer, encoder.pointer.pointee.time_base, output.timeBase(ofStream: index))
+                    try output.write(packet)
+                }
+            } catch let error as FFmpegError {
+                throw Failure.writing(error)
+            }
+            if accepted { return }
+        }
+    }
+
+    /// Writes the trailer (`av_write_trailer`) and closes the file; flush every stream first
+    /// (``encode(_:stream:adjust:)`` with a nil frame).
+    /// - Throws: ``FFmpegError``.
+    package func finish() throws {
+        try output.finish()
+    }
+}

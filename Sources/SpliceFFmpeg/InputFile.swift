@@ -1,0 +1,148 @@
+package import CMedia
+import Foundation
+
+/// Owns one opened media file: an `AVFormatContext` after `avformat_open_input` and `avformat_find_stream_info`.
+///
+/// `deinit` closes it (`avformat_close_input`). Streams handed out by ``stream(at:)`` are borrowed views into the
+/// context, valid while the `InputFile` lives. Blocking reads poll ``cancellation`` through FFmpeg's interrupt
+/// callback, so another thread can stop an open, a stream-info probe or a read by cancelling the flag.
+/// Confined to one worker thread; not `Sendable`.
+///
+/// Only local files are opened: libavformat's protocol whitelist is set to `file`, so a playlist or reference file
+/// cannot make it reach the network.
+package final class InputFile {
+    /// The file, as given.
+    package let url: URL
+    /// The demuxer context. Non-nil for the owner's lifetime; closed only by `deinit`.
+    package let pointer: UnsafeMutablePointer<AVFormatContext>
+    /// The flag FFmpeg's interrupt callback reads; retained here because the callback holds it unretained.
+    package let cancellation: CancellationFlag
+
+    /// Opens `url` and reads its stream information.
+    ///
+    /// Wraps `avformat_open_input` and `avformat_find_stream_info`. Before FFmpeg sees the path, the file system is
+    /// checked with a non-blocking `open` + `fstat`, so a missing file, an unreadable file, a directory, a FIFO or a
+    /// device, and an empty file are reported precisely (and a FIFO can never block the open).
+    ///
+    /// - Parameters:
+    ///   - url: a `file:` URL.
+    ///   - cancellation: polled during blocking I/O; a fresh, never-cancelled flag when nil.
+    /// - Throws: ``InputFileError`` with the cause (the file system's, or FFmpeg's with a content sniff telling "not a
+    ///   media file" from "a damaged one"); `CancellationError` when `cancellation` was cancelled before or during
+    ///   the open.
+    package init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        MediaLibrary.installLogRouting()
+        self.url = url
+        let flag = cancellation ?? CancellationFlag()
+        self.cancellation = flag
+        guard url.isFileURL else { throw InputFileError.notAFileURL }
+        let path = url.path
+        try FilePreflight.check(path: path)
+        if flag.isCancelled { throw CancellationError() }
+
+        guard let allocated = avformat_alloc_context() else {
+            throw InputFileError.readFailed("out of memory allocating the demuxer context")
+        }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: inputFileInterruptCallback, opaque: Unmanaged.passUnretained(flag).toOpaque())
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        // The image2 demuxer would read "%d" or glob characters in a file name as an image-sequence pattern.
+        av_dict_set(&options, "pattern_type", "none", 0)
+        // On failure avformat_open_input frees the context and sets it to NULL.
+        let openCode = avformat_open_input(&context, path, nil, &options)
+        av_dict_free(&options)
+        guard openCode >= 0, let opened = context else {
+            throw InputFile.openError(FFmpegError(rawValue: openCode), path: path, cancelled: flag.isCancelled)
+        }
+        pointer = opened
+        // From here on `self` is fully initialised: a throw runs deinit, which closes the context.
+        let infoCode = avformat_find_stream_info(pointer, nil)
+        if infoCode < 0 {
+            if flag.isCancelled || infoCode == cmedia_AVERROR_EXIT() { throw CancellationError() }
+            throw InputFileError.unreadableStreamInformation(FFmpegError(rawValue: infoCode))
+        }
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = pointer
+        avformat_close_input(&context)
+    }
+
+    /// The number of streams (`nb_streams`).
+    package var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    /// The stream at `index` (0 ..< ``streamCount``): a borrowed view, valid while `self` lives.
+    package func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < streamCount, "stream index \(index) out of 0..<\(streamCount)")
+        guard let stream = pointer.pointee.streams[index] else {
+            preconditionFailure("libavformat returned a NULL stream \(index) of \(streamCount)")
+        }
+        return stream
+    }
+
+    /// The index of the stream libavformat deems best of `type` (wraps `av_find_best_stream`), or nil when the file
+    /// has none.
+    package func bestStreamIndex(of type: AVMediaType) -> Int? {
+        let index = av_find_best_stream(pointer, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Reads the next packet of any stream into `packet` (wraps `av_read_frame`).
+    ///
+    /// The packet is unreferenced first, so the caller need not. On success the packet holds a reference the caller
+    /// owns until the next read or ``Packet/unref()``.
+    ///
+    /// - Returns: true when a packet was read, false at the end of the file.
+    /// - Throws: ``FFmpegError`` for a read or parse failure; `AVERROR_EXIT` (``FFmpegError/exit``) when
+    ///   ``cancellation`` stopped the read.
+    package func readPacket(into packet: Packet) throws -> Bool {
+        packet.unref()
+        let code = av_read_frame(pointer, packet.pointer)
+        if code == cmedia_AVERROR_EOF() { return false }
+        try FFmpegError.check(code)
+        return true
+    }
+
+    /// Seeks so that the next read returns the key frame at or before `timestamp` (wraps `av_seek_frame` with
+    /// `AVSEEK_FLAG_BACKWARD`).
+    ///
+    /// - Parameters:
+    ///   - streamIndex: the stream whose time base `timestamp` is in.
+    ///   - timestamp: a presentation timestamp in that stream's time base.
+    /// - Throws: ``FFmpegError`` when the demuxer cannot seek there.
+    package func seek(streamIndex: Int, toTimestamp timestamp: Int64) throws {
+        try FFmpegError.check(av_seek_frame(pointer, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD))
+    }
+
+    /// Classifies a failed `avformat_open_input`.
+    private static func openError(_ error: FFmpegError, path: String, cancelled: Bool) -> Error {
+        if cancelled || error == .exit { return CancellationError() }
+        switch error.posixCode {
+        case ENOENT?: return InputFileError.fileNotFound
+        // FilePreflight has just opened the file itself, so what was refused is a file it refers to: the concat and
+        // playlist demuxers may only open files named safely (ffconcat `file /etc/passwd` gives EPERM).
+        case EACCES?, EPERM?: return InputFileError.refersToOtherFiles(error)
+        case EISDIR?: return InputFileError.isADirectory
+        case .some: return InputFileError.readFailed(error.description)
+        case nil: break
+        }
+        if error == .invalidData {
+            // libavformat found no demuxer, or the one it chose could not read the header. Tell the two apart by
+            // sniffing the content: a confident match (e.g. an MP4 `ftyp` cut off before `moov`) is a damaged file.
+            if let guess = FormatSniffer.guess(path: path), guess.score > AVPROBE_SCORE_EXTENSION {
+                return InputFileError.unreadableHeader(error, format: guess.name)
+            }
+            return InputFileError.notAMediaFile(error)
+        }
+        return InputFileError.unreadableHeader(error, format: nil)
+    }
+}
+
+/// FFmpeg's interrupt callback (`AVIOInterruptCB.callback`): non-zero stops blocking I/O with `AVERROR_EXIT`.
+/// `opaque` is an unretained ``CancellationFlag`` kept alive by the ``InputFile`` that installed it.
+private func inputFileInterruptCallback(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque else { return 0 }
+    return Unmanaged<CancellationFlag>.fromOpaque(opaque).takeUnretainedValue().isCancelled ? 1 : 0
+}

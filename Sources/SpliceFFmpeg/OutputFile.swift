@@ -1,0 +1,101 @@
+import Foundation
+package import CMedia
+
+/// Owns a muxing `AVFormatContext` and its `AVIOContext` (`avformat_alloc_output_context2`, `avio_open2`;
+/// freed with `avio_closep` and `avformat_free_context` in `deinit`).
+///
+/// Writes to exactly the path given (the export session hands it a temporary file beside the target and renames it
+/// on success). Blocking writes poll the cancellation flag through FFmpeg's interrupt callback.
+package final class OutputFile {
+    package let pointer: UnsafeMutablePointer<AVFormatContext>
+    package let path: String
+    package let cancellation: CancellationFlag
+    private var ioOpen = false
+    private(set) var headerWritten = false
+
+    /// Creates the muxer for `formatName` (`mp4`, `mov`, `ipod` for .m4a, `matroska`, `webm`) and opens `path`
+    /// for writing.
+    /// - Throws: `FFmpegError` from allocation or `avio_open2` (e.g. EACCES, ENOENT for a missing directory).
+    package init(path: String, formatName: String, cancellation: CancellationFlag) throws {
+        MediaLibrary.installLogRouting()
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, path))
+        guard let allocated = context else { throw FFmpegError.posix(ENOMEM) }
+        pointer = allocated
+        self.path = path
+        self.cancellation = cancellation
+        var callback = AVIOInterruptCB(
+            callback: outputFileInterruptCallback, opaque: Unmanaged.passUnretained(cancellation).toOpaque())
+        try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil))
+        pointer.pointee.interrupt_callback = callback
+        ioOpen = true
+    }
+
+    deinit {
+        if ioOpen { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+
+    /// True when the container wants codec extradata out of band (`AVFMT_GLOBALHEADER`): set
+    /// `AV_CODEC_FLAG_GLOBAL_HEADER` on encoders before opening them.
+    package var wantsGlobalHeader: Bool { (pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
+
+    /// Adds a stream carrying `encoder`'s output (`avformat_new_stream`, `avcodec_parameters_from_context`).
+    /// - Returns: the stream index.
+    package func addStream(for encoder: Encoder) throws -> Int {
+        guard let stream = avformat_new_stream(pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer))
+        stream.pointee.time_base = encoder.pointer.pointee.time_base
+        return Int(stream.pointee.index)
+    }
+
+    /// The stream's time base after the header was written (muxers may change it).
+    ///
+    /// - Parameter index: a stream index returned by ``addStream(for:)`` on this file; such a stream exists for the
+    ///   file's lifetime (libavformat never removes streams). Any other index (a programming error) gives 0/1, which
+    ///   `av_packet_rescale_ts` turns into unset timestamps (`AV_NOPTS_VALUE`) — never a read outside the stream
+    ///   table or a crash.
+    package func timeBase(ofStream index: Int) -> AVRational {
+        guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else {
+            return AVRational(num: 0, den: 1)
+        }
+        return stream.pointee.time_base
+    }
+
+    /// Sets container metadata (`av_dict_set` on the format context).
+    package func setMetadata(_ items: [(String, String)]) {
+        for (key, value) in items { av_dict_set(&pointer.pointee.metadata, key, value, 0) }
+    }
+
+    /// Writes the header (`avformat_write_header`) with muxer options such as `movflags=+faststart`.
+    package func writeHeader(options: [String: String]) throws {
+        var dictionary: OpaquePointer? = nil
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        try FFmpegError.check(avformat_write_header(pointer, &dictionary))
+        headerWritten = true
+    }
+
+    /// Writes one packet (`av_interleaved_write_frame`; takes ownership of the packet's reference).
+    package func write(_ packet: Packet) throws {
+        try FFmpegError.check(av_interleaved_write_frame(pointer, packet.pointer))
+    }
+
+    /// Current size of the written file in bytes (`avio_size`), for file length limits.
+    package var bytesWritten: Int64 { avio_tell(pointer.pointee.pb) }
+
+    /// Flushes interleaving queues and writes the trailer (`av_write_trailer`), then closes the file.
+    package func finish() throws {
+        try FFmpegError.check(av_write_trailer(pointer))
+        if ioOpen {
+            try FFmpegError.check(avio_closep(&pointer.pointee.pb))
+            ioOpen = false
+        }
+    }
+}
+
+/// FFmpeg's interrupt callback for the output: non-zero stops blocking writes with `AVERROR_EXIT`.
+private func outputFileInterruptCallback(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque else { return 0 }
+    return Unmanaged<CancellationFlag>.fromOpaque(opaque).takeUnretainedValue().isCancelled ? 1 : 0
+}
