@@ -39,8 +39,6 @@ static inline int cmedia_AVERROR_DECODER_NOT_FOUND(void) { return AVERROR_DECODE
 static inline int cmedia_AVERROR_ENCODER_NOT_FOUND(void) { return AVERROR_ENCODER_NOT_FOUND; }
 // AVERROR_EXIT is an FFERRTAG macro (returned when the interrupt callback stops blocking I/O).
 static inline int cmedia_AVERROR_EXIT(void) { return AVERROR_EXIT; }
-// AVERROR_STREAM_NOT_FOUND is an FFERRTAG macro.
-static inline int cmedia_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM_NOT_FOUND; }
 // AV_NOPTS_VALUE is a cast expression macro.
 static inline int64_t cmedia_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 // AV_TIME_BASE_Q is a compound literal.
@@ -51,8 +49,7 @@ static inline void cmedia_av_err2str(int errnum, char *buf, size_t size) {
     if (av_strerror(errnum, buf, size) < 0) snprintf(buf, size, "unknown FFmpeg error %d", errnum);
 }
 
-// AV_CHANNEL_LAYOUT_MONO / _STEREO are compound literals.
-static inline AVChannelLayout cmedia_AV_CHANNEL_LAYOUT_MONO(void) { AVChannelLayout l = AV_CHANNEL_LAYOUT_MONO; return l; }
+// AV_CHANNEL_LAYOUT_STEREO is a compound literal.
 static inline AVChannelLayout cmedia_AV_CHANNEL_LAYOUT_STEREO(void) { AVChannelLayout l = AV_CHANNEL_LAYOUT_STEREO; return l; }
 
 // LIB*_VERSION_INT are function-like macro expansions (AV_VERSION_INT): the versions compiled against.
@@ -68,37 +65,6 @@ static inline int64_t cmedia_AVFrame_duration(const AVFrame *frame) {
 #else
     return frame->pkt_duration;
 #endif
-}
-static inline void cmedia_AVFrame_set_duration(AVFrame *frame, int64_t duration) {
-#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
-    frame->duration = duration;
-#else
-    frame->pkt_duration = duration;
-#endif
-}
-
-// AVFrame.key_frame was replaced by AV_FRAME_FLAG_KEY in lavu 58.
-static inline int cmedia_AVFrame_is_key_frame(const AVFrame *frame) {
-#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 7, 100)
-    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
-#else
-    return frame->key_frame;
-#endif
-}
-
-// av_opt_set_int_list is a macro (it needs the list's element size); these set one-element lists,
-// terminated as FFmpeg requires, on a buffersink.
-static inline int cmedia_av_opt_set_int_list_pix_fmts(void *obj, enum AVPixelFormat format) {
-    enum AVPixelFormat list[2] = { format, AV_PIX_FMT_NONE };
-    return av_opt_set_int_list(obj, "pix_fmts", list, AV_PIX_FMT_NONE, AV_OPT_SEARCH_CHILDREN);
-}
-static inline int cmedia_av_opt_set_int_list_sample_fmts(void *obj, enum AVSampleFormat format) {
-    enum AVSampleFormat list[2] = { format, AV_SAMPLE_FMT_NONE };
-    return av_opt_set_int_list(obj, "sample_fmts", list, AV_SAMPLE_FMT_NONE, AV_OPT_SEARCH_CHILDREN);
-}
-static inline int cmedia_av_opt_set_int_list_sample_rates(void *obj, int rate) {
-    int list[2] = { rate, -1 };
-    return av_opt_set_int_list(obj, "sample_rates", list, -1, AV_OPT_SEARCH_CHILDREN);
 }
 
 // The display matrix side data of a stream (9 int32 values, 16.16 fixed point), or NULL.

@@ -79,13 +79,13 @@ public struct VideoFrame: Sendable, Hashable {
     ///   picture with its pixel plane (a filter graph that ended in `format=rgba` always gives one).
     init(rgbaFrame frame: Frame) throws {
         let width = frame.width, height = frame.height
-        let stride = Int(frame.pointer.pointee.linesize.0)
-        guard frame.pointer.pointee.format == AV_PIX_FMT_RGBA.rawValue, width > 0, height > 0, stride >= width * 4,
-              let source = frame.pointer.pointee.data.0
+        let stride = frame.bytesPerRow(ofPlane: 0)
+        guard frame.format == AV_PIX_FMT_RGBA.rawValue, width > 0, height > 0, stride >= width * 4,
+              let source = frame.plane(0)
         else {
             throw ExportError.renderingFailed(
                 stage: "copying an RGBA picture",
-                reason: "the frame is not a packed RGBA picture with pixels (format \(frame.pointer.pointee.format), "
+                reason: "the frame is not a packed RGBA picture with pixels (format \(frame.format), "
                     + "\(width)x\(height), \(stride) bytes per row)")
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -107,23 +107,18 @@ enum PNGEncoding {
     static func encode(_ frame: VideoFrame) throws -> Data {
         let encoder: Encoder
         do {
-            encoder = try Encoder(name: "png")
+            encoder = try Encoder(configuration: EncoderConfiguration(
+                encoderName: "png",
+                media: .video(.init(width: frame.width, height: frame.height, pixelFormat: AV_PIX_FMT_RGBA,
+                                    timeBase: AVRational(num: 1, den: 1), frameRate: AVRational(num: 1, den: 1)))))
         } catch {
             throw ExportError.encoderUnavailable("png")
         }
-        let context = encoder.pointer
-        context.pointee.width = Int32(frame.width)
-        context.pointee.height = Int32(frame.height)
-        context.pointee.pix_fmt = AV_PIX_FMT_RGBA
-        context.pointee.time_base = AVRational(num: 1, den: 1)
         try encoder.open(options: [:])
         let picture = try Frame()
-        picture.pointer.pointee.width = Int32(frame.width)
-        picture.pointer.pointee.height = Int32(frame.height)
-        picture.pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        try FFmpegError.check(av_frame_get_buffer(picture.pointer, 0))
-        let stride = Int(picture.pointer.pointee.linesize.0)
-        guard let destination = picture.pointer.pointee.data.0 else {
+        try picture.allocatePicture(width: frame.width, height: frame.height, pixelFormat: AV_PIX_FMT_RGBA)
+        let stride = picture.bytesPerRow(ofPlane: 0)
+        guard let destination = picture.plane(0) else {
             throw ExportError.renderingFailed(stage: "encoding a PNG", reason: "av_frame_get_buffer gave no pixel plane")
         }
         frame.pixels.withUnsafeBytes { source in
@@ -139,7 +134,7 @@ enum PNGEncoding {
         let packet = try Packet()
         var data = Data()
         while try encoder.receive(into: packet) == .packet {
-            data.append(packet.pointer.pointee.data, count: Int(packet.pointer.pointee.size))
+            data.append(contentsOf: packet.data)
             packet.unref()
         }
         return data

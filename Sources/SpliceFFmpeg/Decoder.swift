@@ -65,4 +65,24 @@ package final class Decoder {
 
     /// Drops buffered frames after a seek (`avcodec_flush_buffers`).
     package func flush() { avcodec_flush_buffers(pointer) }
+
+    /// Samples per second of an audio decoder (0 when the stream does not say).
+    package var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+
+    /// The sample format (`AVSampleFormat` raw value) an audio decoder outputs.
+    package var sampleFormat: Int32 { pointer.pointee.sample_fmt.rawValue }
+
+    /// The audio channel layout, or FFmpeg's default order for its channel count (at least 1) when the stream's
+    /// order is unspecified (e.g. PCM written with layout "unknown"). The caller owns the copy
+    /// (`av_channel_layout_uninit`).
+    package var channelLayoutOrDefault: AVChannelLayout {
+        var layout = AVChannelLayout()
+        let channels = Int32(max(1, Int(pointer.pointee.ch_layout.nb_channels)))
+        if pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&layout, channels)
+        } else {
+            av_channel_layout_copy(&layout, &pointer.pointee.ch_layout)
+        }
+        return layout
+    }
 }

@@ -25,13 +25,62 @@ package final class Encoder {
         avcodec_free_context(&context)
     }
 
-    /// Opens the encoder (`avcodec_open2`) with private options such as `["preset": "medium", "crf": "23"]`.
+    /// Allocates the encoder `configuration` names and applies it (not yet opened: ``EncodingMuxer/addStream(_:)``
+    /// or ``open(options:)`` opens it with the configuration's options).
+    /// - Throws: `FFmpegError.encoderNotFound` when the linked FFmpeg lacks the encoder; `ENOMEM`.
+    package convenience init(configuration: EncoderConfiguration) throws {
+        try self.init(name: configuration.encoderName)
+        options = configuration.options
+        let context = pointer
+        context.pointee.bit_rate = configuration.bitRate
+        if let threads = configuration.threadCount { context.pointee.thread_count = threads }
+        switch configuration.media {
+        case .video(let video):
+            context.pointee.width = Int32(video.width)
+            context.pointee.height = Int32(video.height)
+            context.pointee.pix_fmt = video.pixelFormat
+            context.pointee.time_base = video.timeBase
+            context.pointee.framerate = video.frameRate
+            context.pointee.sample_aspect_ratio = video.sampleAspectRatio
+            if let color = video.color {
+                context.pointee.color_range = color.range
+                context.pointee.color_primaries = color.primaries
+                context.pointee.color_trc = color.transfer
+                context.pointee.colorspace = color.matrix
+            }
+            if let interval = video.keyFrameInterval { context.pointee.gop_size = Int32(clamping: interval) }
+            if let tag = video.codecTag {
+                context.pointee.codec_tag = tag.utf8.prefix(4).enumerated()
+                    .reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
+            }
+        case .audio(let audio):
+            context.pointee.sample_rate = Int32(audio.sampleRate)
+            context.pointee.sample_fmt = audio.sampleFormat
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.channelCount))
+            context.pointee.time_base = AVRational(num: 1, den: Int32(audio.sampleRate))
+        }
+    }
+
+    /// The private options ``init(configuration:)`` was given, applied when the encoder is opened.
+    package private(set) var options: [String: String] = [:]
+
+    /// The time base packets come out in (`AVCodecContext.time_base`).
+    package var timeBase: AVRational { pointer.pointee.time_base }
+
+    /// Samples per audio frame the opened encoder wants (`frame_size`; 0 when any size is accepted).
+    package var frameSize: Int { Int(pointer.pointee.frame_size) }
+
+    /// The sample format of an audio encoder.
+    package var sampleFormat: AVSampleFormat { pointer.pointee.sample_fmt }
+
+    /// Opens the encoder (`avcodec_open2`) with its configuration's private options plus `options` (these win),
+    /// such as `["preset": "medium", "crf": "23"]`.
     /// - Throws: `FFmpegError` from `avcodec_open2`, or `EINVAL` naming nothing when an option is not recognised
     ///   (unrecognised options are an error here, not silently ignored).
-    package func open(options: [String: String]) throws {
+    package func open(options: [String: String] = [:]) throws {
         var dictionary: OpaquePointer? = nil
         defer { av_dict_free(&dictionary) }
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        for (key, value) in self.options.merging(options, uniquingKeysWith: { _, given in given }) { av_dict_set(&dictionary, key, value, 0) }
         try FFmpegError.check(avcodec_open2(pointer, pointer.pointee.codec, &dictionary))
         if av_dict_count(dictionary) > 0 { throw FFmpegError.posix(EINVAL) }
     }

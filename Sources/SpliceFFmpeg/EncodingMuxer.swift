@@ -30,7 +30,8 @@ package final class EncodingMuxer {
         packet = try Packet()
     }
 
-    /// Opens `encoder` (configured by the caller, not yet opened) with its private `options` and adds a stream
+    /// Opens `encoder` (configured by the caller, not yet opened) with its configuration's private options plus
+    /// `options` (these win; see ``Encoder/open(options:)``) and adds a stream
     /// carrying its output, in the encoder's time base until ``writeHeader(options:)`` (the muxer may change it).
     /// - Returns: the stream index.
     /// - Throws: ``FFmpegError`` from `avcodec_open2` (or `EINVAL` for an option the encoder does not know) or from

@@ -48,4 +48,84 @@ package final class Frame {
     package var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
     package var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     package var hasData: Bool { pointer.pointee.data.0 != nil || pointer.pointee.buf.0 != nil }
+
+    /// The pixel format (`AVPixelFormat`) or sample format (`AVSampleFormat`) raw value; −1 when unset.
+    package var format: Int32 { pointer.pointee.format }
+    /// The colour range (`AVColorRange` raw value) the frame is tagged with.
+    package var colorRange: UInt32 { pointer.pointee.color_range.rawValue }
+    /// The Y'CbCr matrix (`AVColorSpace` raw value) the frame is tagged with.
+    package var colorSpace: UInt32 { pointer.pointee.colorspace.rawValue }
+    /// The primaries (`AVColorPrimaries` raw value) the frame is tagged with.
+    package var colorPrimaries: UInt32 { pointer.pointee.color_primaries.rawValue }
+    /// The transfer characteristic (`AVColorTransferCharacteristic` raw value) the frame is tagged with.
+    package var colorTransfer: UInt32 { pointer.pointee.color_trc.rawValue }
+
+    /// Clears the picture type a decoder left on a reused frame (`pict_type = AV_PICTURE_TYPE_NONE`): an encoder
+    /// or filter would otherwise honour it.
+    package func resetPictureType() {
+        pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+    }
+
+    /// Marks the pixels square (`sample_aspect_ratio = 1:1`).
+    package func markSquarePixels() {
+        pointer.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+    }
+
+    /// Bytes per row of picture plane `plane` (0 ..< 8; `linesize`), 0 for a plane the format lacks.
+    package func bytesPerRow(ofPlane plane: Int) -> Int {
+        precondition((0..<8).contains(plane), "AVFrame has 8 line sizes")
+        return withUnsafeBytes(of: pointer.pointee.linesize) { Int($0.load(fromByteOffset: plane * 4, as: Int32.self)) }
+    }
+
+    /// Plane `plane`'s first byte (`extended_data[plane]`: a picture plane, or one channel of planar audio), nil
+    /// when the frame has no buffers. `plane` must be below the format's plane (or planar channel) count.
+    package func plane(_ plane: Int) -> UnsafeMutablePointer<UInt8>? {
+        pointer.pointee.extended_data?[plane]
+    }
+
+    /// Drops the frame's buffers and allocates new ones for `width` × `height` pixels of `pixelFormat`
+    /// (`av_frame_get_buffer`, default alignment).
+    /// - Throws: ``FFmpegError`` (ENOMEM, EINVAL for a bad size or format).
+    package func allocatePicture(width: Int, height: Int, pixelFormat: AVPixelFormat) throws {
+        av_frame_unref(pointer)
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        pointer.pointee.format = pixelFormat.rawValue
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+    }
+
+    /// Drops the frame's buffers and allocates `sampleCount` samples of `sampleFormat` at `sampleRate` Hz in
+    /// FFmpeg's default layout for `channelCount` channels (`av_frame_get_buffer`).
+    /// - Throws: ``FFmpegError`` (ENOMEM, EINVAL).
+    package func allocateAudio(sampleCount: Int, sampleFormat: AVSampleFormat, sampleRate: Int, channelCount: Int) throws {
+        av_frame_unref(pointer)
+        pointer.pointee.nb_samples = Int32(sampleCount)
+        pointer.pointee.format = sampleFormat.rawValue
+        pointer.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channelCount))
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+    }
+
+    /// Gives an audio frame whose channel order is unspecified the layout `layout` (a copy); frames with a known
+    /// order are left alone.
+    package func fillUnspecifiedChannelLayout(with layout: AVChannelLayout) {
+        guard pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC else { return }
+        var layout = layout
+        av_channel_layout_uninit(&pointer.pointee.ch_layout)
+        av_channel_layout_copy(&pointer.pointee.ch_layout, &layout)
+    }
+
+    /// The display matrix side data (`AV_FRAME_DATA_DISPLAYMATRIX`: 9 × Int32, 16.16 fixed point), nil when absent.
+    package var displayMatrix: [Int32]? {
+        guard let side = av_frame_get_side_data(pointer, AV_FRAME_DATA_DISPLAYMATRIX), side.pointee.size >= 36 else {
+            return nil
+        }
+        return side.pointee.data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+    }
+
+    /// The value of the frame's metadata entry `key` (e.g. EXIF `"Orientation"`), nil when absent.
+    package func metadataValue(forKey key: String) -> String? {
+        guard let entry = av_dict_get(pointer.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+        return String(cString: value)
+    }
 }

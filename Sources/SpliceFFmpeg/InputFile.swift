@@ -82,6 +82,25 @@ package final class InputFile {
         return stream
     }
 
+    /// The demuxer's short name (`iformat->name`, e.g. `"mov,mp4,m4a,3gp,3g2,mj2"`), or `"unknown"`.
+    package var formatName: String { pointer.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown" }
+
+    /// True when libavformat recognised the content itself, not only the file name (`probe_score` above
+    /// `AVPROBE_SCORE_EXTENSION`).
+    package var formatRecognisedByContent: Bool { pointer.pointee.probe_score > AVPROBE_SCORE_EXTENSION }
+
+    /// The container's metadata (`AVFormatContext.metadata`) as key/value pairs in FFmpeg's order.
+    package var metadata: [(key: String, value: String)] {
+        var items: [(key: String, value: String)] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(pointer.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            entry = next
+            guard let key = next.pointee.key else { continue }
+            items.append((String(cString: key), next.pointee.value.map { String(cString: $0) } ?? ""))
+        }
+        return items
+    }
+
     /// The index of the stream libavformat deems best of `type` (wraps `av_find_best_stream`), or nil when the file
     /// has none.
     package func bestStreamIndex(of type: AVMediaType) -> Int? {

@@ -40,6 +40,23 @@ package final class OutputFile {
     /// `AV_CODEC_FLAG_GLOBAL_HEADER` on encoders before opening them.
     package var wantsGlobalHeader: Bool { (pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
 
+    /// True when the container can hold `codec` without re-encoding (`avformat_query_codec`, normal compliance).
+    package func canHold(_ codec: AVCodecID) -> Bool {
+        avformat_query_codec(pointer.pointee.oformat, codec, FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// Adds a stream for packets copied from a source with codec parameters `parameters` (copied; the codec tag is
+    /// left for the muxer to choose), in `timeBase` until the header is written (`avcodec_parameters_copy`).
+    /// - Returns: the stream index.
+    /// - Throws: ``FFmpegError`` (ENOMEM).
+    package func addStream(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws -> Int {
+        guard let stream = avformat_new_stream(pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
+        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters))
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase
+        return Int(stream.pointee.index)
+    }
+
     /// Adds a stream carrying `encoder`'s output (`avformat_new_stream`, `avcodec_parameters_from_context`).
     /// - Returns: the stream index.
     package func addStream(for encoder: Encoder) throws -> Int {

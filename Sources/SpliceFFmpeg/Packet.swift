@@ -40,7 +40,16 @@ package final class Packet {
     }
 
     /// Duration in the stream's time base (0 when unknown).
-    package var duration: Int64 { pointer.pointee.duration }
+    package var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+
+    /// The payload bytes (a copy).
+    package var data: [UInt8] {
+        guard let bytes = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(pointer.pointee.size)))
+    }
 
     /// True for a key frame (`AV_PKT_FLAG_KEY`).
     package var isKeyFrame: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
@@ -48,4 +57,35 @@ package final class Packet {
     /// True when the demuxer marked the packet to be decoded but not shown (`AV_PKT_FLAG_DISCARD`, e.g. samples
     /// before an edit list's start).
     package var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+
+    /// True when the demuxer marked the packet incomplete (`AV_PKT_FLAG_CORRUPT`: e.g. the file ends inside it).
+    package var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+
+    /// Payload bytes (`AVPacket.size`).
+    package var size: Int { Int(max(0, pointer.pointee.size)) }
+
+    /// The `AV_PKT_DATA_SKIP_SAMPLES` side data: samples to drop from the start of this packet's decoded audio and
+    /// from its end (little-endian 32-bit values at offsets 0 and 4), nil when absent.
+    package var skipSamples: (start: Int64, end: Int64)? {
+        var size = 0
+        guard let side = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else { return nil }
+        func littleEndian32(_ bytes: UnsafePointer<UInt8>) -> UInt32 {
+            UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+        }
+        return (Int64(littleEndian32(side)), Int64(littleEndian32(side + 4)))
+    }
+
+    /// Sets the presentation and decoding timestamps and the duration (in the time base the packet is written in).
+    package func setTiming(presentation: Int64, decoding: Int64, duration: Int64) {
+        pointer.pointee.pts = presentation
+        pointer.pointee.dts = decoding
+        pointer.pointee.duration = duration
+    }
+
+    /// Readies a copied packet for another file: assigns it to output stream `index` and forgets its byte position
+    /// in the source (`pos = -1`).
+    package func prepareForMuxing(stream index: Int) {
+        pointer.pointee.stream_index = Int32(index)
+        pointer.pointee.pos = -1
+    }
 }

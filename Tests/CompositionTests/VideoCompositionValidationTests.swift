@@ -184,7 +184,8 @@ struct VideoCompositionValidationTests {
     }
 
     @Test func everyKindHasACase() {
-        #expect(Set(validationCases.map(\.expected.kind)) == Set(ValidationIssue.Kind.allCases))
+        // `tooManyLayers` is the export engine's limit, reported by its planner (ReliabilityTests' BadModelTests).
+        #expect(Set(validationCases.map(\.expected.kind)) == Set(ValidationIssue.Kind.allCases).subtracting([.tooManyLayers]))
     }
 
     @Test func aCompositionWithSeveralProblemsReportsThemAll() throws {

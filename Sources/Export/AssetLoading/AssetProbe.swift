@@ -25,11 +25,13 @@ enum AssetProbe {
     /// - Throws: ``AssetLoadingError``; `CancellationError` when `cancellation` is cancelled.
     static func load(url: URL, cancellation: CancellationFlag, packetScanLimit: Int = packetScanLimit) throws -> Asset {
         let file = try InputFile.open(url, cancellation: cancellation)
-        let formatName = file.pointer.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
-        let confident = file.pointer.pointee.probe_score > AVPROBE_SCORE_EXTENSION
+        let formatName = file.formatName
+        let confident = file.formatRecognisedByContent
         if textDemuxers.contains(formatName) {
             throw AssetLoadingError.notAMediaFile(url, reason: "only the '\(formatName)' text demuxer accepts it")
         }
+        // StreamInfo snapshots the demuxer's own structs (AVStream, codecpar): reading them is the loader's job, so
+        // it takes the context itself.
         let streams = (0..<file.streamCount).map { StreamInfo(stream: file.stream(at: $0), format: file.pointer) }
         let media = streams.filter { $0.mediaType == .video || $0.mediaType == .audio }
         if streams.isEmpty {
@@ -184,10 +186,10 @@ enum AssetProbe {
     /// The samples decoding the audio stream gives, decoded as the export engine decodes it (``StreamDecoder``:
     /// corrupt packets skipped, the decoder drained), or nil when it cannot be decoded to the end.
     ///
-    /// The packet count can promise more than there is: a decoder may turn a packet into nothing (M08's first AAC
+    /// The packet count can promise more than there is: a decoder may turn a packet into nothing (a libfaac-encoded file's first AAC
     /// packet, which carries libfaac's signature, decodes to no samples: 118 of its 119 packets give sound). A track
     /// lasts what both the container and the decoder allow, so the loader takes the smaller count; the container's
-    /// is the smaller one where it trims the last packet (M01: 906 of 1024 samples).
+    /// is the smaller one where it trims the last packet (an iPhone clip's last packet: 906 of 1024 samples).
     ///
     /// - Throws: `CancellationError` only; any other failure gives nil (the export reports it when it reads there).
     static func decodedSampleCount(url: URL, info: StreamInfo, cancellation: CancellationFlag) throws -> Int64? {
@@ -224,13 +226,6 @@ enum AssetProbe {
 
     /// Container metadata (`AVFormatContext.metadata`) in FFmpeg's order.
     private static func metadata(of file: InputFile) -> [MetadataItem] {
-        var items: [MetadataItem] = []
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(file.pointer.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            entry = next
-            guard let key = next.pointee.key else { continue }
-            items.append(MetadataItem(key: String(cString: key), value: next.pointee.value.map { String(cString: $0) } ?? ""))
-        }
-        return items
+        file.metadata.map { MetadataItem(key: $0.key, value: $0.value) }
     }
 }

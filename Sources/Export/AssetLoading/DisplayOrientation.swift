@@ -14,7 +14,7 @@ enum DisplayOrientation {
     /// unit length (scaling is the job of the pixel aspect ratio, which libavformat already derives from a scaling
     /// matrix) and components within 1/65536 of 0 or ±1 snap to the exact value, so quarter turns are exact. The
     /// translation is not taken from the file: it is recomputed so that the transformed picture's bounding box starts
-    /// at (0, 0) — what Apple devices write (M01's matrix has `tx = 320` for a 568 × 320 frame) and what an editor
+    /// at (0, 0) — what Apple devices write (an iPhone 4S portrait clip's matrix has `tx = 320` for a 568 × 320 frame) and what an editor
     /// needs; files from other writers often leave it 0, which would move the picture off the canvas.
     /// A degenerate matrix (a zero column) gives the identity.
     static func preferredTransform(displayMatrix matrix: [Int32], size: Size) -> AffineTransform2D {

@@ -86,11 +86,11 @@ struct PacketScan {
             count += 1
             let index = packet.streamIndex
             guard let info = wanted[index] else { continue }
-            if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+            if packet.isCorrupt {
                 throw AssetLoadingError.corruptOrTruncated(
                     file.url, reason: "packet \(count) of track \(index + 1) is incomplete (the file ends inside it)")
             }
-            bytes[index, default: 0] += Int64(max(0, packet.pointer.pointee.size))
+            bytes[index, default: 0] += Int64(packet.size)
             packetCount[index, default: 0] += 1
             if info.mediaType == .video {
                 record(videoPacket: packet, stream: index)
@@ -115,10 +115,8 @@ struct PacketScan {
         var samples = PacketScan.sampleCount(packet: packet, info: info, parameters: parameters)
         if samples == nil { state.hasUncountedPackets = true }
         var discardPadding: Int64 = 0
-        var sideDataSize = 0
-        if let side = av_packet_get_side_data(packet.pointer, AV_PKT_DATA_SKIP_SAMPLES, &sideDataSize), sideDataSize >= 8 {
-            let skip = Int64(PacketScan.littleEndian32(side))
-            discardPadding = Int64(PacketScan.littleEndian32(side + 4))
+        if let (skip, padding) = packet.skipSamples {
+            discardPadding = padding
             state.pendingSkip = max(0, skip)
             if state.firstPresentedPTS == nil { state.primingSamples = max(0, skip) }
         }
@@ -146,7 +144,7 @@ struct PacketScan {
     /// 44.1 kHz) and the container says less; the container's duration alone when the codec can't tell; nil when
     /// neither can.
     static func sampleCount(packet: Packet, info: StreamInfo, parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int64? {
-        let codecCount = Int64(av_get_audio_frame_duration2(parameters, packet.pointer.pointee.size))
+        let codecCount = Int64(av_get_audio_frame_duration2(parameters, Int32(packet.size)))
         var containerCount: Int64?
         let ticksPerSecond = Int64(info.timeBase.den), tickUnit = Int64(info.timeBase.num)
         if packet.duration > 0, info.sampleRate > 0, tickUnit > 0, ticksPerSecond > 0 {
@@ -161,9 +159,5 @@ struct PacketScan {
         }
         if codecCount > 0 { return min(codecCount, containerCount ?? codecCount) }
         return containerCount
-    }
-
-    private static func littleEndian32(_ bytes: UnsafePointer<UInt8>) -> UInt32 {
-        UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
     }
 }

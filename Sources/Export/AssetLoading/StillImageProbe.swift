@@ -39,16 +39,11 @@ struct StillImageProbe {
         } catch let error as FFmpegError {
             throw AssetLoadingError.readFailed(url, reason: "decoding the image: \(error)")
         }
-        let picture = frame.pointer.pointee
-        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_DISPLAYMATRIX), side.pointee.size >= 36 {
-            displayMatrix = side.pointee.data.withMemoryRebound(to: Int32.self, capacity: 9) {
-                Array(UnsafeBufferPointer(start: $0, count: 9))
-            }
+        displayMatrix = frame.displayMatrix
+        if let value = frame.metadataValue(forKey: "Orientation") {
+            exifOrientation = Int(value.trimmingCharacters(in: .whitespaces))
         }
-        if let entry = av_dict_get(picture.metadata, "Orientation", nil, 0), let value = entry.pointee.value {
-            exifOrientation = Int(String(cString: value).trimmingCharacters(in: .whitespaces))
-        }
-        pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: picture.format)).map { String(cString: $0) } ?? "unknown"
-        size = Size(width: Int(picture.width), height: Int(picture.height))
+        pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: frame.format)).map { String(cString: $0) } ?? "unknown"
+        size = Size(width: frame.width, height: frame.height)
     }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// - ``duration`` = last picture's pts + its packet duration − first pts (the last picture is shown for its own
 ///   duration; when the container gives none, until the stream's declared end, else for the shortest interval).
 /// - ``minFrameDuration`` is the shortest interval between consecutive pictures (the last picture's duration only
-///   counts for a one-picture track: an edit list often trims it, as in M04 where it is 19/600 s).
+///   counts for a one-picture track: an edit list often trims it, as in an iPhone Live Photo movie where it is 19/600 s).
 /// - ``hasVariableFrameRate`` is true when some interval exceeds the shortest by more than one tick of the stream's
-///   clock (one tick of jitter is timestamp rounding: 33/34 ms at 29.97 fps in a 1/1000 time base, or M01's single
+///   clock (one tick of jitter is timestamp rounding: 33/34 ms at 29.97 fps in a 1/1000 time base, or an iPhone clip's single
 ///   21/600 s frame among 20/600 s ones).
 /// - When the scan stopped at its limit, the end comes from the container (`start_time + duration`), the frame rate
 ///   from the scanned part, and ``frameCount`` is nil.

@@ -5,7 +5,7 @@ internal import CMedia
 
 /// Mixes every audio track of an ``AudioPlan`` into encoder-sized frames: each track rendered on the output sample
 /// grid (``AudioTrackRenderer``), multiplied by its audio-mix gain, and summed — no automatic normalisation, so a
-/// track's level never depends on how many others play (DESIGN.md "Audio mix").
+/// track's level never depends on how many others play (AVFoundation's audio mix sums its inputs).
 ///
 /// Gain is the model's `volume(at:)`, evaluated at the edges of 64-sample blocks (1.3 ms at 48 kHz) and
 /// interpolated linearly inside a block: exact for linear ramps whose keys fall on block edges, and within one
@@ -60,22 +60,17 @@ final class AudioMixer {
                 blockStart = blockEnd
             }
         }
-        frame.unref()
-        let pointer = frame.pointer
-        pointer.pointee.nb_samples = Int32(count)
-        pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        pointer.pointee.sample_rate = Int32(plan.format.sampleRate)
-        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(plan.format.channelCount))
-        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+        try frame.allocateAudio(sampleCount: count, sampleFormat: AV_SAMPLE_FMT_FLTP, sampleRate: plan.format.sampleRate,
+                                channelCount: plan.format.channelCount)
         for channel in mix.indices {
-            guard let plane = pointer.pointee.extended_data[channel] else { continue }
+            guard let plane = frame.plane(channel) else { continue }
             plane.withMemoryRebound(to: Float.self, capacity: count) { destination in
                 mix[channel].withUnsafeBufferPointer { source in
                     destination.update(from: source.baseAddress!, count: count)
                 }
             }
         }
-        pointer.pointee.pts = position
+        frame.pts = position
         position += Int64(count)
         try emit(frame)
     }

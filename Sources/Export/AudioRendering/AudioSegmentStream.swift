@@ -3,22 +3,6 @@ import Composition
 import Foundation
 internal import CMedia
 
-/// The output audio format every source is converted to: planar float, one rate, one layout.
-struct AudioOutputFormat: Hashable, Sendable {
-    /// Samples per second (Hz).
-    var sampleRate: Int
-    /// Channel count: 1 (mono) or 2 (stereo).
-    var channelCount: Int
-
-    var layoutName: String { channelCount == 1 ? "mono" : "stereo" }
-
-    /// The sample index of composition time `time`, rounded half away from zero: segment boundaries are rounded once
-    /// on the output grid, so adjacent segments share a boundary and rounding never accumulates.
-    func sampleIndex(of time: MediaTime) -> Int64 {
-        time.convertScale(Int32(sampleRate)).value
-    }
-}
-
 /// Produces exactly the output samples of one audio segment: the source range decoded, trimmed to the sample,
 /// tempo-changed for a speed change (pitch kept, or varispeed), resampled and remixed to the output format
 /// (all by FFmpeg: `atrim`, `atempo`/`asetrate`, `pan`, `aresample`/`aformat`), then padded with silence or cut so
@@ -75,17 +59,12 @@ final class AudioSegmentStream {
         }
         let decoder = sourceDecoder.decoder
         timeBase = sourceDecoder.timeBase
-        sourceRate = Int(decoder.pointer.pointee.sample_rate)
+        sourceRate = decoder.sampleRate
         guard sourceRate > 0 else {
             throw ExportError.sourceUnreadable(track.assetURL, reason: "track \(track.trackID) has no sample rate")
         }
-        var layout = AVChannelLayout()
-        let channels = Int32(max(1, Int(decoder.pointer.pointee.ch_layout.nb_channels)))
-        if decoder.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&layout, channels)
-        } else {
-            av_channel_layout_copy(&layout, &decoder.pointer.pointee.ch_layout)
-        }
+        var layout = decoder.channelLayoutOrDefault
+        let channels = layout.nb_channels
         sourceLayout = layout
         var layoutName = [CChar](repeating: 0, count: 64)
         av_channel_layout_describe(&layout, &layoutName, layoutName.count)
@@ -114,7 +93,7 @@ final class AudioSegmentStream {
         chain.append("aresample=\(format.sampleRate)")
         chain.append("aformat=sample_fmts=fltp:sample_rates=\(format.sampleRate):channel_layouts=\(format.layoutName)[out]")
         let description = chain.joined(separator: ",")
-        let sampleFormat = decoder.pointer.pointee.sample_fmt.rawValue
+        let sampleFormat = decoder.sampleFormat
         do {
             graph = try FilterGraph(
                 description: description,
@@ -128,9 +107,9 @@ final class AudioSegmentStream {
 
         // No seek: the source is decoded from its first packet and the samples before the segment are dropped
         // unfiltered (feedGraph). Source time counts decoded samples (see sampleIndex(of:)), and real files' timestamps
-        // do not say which counted sample a packet holds: M03's Android writer gives its first packet 8471 ticks for
-        // 1024 samples, so after a seek every timestamp is 155 ms off the count; M09's timestamps jump 145 samples;
-        // M08's first packet decodes to nothing; Matroska rounds to whole milliseconds. A seek placed trimmed audio
+        // do not say which counted sample a packet holds: one Android writer gives its first packet 8471 ticks for
+        // 1024 samples, so after a seek every timestamp is 155 ms off the count; another's timestamps jump 145 samples;
+        // a libfaac first packet decodes to nothing; Matroska rounds to whole milliseconds. A seek placed trimmed audio
         // up to 155 ms out of sync. Cost: decoding the source up to the segment (AAC: about 1 s per 10 min), paid
         // once per run of segments that cut a source in order, since each takes over the previous one's decoder.
     }
@@ -159,7 +138,7 @@ final class AudioSegmentStream {
             }
             let available = min(converted.sampleCount - convertedOffset, count - written, Int(sampleCount - produced))
             for channel in 0..<format.channelCount {
-                guard let plane = converted.pointer.pointee.extended_data[channel] else { continue }
+                guard let plane = converted.plane(channel) else { continue }
                 plane.withMemoryRebound(to: Float.self, capacity: converted.sampleCount) { samples in
                     for i in 0..<available {
                         channels[channel][offset + written + i] = samples[convertedOffset + i]
@@ -222,11 +201,7 @@ final class AudioSegmentStream {
                 decoded.unref()
                 continue
             }
-            if decoded.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-                var layout = sourceLayout
-                av_channel_layout_uninit(&decoded.pointer.pointee.ch_layout)
-                av_channel_layout_copy(&decoded.pointer.pointee.ch_layout, &layout)
-            }
+            decoded.fillUnspecifiedChannelLayout(with: sourceLayout)
             // Keep the frame: the next segment may take it over (it can reach past this segment's end). Stop
             // decoding at the frame that reaches the end, so it is the one kept.
             do {
@@ -245,7 +220,7 @@ final class AudioSegmentStream {
     /// is placed by its timestamp (stream time minus `startTimeOffset`); every later frame follows the previous one
     /// contiguously. Samples are counted, not timestamped: the asset loader measures audio durations the same way,
     /// and real files have timestamp gaps that are not gaps in the sound (an Android writer's first-packet duration,
-    /// M03; a 145-sample jump in M09).
+    /// one Android writer; a 145-sample jump in another).
     private func sampleIndex(of frame: Frame) -> Int64 {
         if let expected = nextSourceSample { return expected }
         let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts

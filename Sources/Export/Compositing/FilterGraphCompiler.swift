@@ -17,9 +17,9 @@ struct PictureFormat: Hashable {
     init(of frame: Frame) {
         width = frame.width
         height = frame.height
-        pixelFormat = frame.pointer.pointee.format
-        colorRange = frame.pointer.pointee.color_range.rawValue
-        colorSpace = frame.pointer.pointee.colorspace.rawValue
+        pixelFormat = frame.format
+        colorRange = frame.colorRange
+        colorSpace = frame.colorSpace
     }
 
     var pixelFormatName: String {
@@ -119,7 +119,7 @@ enum FilterGraphCompilerError: Error {
 }
 
 /// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
-/// (DESIGN.md "Rendering rules"):
+/// (the rendering rules in docs/document-format.md and the README):
 /// - identity at canvas size, opaque: no filter at all (the layer is the canvas);
 /// - scale + translate (with flips): `scale` (+ `hflip`/`vflip`) and an `overlay` at the position;
 /// - multiples of 90°: one `transpose` (+ `scale`) and an `overlay`;

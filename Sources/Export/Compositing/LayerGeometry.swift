@@ -1,8 +1,8 @@
 import Composition
 import Foundation
 
-/// Which filter path draws a layer transform: the compiler picks the cheapest exact one (DESIGN.md "Rendering
-/// rules"). Only the linear part `(a, b, c, d)` decides; the translation never changes the path.
+/// Which filter path draws a layer transform: the compiler picks the cheapest exact one (the README's
+/// "Architecture"). Only the linear part `(a, b, c, d)` decides; the translation never changes the path.
 enum LayerGeometry: Hashable {
     /// `b = c = 0`: scale (with flips) and translation — `scale`, `hflip`/`vflip`, an `overlay` position.
     case axisAligned

@@ -43,17 +43,15 @@ final class ExportWriter {
             throw ExportError.invalidComposition("nothing to export: no video and no audio track")
         }
         outputFile.setMetadata(plan.metadata)
-        var muxerOptions: [String: String] = [:]
-        if [.mp4, .mov, .m4a].contains(plan.fileType) {
-            if plan.optimizeForNetworkUse { muxerOptions["movflags"] = "+faststart" }
-            // Edit lists and track durations are written in the movie timescale (1000 by default: whole
-            // milliseconds). Use the audio rate, or the video clock, so durations stay exact to the sample/frame.
-            if let audio = plan.audio, audioEncoder != nil {
-                muxerOptions["movie_timescale"] = "\(audio.format.sampleRate)"
-            } else if videoEncoder != nil {
-                muxerOptions["movie_timescale"] = "\(encoderClock.timeBase.den)"
-            }
+        let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
+            Int32(audio.format.sampleRate)
+        } else if videoEncoder != nil {
+            encoderClock.timeBase.den
+        } else {
+            nil
         }
+        let muxerOptions = plan.fileType.muxerOptions(
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale)
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
@@ -105,51 +103,20 @@ final class ExportWriter {
 
     private func openVideoEncoder(_ video: VideoPlan, _ settings: VideoSettings) throws {
         guard plan.fileType.supportsVideo else { return }
+        let clock = EncoderClock(video)
+        encoderClock = clock
+        let configuration = settings.encoderConfiguration(for: video, clock: clock, fileType: plan.fileType)
         let encoder: Encoder
         do {
-            encoder = try Encoder(name: settings.codec.encoderName)
+            encoder = try Encoder(configuration: configuration)
         } catch {
-            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+            throw ExportError.encoderUnavailable(configuration.encoderName)
         }
-        let context = encoder.pointer
-        context.pointee.width = Int32(video.outputSize.width)
-        context.pointee.height = Int32(video.outputSize.height)
-        context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
-        let timing = EncoderClock(video)
-        encoderClock = timing
-        context.pointee.time_base = timing.timeBase
-        context.pointee.framerate = AVRational(num: video.frameDuration.timescale, den: Int32(clamping: video.frameDuration.value))
-        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        context.pointee.color_range = AVCOL_RANGE_MPEG
-        context.pointee.color_primaries = AVCOL_PRI_BT709
-        context.pointee.color_trc = AVCOL_TRC_BT709
-        context.pointee.colorspace = AVCOL_SPC_BT709
-        let framesPerSecond = Double(video.frameDuration.timescale) / Double(video.frameDuration.value)
-        context.pointee.gop_size = Int32(settings.keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
-        if settings.codec == .ffv1 { context.pointee.gop_size = 1 }  // intra-only: every frame decodable on its own
-        context.pointee.thread_count = 0
-        var options: [String: String] = [:]
-        switch settings.rateControl {
-        case .constantQuality(let crf):
-            if settings.codec == .h264 || settings.codec == .hevc { options["crf"] = "\(crf)" }
-            if settings.codec == .vp9 { options["crf"] = "\(crf)"; context.pointee.bit_rate = 0 }
-        case .averageBitRate(let rate):
-            context.pointee.bit_rate = Int64(rate)
-        }
-        if settings.codec == .h264 || settings.codec == .hevc { options["preset"] = settings.encoderPreset }
-        if settings.codec == .vp9 {
-            // libvpx has no x264-style presets: map the fast ones to its real-time mode.
-            let fast = ["ultrafast", "superfast", "veryfast", "faster", "fast"].contains(settings.encoderPreset)
-            options["deadline"] = fast ? "realtime" : "good"
-            options["cpu-used"] = fast ? "8" : "2"
-            options["row-mt"] = "1"
-        }
-        if settings.codec == .hevc { options["x265-params"] = "log-level=error" }
-        if settings.codec == .hevc && plan.fileType != .mkv { context.pointee.codec_tag = fourCC("hvc1") }
         do {
-            videoStream = try muxer.addStream(encoder, options: options)
+            videoStream = try muxer.addStream(encoder)
         } catch {
-            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected the settings \(options): \(error)")
+            throw ExportError.unsupportedSettings(
+                "the \(configuration.encoderName) encoder rejected the settings \(configuration.options): \(error)")
         }
         videoEncoder = encoder
     }
@@ -158,27 +125,21 @@ final class ExportWriter {
     private var encoderClock = EncoderClock.unset
 
     private func openAudioEncoder(_ audio: AudioPlan, _ settings: AudioSettings) throws {
+        let configuration = settings.encoderConfiguration(for: audio.format)
         let encoder: Encoder
         do {
-            encoder = try Encoder(name: settings.codec.encoderName)
+            encoder = try Encoder(configuration: configuration)
         } catch {
-            throw ExportError.encoderUnavailable(settings.codec.encoderName)
+            throw ExportError.encoderUnavailable(configuration.encoderName)
         }
-        let context = encoder.pointer
-        context.pointee.sample_rate = Int32(audio.format.sampleRate)
-        context.pointee.sample_fmt = settings.codec == .pcm ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLTP
-        if settings.codec == .opus { context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT }
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.format.channelCount))
-        context.pointee.time_base = AVRational(num: 1, den: Int32(audio.format.sampleRate))
-        if settings.codec != .pcm { context.pointee.bit_rate = Int64(settings.bitRate) }
         do {
             audioStream = try muxer.addStream(encoder)
         } catch {
-            throw ExportError.unsupportedSettings("the \(settings.codec.encoderName) encoder rejected \(settings): \(error)")
+            throw ExportError.unsupportedSettings("the \(configuration.encoderName) encoder rejected \(settings): \(error)")
         }
-        audioFrameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
-        if context.pointee.sample_fmt != AV_SAMPLE_FMT_FLTP {
-            audioConverter = try SampleFormatConverter(format: audio.format, to: context.pointee.sample_fmt)
+        audioFrameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
+        if encoder.sampleFormat != AV_SAMPLE_FMT_FLTP {
+            audioConverter = try SampleFormatConverter(format: audio.format, to: encoder.sampleFormat)
         }
         audioEncoder = encoder
     }
@@ -186,7 +147,7 @@ final class ExportWriter {
     private func encodeVideo(_ frame: Frame) throws {
         guard videoEncoder != nil, !limitReached else { return }
         frame.pts = encoderClock.pts(ofFrame: frame.pts)
-        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        frame.resetPictureType()
         try encode(frame, stream: videoStream)
     }
 
@@ -212,7 +173,7 @@ final class ExportWriter {
             try muxer.encode(frame, stream: stream) { packet in
                 // libx264 leaves durations 0. Every frame lasts one frame duration, except the last, which ends
                 // exactly at the composition's end, so the video track's duration is the composition's.
-                if isVideo { packet.pointer.pointee.duration = clock.duration(ofFrameAt: packet.pointer.pointee.pts) }
+                if isVideo, let pts = packet.presentationTimestamp { packet.duration = clock.duration(ofFrameAt: pts) }
             }
         } catch EncodingMuxer.Failure.encoding(let error) {
             let name = (isVideo ? videoEncoder : audioEncoder)?.codecName ?? "the encoder"
@@ -232,19 +193,10 @@ final class ExportWriter {
     private func writing(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as FFmpegError {
-            if error == .exit || cancellation.isCancelled { throw CancellationError() }
-            let url = URL(fileURLWithPath: path)
-            if error.posixCode == ENOSPC { throw ExportError.writeFailed(url, reason: "the disk is full") }
-            if error.posixCode == EFBIG { throw ExportError.writeFailed(url, reason: "the file is too large for this file system or limit") }
-            throw ExportError.writeFailed(url, reason: error.description)
+        } catch {
+            throw ExportError.writing(error, to: URL(fileURLWithPath: path), cancelled: cancellation.isCancelled)
         }
     }
-}
-
-/// A FourCC code as libavcodec stores it (little-endian).
-func fourCC(_ code: String) -> UInt32 {
-    code.utf8.prefix(4).enumerated().reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
 }
 
 /// The video encoder's clock: a time base fine enough to express both the frame duration and the composition's

@@ -29,9 +29,7 @@ final class PassthroughWriter {
             self.cancellation = cancellation
             guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
-            // `parameters` is borrowed from the reader's open file: keep the reader alive until the copy below.
-            defer { withExtendedLifetime(reference) {} }
-            if avformat_query_codec(output.pointer.pointee.oformat, reference.parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 {
+            if !output.canHold(reference.source.codecID) {
                 throw ExportError.passthroughNotPossible(
                     "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
             }
@@ -41,19 +39,19 @@ final class PassthroughWriter {
                 let key = "\(piece.source.assetURL.path)#\(piece.source.streamIndex)"
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
-                defer { withExtendedLifetime(other) {} }
-                if let difference = Self.difference(reference.parameters, other.parameters) {
+                let difference = reference.source.withCodecParameters { a in
+                    other.source.withCodecParameters { b in Self.difference(a, b) }
+                }
+                if let difference {
                     throw ExportError.passthroughNotPossible(
                         "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
                             + "parameters (\(difference)); joining them needs re-encoding")
                 }
                 timeBases.append(other.timeBase)
             }
-            guard let stream = avformat_new_stream(output.pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
-            try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, reference.parameters))
-            stream.pointee.codecpar.pointee.codec_tag = 0
-            stream.pointee.time_base = Self.commonTimeBase(timeBases)
-            outputIndex = Int(stream.pointee.index)
+            outputIndex = try reference.source.withCodecParameters {
+                try output.addStream(copying: $0, timeBase: Self.commonTimeBase(timeBases))
+            }
         }
 
         /// One time base that holds every source's timestamps exactly when possible (the least common multiple of
@@ -73,7 +71,7 @@ final class PassthroughWriter {
         private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 
         /// The first codec parameter that differs between two streams, described, or nil when they can be joined.
-        static func difference(_ a: UnsafeMutablePointer<AVCodecParameters>, _ b: UnsafeMutablePointer<AVCodecParameters>) -> String? {
+        static func difference(_ a: UnsafePointer<AVCodecParameters>, _ b: UnsafePointer<AVCodecParameters>) -> String? {
             let x = a.pointee, y = b.pointee
             func name(_ id: AVCodecID) -> String { String(cString: avcodec_get_name(id)) }
             func profile(_ p: AVCodecParameters) -> String {
@@ -127,15 +125,13 @@ final class PassthroughWriter {
 
         /// Sets the waiting packet's output timestamps; false when it falls past the piece (audio).
         private func restamp(_ reader: PassthroughPieceReader, piece: PassthroughPlan.Piece) throws -> Bool {
-            let packet = reader.packet.pointer
+            let packet = reader.packet
             let duration = av_rescale_q(reader.packetDuration, reader.timeBase, outputTimeBase)
             let end = output(piece.targetEnd)
             if track.mediaType == .audio {
                 // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's end.
                 if 2 * audioCursor + duration > 2 * end { return false }
-                packet.pointee.pts = audioCursor
-                packet.pointee.dts = audioCursor
-                packet.pointee.duration = duration
+                packet.setTiming(presentation: audioCursor, decoding: audioCursor, duration: duration)
                 audioCursor += duration
             } else {
                 // Output time = target start + (source time − source start), exactly, then into the output base.
@@ -151,15 +147,14 @@ final class PassthroughWriter {
                         "\(piece.name(track: track.trackID)) cannot follow the previous segment without re-encoding: its "
                             + "pictures are reordered more deeply than the time between the join and its first picture allows")
                 }
-                packet.pointee.pts = pts
-                packet.pointee.dts = dts
                 // The last picture lasts until the piece's end, not beyond it.
-                packet.pointee.duration = duration > 0 && pts + duration > end ? max(end - pts, 1) : duration
+                packet.setTiming(presentation: pts, decoding: dts,
+                                 duration: duration > 0 && pts + duration > end ? max(end - pts, 1) : duration)
             }
-            packet.pointee.pos = -1
-            packet.pointee.stream_index = Int32(outputIndex)
-            lastDecodingTimestamp = packet.pointee.dts
-            waitingTime = MediaTime(pts: packet.pointee.dts, timeBase: outputTimeBase) ?? .zero
+            packet.prepareForMuxing(stream: outputIndex)
+            let written = packet.decodingTimestamp ?? 0
+            lastDecodingTimestamp = written
+            waitingTime = MediaTime(pts: written, timeBase: outputTimeBase) ?? .zero
             return true
         }
     }
@@ -189,9 +184,12 @@ final class PassthroughWriter {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }
         output.setMetadata(plan.metadata)
-        var options: [String: String] = [:]
-        if plan.optimizeForNetworkUse && [.mp4, .mov, .m4a].contains(plan.fileType) { options["movflags"] = "+faststart" }
-        try output.writeHeader(options: options)
+        let options = plan.fileType.muxerOptions(optimizeForNetworkUse: plan.optimizeForNetworkUse)
+        do {
+            try output.writeHeader(options: options)
+        } catch {
+            throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
+        }
         for copier in copiers { copier.outputTimeBase = output.timeBase(ofStream: copier.outputIndex) }
 
         var waiting = try copiers.filter { try $0.advance() }
@@ -201,16 +199,15 @@ final class PassthroughWriter {
             if total > .zero { progress(min(max(next.waitingTime.seconds / total.seconds, 0), 1)) }
             do {
                 try output.write(reader.packet)
-            } catch let error as FFmpegError {
-                if error == .exit || cancellation.isCancelled { throw CancellationError() }
-                throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+            } catch {
+                throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
             }
             if try !next.advance() { waiting.removeAll { $0 === next } }
         }
         do {
             try output.finish()
-        } catch let error as FFmpegError {
-            throw ExportError.writeFailed(plan.outputURL, reason: error.description)
+        } catch {
+            throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
         }
         progress(1)
     }

@@ -7,7 +7,7 @@ extension ExportPlanner {
     /// text overlay, `perspective` (and the stock helpers of ``FilterGraphCompiler/warp``) for a layer whose transform
     /// shears at some time
     /// (``LayerGeometry/general``). Checked before anything is opened or written, since an LGPL build of FFmpeg
-    /// lacks the GPL-only `perspective` (FFMPEG-NOTES "Licence").
+    /// lacks the GPL-only `perspective` (FFmpeg builds `perspective` only with `--enable-gpl`).
     ///
     /// A transform ramp is checked at its start, middle and end values: under matrix interpolation the shear
     /// `a·c + b·d` is a quadratic in the eased fraction, so it is zero all along when it is zero at three distinct

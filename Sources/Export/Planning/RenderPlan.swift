@@ -2,22 +2,6 @@ import SpliceFFmpeg
 import Composition
 import Foundation
 
-/// An sRGB colour with components in 0…1, as the renderer uses it.
-struct RenderColor: Hashable, Sendable {
-    var red: Double
-    var green: Double
-    var blue: Double
-    var alpha: Double
-
-    static let black = RenderColor(red: 0, green: 0, blue: 0, alpha: 1)
-
-    /// `0xRRGGBB@alpha` as FFmpeg's colour syntax reads it.
-    var ffmpegSyntax: String {
-        func byte(_ value: Double) -> Int { Int((min(max(value, 0), 1) * 255).rounded()) }
-        return String(format: "0x%02X%02X%02X@%.4f", byte(red), byte(green), byte(blue), min(max(alpha, 0), 1))
-    }
-}
-
 /// What the renderer needs to know about one layer of one instruction: the track and the model's own evaluators.
 struct LayerPlan: Sendable {
     var trackID: Int32
@@ -64,27 +48,6 @@ struct ImageOverlayPlan: Sendable {
     }
 }
 
-/// How `drawtext` finds its font: a file, or a family name resolved by fontconfig (FFmpeg's `font=` option).
-enum FontChoice: Hashable, Sendable {
-    case file(String)
-    case family(String)
-}
-
-/// The constant part of a text overlay: what `drawtext` draws and how it looks, the same at every time.
-struct TextStyle: Hashable, Sendable {
-    var text: String
-    var font: FontChoice
-    /// `left`, `center` or `right` within the frame.
-    var alignment: String
-    /// Pixels.
-    var fontSize: Double
-    var color: RenderColor
-    /// The box behind the text, or nil for none.
-    var background: RenderColor?
-    /// Pixels between the text and the frame's side (left/right alignment) and around the text in the box.
-    var padding: Double
-}
-
 /// A text overlay as the renderer sees it (drawn by FFmpeg's `drawtext`): its style, and its frame and opacity as
 /// the model evaluates them.
 struct TextOverlayPlan: Sendable {
@@ -111,7 +74,7 @@ struct VideoPlan: Sendable {
     var imageOverlays: [ImageOverlayPlan] = []
     var textOverlays: [TextOverlayPlan] = []
 
-    /// Output frames: `ceil(duration / frameDuration)` (DESIGN.md: frame k shows time k·frameDuration).
+    /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {
         guard duration.isNumeric, frameDuration.isNumeric, frameDuration > .zero, duration > .zero else { return 0 }
         let numerator = Int128(duration.value) * Int128(frameDuration.timescale)

@@ -13,8 +13,8 @@ final class SourceStream {
     /// The stream's index in ``input`` (`AVStream.index`).
     let index: Int
     private let stream: UnsafeMutablePointer<AVStream>
-    /// The stream's codec parameters (borrowed: valid while `self` lives).
-    let codecParameters: UnsafeMutablePointer<AVCodecParameters>
+    /// The stream's codec parameters (borrowed from the file: reached through ``withCodecParameters(_:)``).
+    private let codecParameters: UnsafeMutablePointer<AVCodecParameters>
 
     /// Selects stream `index` of the opened `input` (taken over: it lives as long as this owner).
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` when the file has no such stream or the stream has no
@@ -85,6 +85,20 @@ final class SourceStream {
     /// - Throws: ``FFmpegError`` when the demuxer cannot seek there.
     func seek(toTimestamp timestamp: Int64) throws {
         try input.seek(streamIndex: index, toTimestamp: timestamp)
+    }
+
+    /// Calls `body` with the stream's codec parameters, keeping the file open while it runs: the parameters are a
+    /// view into it and must not escape `body`.
+    func withCodecParameters<Result>(_ body: (UnsafePointer<AVCodecParameters>) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(codecParameters) }
+    }
+
+    /// The stream's codec (`codecpar->codec_id`).
+    var codecID: AVCodecID { codecParameters.pointee.codec_id }
+
+    /// Samples per audio packet the codec states (`frame_size`), and the sample rate (Hz); 0 when unstated.
+    var audioFrameSize: (samples: Int, sampleRate: Int) {
+        (Int(codecParameters.pointee.frame_size), Int(codecParameters.pointee.sample_rate))
     }
 
     /// The timestamp of the last key frame at or before `timestamp` (in ``timeBase``) in the demuxer's index

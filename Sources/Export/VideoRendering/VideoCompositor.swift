@@ -89,10 +89,10 @@ final class VideoCompositor {
             case .imageOverlay(let i): picture = imageFrames[i]
             }
             picture.pts = localPTS
-            picture.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
             // The sources are declared with square pixels. A frame stating no aspect ratio (0:1: PNGs, many phone
             // files) or another one makes `scale` rebuild its swscale contexts for every frame; say 1:1 as declared.
-            picture.pointer.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            picture.resetPictureType()
+            picture.markSquarePixels()
             do {
                 try graph.push(picture, to: input, keepReference: true)
             } catch {

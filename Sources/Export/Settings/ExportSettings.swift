@@ -8,7 +8,7 @@ public enum FileType: String, Sendable, Hashable, Codable, CaseIterable {
     case mov
     /// MPEG-4 audio (`.m4a`): AAC only, no video.
     case m4a
-    /// Matroska (`.mkv`): any codec.
+    /// Matroska (`.mkv`): H.264, HEVC, ProRes, VP9 or FFV1 video; AAC, Opus or PCM audio.
     case mkv
     /// WebM (`.webm`): VP9 + Opus.
     case webm

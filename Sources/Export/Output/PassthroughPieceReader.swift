@@ -19,9 +19,8 @@ final class PassthroughPieceReader {
     let trackID: Int32
     let timeBase: AVRational
     let packet: Packet
-    /// The source's codec parameters (borrowed from ``source``).
-    let parameters: UnsafeMutablePointer<AVCodecParameters>
-    private let source: SourceStream
+    /// The stream read.
+    let source: SourceStream
     private let isVideo: Bool
     /// The piece's source range as stream timestamps: [startTimestamp, endTimestamp).
     private let startTimestamp: Int64
@@ -46,14 +45,13 @@ final class PassthroughPieceReader {
         self.piece = piece
         self.trackID = trackID
         source = try SourceStream(url: piece.source.assetURL, index: piece.source.streamIndex, cancellation: cancellation)
-        parameters = source.codecParameters
         timeBase = source.timeBase
         isVideo = piece.source.mediaType == .video
         let offset = piece.source.startTimeOffset
         startTimestamp = (piece.sourceRange.start + offset).timestamp(in: timeBase) ?? 0
         endTimestamp = (piece.sourceRange.end + offset).timestamp(in: timeBase) ?? Int64.max
-        let frameSize = Int64(parameters.pointee.frame_size)
-        let sampleRate = Int64(parameters.pointee.sample_rate)
+        let frameSize = Int64(source.audioFrameSize.samples)
+        let sampleRate = Int64(source.audioFrameSize.sampleRate)
         nominalAudioDuration = frameSize > 0 && sampleRate > 0
             ? av_rescale_q(frameSize, AVRational(num: 1, den: Int32(sampleRate)), timeBase) : 0
         packet = try Packet()

@@ -1,0 +1,55 @@
+import SpliceFFmpeg
+internal import CMedia
+
+extension VideoSettings {
+    /// The encoder configuration these settings give for `video`, stamped by `clock`, written into `fileType`:
+    /// 4:2:0 8-bit (ProRes: 4:2:2 10-bit) limited-range BT.709, a key frame every `keyFrameInterval` frames (default
+    /// 2 s; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
+    /// x264/x265 presets, libvpx's real-time mode for the fast presets, and `hvc1` for HEVC outside Matroska.
+    func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType) -> EncoderConfiguration {
+        var picture = EncoderConfiguration.Video(
+            width: video.outputSize.width, height: video.outputSize.height,
+            pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P, timeBase: clock.timeBase,
+            frameRate: AVRational(num: video.frameDuration.timescale, den: Int32(clamping: video.frameDuration.value)))
+        picture.color = .bt709
+        let framesPerSecond = Double(video.frameDuration.timescale) / Double(video.frameDuration.value)
+        picture.keyFrameInterval = codec == .ffv1 ? 1 : (keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        if codec == .hevc && fileType != .mkv { picture.codecTag = "hvc1" }
+
+        var configuration = EncoderConfiguration(encoderName: codec.encoderName, media: .video(picture))
+        configuration.threadCount = 0
+        switch rateControl {
+        case .constantQuality(let crf):
+            if codec == .h264 || codec == .hevc || codec == .vp9 { configuration.options["crf"] = "\(crf)" }
+        case .averageBitRate(let rate):
+            configuration.bitRate = Int64(rate)
+        }
+        if codec == .h264 || codec == .hevc { configuration.options["preset"] = encoderPreset }
+        if codec == .vp9 {
+            // libvpx has no x264-style presets: map the fast ones to its real-time mode.
+            let fast = ["ultrafast", "superfast", "veryfast", "faster", "fast"].contains(encoderPreset)
+            configuration.options["deadline"] = fast ? "realtime" : "good"
+            configuration.options["cpu-used"] = fast ? "8" : "2"
+            configuration.options["row-mt"] = "1"
+        }
+        if codec == .hevc { configuration.options["x265-params"] = "log-level=error" }
+        return configuration
+    }
+}
+
+extension AudioSettings {
+    /// The encoder configuration these settings give for audio in `format`: planar float (PCM: 16-bit
+    /// interleaved; Opus: interleaved float), the settings' bit rate (PCM: none).
+    func encoderConfiguration(for format: AudioOutputFormat) -> EncoderConfiguration {
+        let sampleFormat: AVSampleFormat = switch codec {
+        case .pcm: AV_SAMPLE_FMT_S16
+        case .opus: AV_SAMPLE_FMT_FLT
+        default: AV_SAMPLE_FMT_FLTP
+        }
+        var configuration = EncoderConfiguration(
+            encoderName: codec.encoderName,
+            media: .audio(.init(sampleRate: format.sampleRate, sampleFormat: sampleFormat, channelCount: format.channelCount)))
+        if codec != .pcm { configuration.bitRate = Int64(bitRate) }
+        return configuration
+    }
+}
