@@ -3,116 +3,7 @@ import Composition
 import Foundation
 internal import CMedia
 
-/// The properties of a picture entering the graph that the graph's sources must be configured with.
-struct PictureFormat: Hashable {
-    var width: Int
-    var height: Int
-    /// `AVPixelFormat` raw value.
-    var pixelFormat: Int32
-    /// `AVColorRange` raw value (0 unspecified, 1 limited, 2 full).
-    var colorRange: UInt32
-    /// `AVColorSpace` raw value (matrix coefficients).
-    var colorSpace: UInt32
-
-    init(of frame: Frame) {
-        width = frame.width
-        height = frame.height
-        pixelFormat = frame.format
-        colorRange = frame.colorRange
-        colorSpace = frame.colorSpace
-    }
-
-    var pixelFormatName: String {
-        av_get_pix_fmt_name(AVPixelFormat(rawValue: pixelFormat)).map { String(cString: $0) } ?? "unknown"
-    }
-
-    var hasAlpha: Bool {
-        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
-        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
-    }
-
-    var isRGB: Bool {
-        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
-        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
-    }
-
-    /// Full range when stated, or implied by a JPEG pixel format (`yuvj420p`).
-    var isFullRange: Bool {
-        colorRange == AVCOL_RANGE_JPEG.rawValue || pixelFormatName.hasPrefix("yuvj")
-    }
-
-    /// The YUV matrix by FFmpeg `scale` option name: as stated, else BT.709 for HD (height ≥ 720) and BT.601 for SD
-    /// (the convention players use for untagged video).
-    var matrixName: String {
-        switch AVColorSpace(rawValue: colorSpace) {
-        case AVCOL_SPC_BT709: return "bt709"
-        case AVCOL_SPC_BT470BG: return "bt470"
-        case AVCOL_SPC_SMPTE170M: return "smpte170m"
-        case AVCOL_SPC_SMPTE240M: return "smpte240m"
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return "bt2020"
-        case AVCOL_SPC_FCC: return "fcc"
-        default: return height >= 720 ? "bt709" : "smpte170m"
-        }
-    }
-
-    /// True when the picture is already in the canvas format: 8-bit 4:2:0 YUV, limited range, BT.709 matrix.
-    var isCanvasNative: Bool {
-        (pixelFormatName == "yuv420p" || pixelFormatName == "yuva420p") && !isFullRange && matrixName == "bt709"
-    }
-}
-
-/// One layer of a graph configuration: its input picture and the values of its properties for the frames the
-/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands).
-struct LayerConfiguration: Hashable {
-    var input: PictureFormat
-    var transform: AffineTransform2D
-    var crop: Rect?
-    var opacity: Double?
-}
-
-/// An image overlay in a graph configuration.
-struct ImageOverlayConfiguration: Hashable {
-    var input: PictureFormat
-    var frame: Rect
-    /// Radians, clockwise on screen, about the frame's centre.
-    var rotation: Double = 0
-    var opacity: Double?
-}
-
-/// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
-/// (instruction boundaries, a source of another size, a transform or crop that moves).
-struct GraphConfiguration: Hashable {
-    var instructionIndex: Int
-    var background: RenderColor
-    var canvas: Size
-    var output: Size
-    var frameRate: AVRationalKey
-    /// Bottom-most first.
-    var layers: [LayerConfiguration]
-    var imageOverlays: [ImageOverlayConfiguration]
-    var textOverlays: [TextOverlayConfiguration]
-}
-
-/// `AVRational` as a hashable key.
-struct AVRationalKey: Hashable {
-    var num: Int32
-    var den: Int32
-    var rational: AVRational { AVRational(num: num, den: den) }
-}
-
-/// A compiled graph: its description and the inputs it expects, in push order.
-struct CompiledGraph {
-    enum Input: Hashable {
-        case background
-        case layer(Int)          // index into GraphConfiguration.layers
-        case imageOverlay(Int)   // index into GraphConfiguration.imageOverlays
-    }
-    var description: String
-    var inputs: [(Input, PictureFormat)]
-    /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
-    var opacityTargets: [Input: String]
-}
-
+/// Why a configuration cannot be compiled.
 enum FilterGraphCompilerError: Error {
     /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
     case geometryOutOfRange(Double)
@@ -395,16 +286,5 @@ enum FilterGraphCompiler {
     /// A number in a filter argument: fixed notation, enough digits for 8-bit exactness and sub-pixel geometry.
     static func format(_ value: Double) -> String {
         String(format: "%.6f", value)
-    }
-}
-
-extension PictureFormat {
-    /// The canvas format (yuv420p, limited, BT.709) at a size: the background's format.
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        pixelFormat = AV_PIX_FMT_YUV420P.rawValue
-        colorRange = AVCOL_RANGE_MPEG.rawValue
-        colorSpace = AVCOL_SPC_BT709.rawValue
     }
 }

@@ -1,0 +1,56 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// One layer of a graph configuration: its input picture and the values of its properties for the frames the
+/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands).
+struct LayerConfiguration: Hashable {
+    var input: PictureFormat
+    var transform: AffineTransform2D
+    var crop: Rect?
+    var opacity: Double?
+}
+
+/// An image overlay in a graph configuration.
+struct ImageOverlayConfiguration: Hashable {
+    var input: PictureFormat
+    var frame: Rect
+    /// Radians, clockwise on screen, about the frame's centre.
+    var rotation: Double = 0
+    var opacity: Double?
+}
+
+/// Everything that fixes the shape of one filter graph. The compositor rebuilds the graph when it changes
+/// (instruction boundaries, a source of another size, a transform or crop that moves).
+struct GraphConfiguration: Hashable {
+    var instructionIndex: Int
+    var background: RenderColor
+    var canvas: Size
+    var output: Size
+    var frameRate: AVRationalKey
+    /// Bottom-most first.
+    var layers: [LayerConfiguration]
+    var imageOverlays: [ImageOverlayConfiguration]
+    var textOverlays: [TextOverlayConfiguration]
+}
+
+/// `AVRational` as a hashable key.
+struct AVRationalKey: Hashable {
+    var num: Int32
+    var den: Int32
+    var rational: AVRational { AVRational(num: num, den: den) }
+}
+
+/// A compiled graph: its description and the inputs it expects, in push order.
+struct CompiledGraph {
+    enum Input: Hashable {
+        case background
+        case layer(Int)          // index into GraphConfiguration.layers
+        case imageOverlay(Int)   // index into GraphConfiguration.imageOverlays
+    }
+    var description: String
+    var inputs: [(Input, PictureFormat)]
+    /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
+    var opacityTargets: [Input: String]
+}

@@ -1,0 +1,35 @@
+import SpliceFFmpeg
+import AudioMix
+import Composition
+import Foundation
+import VideoComposition
+
+extension ExportPlanner {
+    func makeAudioPlan(_ tracks: [CompositionTrack], settings: AudioSettings, range: TimeRange) throws -> AudioPlan {
+        let mix = request.audioMix ?? MutableAudioMix()
+        let issues = mix.validate(for: composition)
+        guard issues.isEmpty else { throw ExportError.invalidAudioMix(issues) }
+        var gains: [Int32: @Sendable (MediaTime) -> Double] = [:]
+        var varispeed: Set<Int32> = []
+        for track in tracks {
+            let preferred = track.preferredVolume
+            if let parameters = mix.inputParameters(forTrackID: track.trackID) {
+                let shift = range.start
+                gains[track.trackID] = { parameters.volume(at: $0 + shift) * preferred }
+                if parameters.audioTimePitchAlgorithm == .varispeed { varispeed.insert(track.trackID) }
+            } else if preferred != 1 {
+                gains[track.trackID] = { _ in preferred }
+            }
+        }
+        return AudioPlan(
+            format: AudioOutputFormat(sampleRate: settings.sampleRate, channelCount: settings.channelCount),
+            duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) }, gains: gains,
+            varispeedTrackIDs: varispeed)
+    }
+}
+
+extension RenderColor {
+    init(_ color: Color) {
+        self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+    }
+}
