@@ -33,11 +33,13 @@ let package = Package(
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
         .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
+        // The helpers every engine test target shares (fixture paths, scratch directories, `.ms`, chattr); not a product.
+        .target(name: "SpliceTestSupport", dependencies: ["Splice"], path: "Tests/SpliceTestSupport"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
-        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg"]),
-        // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
-        .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting"]),
+        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTestSupport"]),
+        // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
+        .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceFFmpeg"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Composition
 @testable import Export
+import SpliceTestSupport
 
 /// Bad input gives a typed error naming the file and the cause — never a crash, never a hang.
 @Suite("Asset loading: errors")
@@ -34,7 +35,7 @@ struct AssetLoadingErrorTests {
     }
 
     @Test func missingFile() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = folder.url.appendingPathComponent("missing.mov")
         #expect(await loadingError(url) == .fileNotFound(url))
@@ -43,13 +44,13 @@ struct AssetLoadingErrorTests {
     }
 
     @Test func directory() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         #expect(await loadingError(folder.url) == .isADirectory(folder.url))
     }
 
     @Test func emptyFile() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("empty.mp4", Data())
         #expect(await loadingError(url) == .emptyFile(url))
@@ -57,7 +58,7 @@ struct AssetLoadingErrorTests {
 
     @Test func fifoIsRefusedWithoutBlocking() async throws {
         // Opening a FIFO with no writer would block libavformat forever.
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = folder.url.appendingPathComponent("pipe.mp4")
         try #require(mkfifo(url.path, 0o600) == 0)
@@ -84,7 +85,7 @@ struct AssetLoadingErrorTests {
     func garbageBytesAreNotAMediaFile(name: String) async throws {
         // Random bytes: libavformat either finds no demuxer, or guesses one from the extension alone (mp3 with
         // score 1, image2 with score 50) and can then read no track parameters.
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write(name, Self.randomBytes(100_000))
         let error = await loadingError(url)
@@ -97,7 +98,7 @@ struct AssetLoadingErrorTests {
 
     @Test func textFileIsNotAMediaFile() async throws {
         // libavformat's `tty` demuxer would render any .txt file as ANSI-art video.
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("notes.txt", Data(String(repeating: "hello, world\n", count: 200).utf8))
         guard case .notAMediaFile(url, let reason)? = await loadingError(url) else {
@@ -116,7 +117,7 @@ struct AssetLoadingErrorTests {
 
     @Test(.disabled(if: runningAsRoot, "root can read a chmod 000 file"))
     func permissionDenied() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("locked.png", LoaderSynthetic.image(encoder: "png", width: 8, height: 8))
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: url.path)
@@ -125,7 +126,7 @@ struct AssetLoadingErrorTests {
 
     @Test func truncatedPNGIsCorrupt() async throws {
         // The PNG signature and IHDR survive, the image data does not: png_pipe recognises it by content.
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let png = try LoaderSynthetic.image(encoder: "png", width: 64, height: 48)
         let url = try folder.write("cut.png", png.prefix(png.count / 2))
@@ -139,7 +140,7 @@ struct AssetLoadingErrorTests {
     /// Real files cut short at several points: each is reported as corrupt or truncated, by whichever step finds
     /// it (the MP4 header sniffed by content, an empty track list, a track whose samples are missing, a packet cut
     /// in half, a JPEG without its end).
-    @Test(.enabled(if: LoaderMedia.isAvailable), arguments: [
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable), arguments: [
         ("M08_h264_1280x720_29.97_nonzero-start.mp4", 100),      // inside the moov box: no tracks
         ("M08_h264_1280x720_29.97_nonzero-start.mp4", 100_000),  // moov first: cut inside mdat, packet 22 incomplete
         ("M08_h264_1280x720_29.97_nonzero-start.mp4", 700_000),  // the last few packets missing
@@ -149,9 +150,9 @@ struct AssetLoadingErrorTests {
         ("M14_jpeg_exif-orientation6_1512x2016.jpg", 300_000),    // JPEG without its second half
     ])
     func truncatedRealFileIsCorruptOrTruncated(name: String, keptBytes: Int) async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
-        let whole = try Data(contentsOf: LoaderMedia.url(name))
+        let whole = try Data(contentsOf: Fixture.sharedMedia(name))
         let url = try folder.write("cut-\(name)", whole.prefix(keptBytes))
         let error = await loadingError(url)
         guard case .corruptOrTruncated(url, let reason)? = error else {
@@ -162,7 +163,7 @@ struct AssetLoadingErrorTests {
     }
 
     @Test func cancelledTaskThrowsCancellationError() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("still.png", LoaderSynthetic.image(encoder: "png", width: 8, height: 8))
         let task = Task {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// Probing the synthetic fixtures that cover what the shared phone clips lack (facts: Fixtures/README.md).
 @Suite("Asset loading: synthetic fixtures")

@@ -3,39 +3,13 @@ import Foundation
 import Testing
 @testable import Export
 internal import CMedia
-
-/// The shared real-media folder (`../shared/media` beside the package root), or nil with a loud message when absent.
-enum LoaderMedia {
-    /// `<package root>/../shared/media`, found from this file's path (`Tests/ExportTests/<file>`).
-    static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // ExportTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("../shared/media").standardizedFileURL
-
-    /// True when the folder exists; prints a loud notice once per call site when it does not.
-    static var isAvailable: Bool {
-        let present = FileManager.default.fileExists(atPath: folder.path)
-        if !present {
-            print("""
-                ************************************************************************
-                * SKIPPING real-media loader tests: \(folder.path) is absent.
-                * These tests need the shared phone clips (see shared/media/README.md).
-                ************************************************************************
-                """)
-        }
-        return present
-    }
-
-    /// The URL of a file in the folder.
-    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-}
+import SpliceTestSupport
 
 @Suite("InputFile, Packet and CancellationFlag (FFmpeg owners)")
 struct AssetLoadingInputFileTests {
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func readsEveryPacketOfEachStream() throws {
-        let file = try InputFile(url: LoaderMedia.url("M08_h264_1280x720_29.97_nonzero-start.mp4"))
+        let file = try InputFile(url: Fixture.sharedMedia("M08_h264_1280x720_29.97_nonzero-start.mp4"))
         #expect(file.streamCount == 2)
         #expect(file.stream(at: 1).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO)
         let packet = try Packet()
@@ -51,10 +25,10 @@ struct AssetLoadingInputFileTests {
         #expect(try file.readPacket(into: packet) == false)
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func seekLandsOnTheKeyFrameAtOrBefore() throws {
         // M09: key frames at 0, 2 and 3 s; time base 1/15360. Seeking to 2.5 s lands on the 2 s key frame.
-        let file = try InputFile(url: LoaderMedia.url("M09_h264_1080p30_audio-longer-than-video.mp4"))
+        let file = try InputFile(url: Fixture.sharedMedia("M09_h264_1080p30_audio-longer-than-video.mp4"))
         try file.seek(streamIndex: 0, toTimestamp: 15360 * 5 / 2)
         let packet = try Packet()
         var firstPTS: Int64?
@@ -67,9 +41,9 @@ struct AssetLoadingInputFileTests {
         #expect(firstIsKey)
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func cancelledFlagStopsOpenAndReads() throws {
-        let url = LoaderMedia.url("M03_android_720p_rot180_vfr_aac-mono48k.mp4")
+        let url = Fixture.sharedMedia("M03_android_720p_rot180_vfr_aac-mono48k.mp4")
         let early = CancellationFlag()
         early.cancel()
         #expect(throws: CancellationError.self) { try InputFile(url: url, cancellation: early) }

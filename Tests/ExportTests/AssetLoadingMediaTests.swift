@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Composition
 @testable import Export
+import SpliceTestSupport
 
 /// The facts of every file in `../shared/media` (see its README.md), asserted exactly. Values were checked against
 /// ffprobe 5.1 and the files' own boxes (stts/ctts/elst); where the loader's rule gives a different number than
@@ -149,15 +150,15 @@ struct AssetLoadingMediaTests {
 
     /// Every file in the folder (README.md aside): a file without expectations fails, so new media get facts.
     static var mediaFiles: [String] {
-        guard LoaderMedia.isAvailable,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: LoaderMedia.folder.path) else { return [] }
+        guard Fixture.sharedMediaIsAvailable,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: Fixture.sharedMediaFolder.path) else { return [] }
         return names.filter { $0 != "README.md" && !$0.hasPrefix(".") }.sorted()
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable), arguments: mediaFiles)
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable), arguments: mediaFiles)
     func loadsTheDocumentedFacts(name: String) async throws {
         let facts = try #require(Self.expected[name], "no expected facts for \(name): add them from its README entry")
-        let url = LoaderMedia.url(name)
+        let url = Fixture.sharedMedia(name)
         let asset = try await Asset.load(from: url)
         #expect(asset.url == url)
         #expect(asset.formatName == facts.format)
@@ -211,11 +212,11 @@ struct AssetLoadingMediaTests {
         }
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func nonZeroStartTimesAreFoldedPerTrack() async throws {
         // M08: no edit lists; audio starts at 1024/44100 s (0.023220), video at 1001/30000 s (0.033367). Rule: each
         // track's own first presented sample is its source time 0, so both start at 0 and the file offsets are kept.
-        let asset = try await Asset.load(from: LoaderMedia.url("M08_h264_1280x720_29.97_nonzero-start.mp4"))
+        let asset = try await Asset.load(from: Fixture.sharedMedia("M08_h264_1280x720_29.97_nonzero-start.mp4"))
         let audio = try #require(asset.tracks(withMediaType: .audio).first)
         let video = try #require(asset.tracks(withMediaType: .video).first)
         #expect(audio.timeRange.start == .zero && video.timeRange.start == .zero)
@@ -227,12 +228,12 @@ struct AssetLoadingMediaTests {
         #expect(video.startTimeOffset - audio.startTimeOffset == MediaTime(value: 1001, timescale: 30000) - MediaTime(value: 1024, timescale: 44100))
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func audioLastsWhatDecodingGives() async throws {
         // M08's 119 AAC packets promise 121856 samples, but the decoder drops the first packet (libfaac's), so
         // decoding gives 118 × 1024 = 120832 samples (as `ffmpeg -i M08 -f s16le` does: 483328 bytes of stereo s16).
         // The track lasts what decoding gives, so the export never pads its last 23 ms with silence.
-        let url = LoaderMedia.url("M08_h264_1280x720_29.97_nonzero-start.mp4")
+        let url = Fixture.sharedMedia("M08_h264_1280x720_29.97_nonzero-start.mp4")
         let file = try InputFile(url: url)
         let info = StreamInfo(stream: file.stream(at: 0), format: file.pointer)
         let scan = try PacketScan(file: file, streams: [info], limit: AssetProbe.packetScanLimit)
@@ -245,7 +246,7 @@ struct AssetLoadingMediaTests {
         // Where the container trims the last packet, its count is the smaller one and stays: M01 ends with 906 of
         // 1024 samples (93 × 1024 + 906 = 96138), while the decoder gives all 94 × 1024 = 96256 (ffmpeg: 192512 bytes
         // of mono s16).
-        let m01 = LoaderMedia.url("M01_iphone4s_rot-90_ts600_aac-mono44k.mov")
+        let m01 = Fixture.sharedMedia("M01_iphone4s_rot-90_ts600_aac-mono44k.mov")
         let m01File = try InputFile(url: m01)
         let m01Info = StreamInfo(stream: m01File.stream(at: 0), format: m01File.pointer)
         let m01Scan = try PacketScan(file: m01File, streams: [m01Info], limit: AssetProbe.packetScanLimit)
@@ -255,11 +256,11 @@ struct AssetLoadingMediaTests {
         #expect(m01Audio.timeRange.duration == MediaTime(value: 96_138, timescale: 44100))
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func primingAndEditListsAreFolded() throws {
         // M05: the audio edit list (media_time 2112) becomes skip-samples side data of 2112 on the first packet
         // (pts −2112); two packets are discarded whole, 64 samples of the third are skipped: source time 0 is pts 0.
-        let m05 = try InputFile(url: LoaderMedia.url("M05_iphone13pro_livephoto_480x640_dropped-frame_audio-first.mov"))
+        let m05 = try InputFile(url: Fixture.sharedMedia("M05_iphone13pro_livephoto_480x640_dropped-frame_audio-first.mov"))
         let m05Audio = StreamInfo(stream: m05.stream(at: 0), format: m05.pointer)
         let m05Scan = try PacketScan(file: m05, streams: [m05Audio], limit: AssetProbe.packetScanLimit)
         let audio = try #require(m05Scan.audio[0])
@@ -270,7 +271,7 @@ struct AssetLoadingMediaTests {
 
         // M09: edit lists media_time 1024 on both tracks. Video pts are shifted by −1024 ticks (first picture pts 0,
         // decoded from dts −1024); audio's 1024 priming samples are one discarded packet.
-        let m09 = try InputFile(url: LoaderMedia.url("M09_h264_1080p30_audio-longer-than-video.mp4"))
+        let m09 = try InputFile(url: Fixture.sharedMedia("M09_h264_1080p30_audio-longer-than-video.mp4"))
         let m09Streams = (0..<2).map { StreamInfo(stream: m09.stream(at: $0), format: m09.pointer) }
         let m09Scan = try PacketScan(file: m09, streams: m09Streams, limit: AssetProbe.packetScanLimit)
         #expect(m09Scan.video[0]?.frames.map(\.pts).min() == 0)
@@ -280,31 +281,31 @@ struct AssetLoadingMediaTests {
         #expect(m09Scan.audio[1]?.presentedSamples == 173039)
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func containerMetadataIsListed() async throws {
-        let m01 = try await Asset.load(from: LoaderMedia.url("M01_iphone4s_rot-90_ts600_aac-mono44k.mov"))
+        let m01 = try await Asset.load(from: Fixture.sharedMedia("M01_iphone4s_rot-90_ts600_aac-mono44k.mov"))
         #expect(m01.metadata.contains(MetadataItem(key: "com.apple.quicktime.model", value: "iPhone 4S")))
         #expect(m01.metadata.contains(MetadataItem(key: "creation_time", value: "2013-12-22T20:54:41.000000Z")))
-        let m04 = try await Asset.load(from: LoaderMedia.url("M04_iphone6s_livephoto_1440x1080_vfr_pcm-mono44k.mov"))
+        let m04 = try await Asset.load(from: Fixture.sharedMedia("M04_iphone6s_livephoto_1440x1080_vfr_pcm-mono44k.mov"))
         #expect(m04.metadata.contains(MetadataItem(key: "com.apple.quicktime.software", value: "14.4.2")))
-        let m14 = try await Asset.load(from: LoaderMedia.url("M14_jpeg_exif-orientation6_1512x2016.jpg"))
+        let m14 = try await Asset.load(from: Fixture.sharedMedia("M14_jpeg_exif-orientation6_1512x2016.jpg"))
         #expect(m14.metadata.isEmpty)
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func dataRatesComeFromTheContainer() async throws {
         // mov states per-track bit rates (ffprobe: 61893 and 507677 b/s); a still image has none.
-        let m01 = try await Asset.load(from: LoaderMedia.url("M01_iphone4s_rot-90_ts600_aac-mono44k.mov"))
+        let m01 = try await Asset.load(from: Fixture.sharedMedia("M01_iphone4s_rot-90_ts600_aac-mono44k.mov"))
         #expect(m01.tracks.map(\.estimatedDataRate) == [61893, 507677])
-        let m14 = try await Asset.load(from: LoaderMedia.url("M14_jpeg_exif-orientation6_1512x2016.jpg"))
+        let m14 = try await Asset.load(from: Fixture.sharedMedia("M14_jpeg_exif-orientation6_1512x2016.jpg"))
         #expect(m14.tracks.first?.estimatedDataRate == nil)
     }
 
-    @Test(.enabled(if: LoaderMedia.isAvailable))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
     func scanLimitFallsBackToDeclaredDurations() async throws {
         // With room for 40 of M08's 201 packets, the frame count is unknown and the ends come from the container
         // (stream start + duration, minus the first presented sample's timestamp).
-        let asset = try await Asset.load(from: LoaderMedia.url("M08_h264_1280x720_29.97_nonzero-start.mp4"), packetScanLimit: 40)
+        let asset = try await Asset.load(from: Fixture.sharedMedia("M08_h264_1280x720_29.97_nonzero-start.mp4"), packetScanLimit: 40)
         let audio = try #require(asset.tracks.first)
         let video = try #require(asset.tracks.last?.video)
         #expect(video.frameCount == nil)

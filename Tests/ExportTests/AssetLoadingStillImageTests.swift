@@ -3,6 +3,7 @@ import Testing
 import Composition
 @testable import Export
 internal import CMedia
+import SpliceTestSupport
 
 /// Still images made in-process with FFmpeg's own encoders (no binary fixtures).
 enum LoaderSynthetic {
@@ -68,28 +69,10 @@ enum LoaderSynthetic {
     }
 }
 
-/// A fresh temporary directory, removed by `remove()`.
-struct LoaderTemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-loader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ name: String, _ data: Data) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try data.write(to: file)
-        return file
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 @Suite("Asset loading: still images")
 struct AssetLoadingStillImageTests {
     @Test func pngLoadsAsOneUnboundedStillTrack() async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("ramp.png", LoaderSynthetic.image(encoder: "png", width: 64, height: 48))
         let asset = try await Asset.load(from: url)
@@ -117,7 +100,7 @@ struct AssetLoadingStillImageTests {
 
     @Test func percentAndGlobCharactersInTheNameAreNotAPattern() async throws {
         // image2 would read "%d" as an image-sequence pattern; the loader opens the named file itself.
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let url = try folder.write("frame%d [*].png", LoaderSynthetic.image(encoder: "png", width: 16, height: 8))
         let asset = try await Asset.load(from: url)
@@ -129,7 +112,7 @@ struct AssetLoadingStillImageTests {
     /// definition, and the display size is the stored size, swapped for orientations 5…8.
     @Test(arguments: 1...8)
     func jpegExifOrientationBecomesThePreferredTransform(orientation: Int) async throws {
-        let folder = try LoaderTemporaryDirectory()
+        let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
         let jpeg = try LoaderSynthetic.image(encoder: "mjpeg", width: 40, height: 24)
         let url = try folder.write("o\(orientation).jpg", LoaderSynthetic.withExifOrientation(jpeg, orientation: UInt16(orientation)))

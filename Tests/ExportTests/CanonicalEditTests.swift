@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
 /// The canonical AVFoundation edit, end to end on the bundled fixtures: clip A (red patch) then clip B (blue patch)
 /// on one video track, their own audio, music under both fading out over the last 3 s, clip A fading out over its

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// "Nothing lost": existing files, failures and cancellation never leave a partial file or touch an existing one.
 @Suite("Export safety: existing files, failures, cancellation, limits, progress")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
 /// The temporary file an export writes has no name (`O_TMPFILE`) where the file system allows it, so nothing is
 /// left behind even when the output directory turns read-only mid-export; elsewhere it is a named `.partial` file.
@@ -17,24 +18,13 @@ struct ExportTemporaryFileTests {
     /// Makes `directory` refuse new and removed names: `chattr +i` for root (who ignores permission bits; needs
     /// ext4 or similar), mode 0555 otherwise. False when neither works here.
     static func makeReadOnly(_ directory: URL) -> Bool {
-        if geteuid() == 0 { return chattr("+i", directory) }
+        if geteuid() == 0 { return FileFlags.chattr("+i", directory) }
         return chmod(directory.path, 0o555) == 0
     }
 
     /// Undoes ``makeReadOnly(_:)``.
     static func makeWritable(_ directory: URL) {
-        if geteuid() == 0 { _ = chattr("-i", directory) } else { chmod(directory.path, 0o755) }
-    }
-
-    static func chattr(_ flag: String, _ url: URL) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, url.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        if geteuid() == 0 { _ = FileFlags.chattr("-i", directory) } else { chmod(directory.path, 0o755) }
     }
 
     static let canMakeReadOnly: Bool = {

@@ -2,6 +2,7 @@ import SpliceFFmpeg
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// Containers and codecs beyond MP4 + H.264 + AAC, and the MP4 layout.
 @Suite("File types and codecs")

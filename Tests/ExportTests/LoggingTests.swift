@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Splice
+import SpliceTestSupport
 
 @Suite("FFmpeg log routing")
 struct LoggingTests {

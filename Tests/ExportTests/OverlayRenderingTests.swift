@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// Overlay features beyond position/scale/opacity: rotation of image overlays, text alignment and font lookup.
 @Suite("Overlay rendering")

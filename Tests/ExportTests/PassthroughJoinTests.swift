@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
 /// Passthrough of plain cuts: several segments, from one file or several with equal codec parameters, copied
 /// back to back; refusals name the segment and the cause.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// The passthrough preset: stream copy where the composition allows it, a precise refusal where it does not.
 @Suite("Passthrough")

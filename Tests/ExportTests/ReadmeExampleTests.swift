@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// The README's Swift example, run on the bundled fixtures (keep the two in step).
 @Suite("README example")

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
 /// Every real clip of `../shared/media` (facts in its README; the loader's facts are pinned by
 /// AssetLoadingMediaTests) composed and exported, alone and cut together: exact durations of video and audio,
 /// orientation checked with pixels against the coded picture turned by hand, audio sync by cross-correlation with
 /// the clip's own decoded sound, silence where a clip's audio ends early, and a marker clip after all of them still
 /// in sync. Skipped loudly when the folder is absent.
-@Suite("Real footage: shared/media clips export correctly", .enabled(if: LoaderMedia.isAvailable))
+@Suite("Real footage: shared/media clips export correctly", .enabled(if: Fixture.sharedMediaIsAvailable))
 struct RealFootageTests {
     /// What a clip must look like once exported.
     struct Clip: Sendable, CustomTestStringConvertible {
@@ -41,7 +42,7 @@ struct RealFootageTests {
              upright: Size(width: 2016, height: 1512), exported: Size(width: 640, height: 480)),
     ]
 
-    static let settings = KindsExport.settings(crf: 23, maximumSize: Size(width: 640, height: 640))
+    static let settings = MeasuredExport.settings(crf: 23, maximumSize: Size(width: 640, height: 640))
 
     /// Peak of "silence" (−80 dBFS): the engine writes zeros and AAC keeps them near zero, while the quietest real
     /// clips (M01 −57.7 dB, M09 −56.1 dB mean) stay well above it.
@@ -49,7 +50,7 @@ struct RealFootageTests {
 
     /// Every file of the folder has facts here (a new clip must be added, not silently skipped).
     @Test func everyClipIsCovered() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: LoaderMedia.folder.path).filter { $0 != "README.md" }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixture.sharedMediaFolder.path).filter { $0 != "README.md" }
         #expect(Set(files) == Set(Self.clips.map(\.file)))
     }
 
@@ -112,7 +113,7 @@ struct RealFootageTests {
     func exportsAloneUprightWithExactDurationsAndSync(clip: Clip) async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let url = LoaderMedia.url(clip.file)
+        let url = Fixture.sharedMedia(clip.file)
         let asset = try await Asset.load(from: url)
         let videoSource = try #require(asset.tracks(withMediaType: .video).first)
         let audioSource = asset.tracks(withMediaType: .audio).first
@@ -126,16 +127,16 @@ struct RealFootageTests {
         #expect(video.frameDuration == frameDuration)
 
         let output = scratch.file("alone.mp4")
-        let result = try await KindsExport.export(composition, to: output, settings: Self.settings)
+        let result = try await MeasuredExport.export(composition, to: output, settings: Self.settings)
         let outVideo = try #require(result.tracks(withMediaType: .video).first)
         #expect(outVideo.naturalSize == clip.exported)
         #expect(outVideo.preferredTransform == .identity, "no stray rotation in the output")
         #expect(outVideo.timeRange.duration == duration)
-        #expect(outVideo.video?.frameCount == KindsExport.frameCount(duration, frameDuration))
+        #expect(outVideo.video?.frameCount == MeasuredExport.frameCount(duration, frameDuration))
 
         // Orientation: the first frame (source time 0 — after M08's start offset, M05's and M09's edit lists) and
         // one in the middle show the coded picture turned upright.
-        let middle = frameDuration * Int64(KindsExport.frameIndex(videoSource.timeRange.duration.isNumeric
+        let middle = frameDuration * Int64(MeasuredExport.frameIndex(videoSource.timeRange.duration.isNumeric
             ? videoSource.timeRange.duration : duration, frameDuration) / 2)
         let frames = try await Readback.frames(of: output, at: [.zero, middle])
         let whole = Rect(x: 0, y: 0, width: Double(clip.exported.width), height: Double(clip.exported.height))
@@ -188,7 +189,7 @@ struct RealFootageTests {
         var placed: [Placed] = []
         var cursor = MediaTime.zero
         for clip in Self.clips {
-            let asset = try await Asset.load(from: LoaderMedia.url(clip.file))
+            let asset = try await Asset.load(from: Fixture.sharedMedia(clip.file))
             let video = try #require(asset.tracks(withMediaType: .video).first)
             let end = video.timeRange.duration.isNumeric ? video.timeRange.duration : MediaTime(seconds: 1)
             let sourceStart = max(.zero, end - MediaTime(seconds: 1))
@@ -214,19 +215,19 @@ struct RealFootageTests {
         let frameDuration = MediaTime(value: 1, timescale: 30)
         #expect(video.frameDuration == frameDuration)
         let output = scratch.file("together.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video, settings: Self.settings)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video, settings: Self.settings)
         let outVideo = try #require(result.tracks(withMediaType: .video).first)
         let outAudio = try #require(result.tracks(withMediaType: .audio).first)
         #expect(outVideo.naturalSize == Size(width: 640, height: 640))
         #expect(outVideo.preferredTransform == .identity)
         #expect(outVideo.timeRange.duration == total)
-        #expect(outVideo.video?.frameCount == KindsExport.frameCount(total, frameDuration))
+        #expect(outVideo.video?.frameCount == MeasuredExport.frameCount(total, frameDuration))
         #expect(outAudio.timeRange.duration == MediaTime(value: total.convertScale(48_000).value, timescale: 48_000))
 
         // Each piece: its first frame and one in its middle, upright and fitted (aspect kept, centred) in the canvas.
         let times = placed.flatMap { p in
-            let first = KindsExport.frameCount(p.start, frameDuration)
-            return [first, first + KindsExport.frameIndex(p.duration, frameDuration) / 2].map { frameDuration * Int64($0) }
+            let first = MeasuredExport.frameCount(p.start, frameDuration)
+            return [first, first + MeasuredExport.frameIndex(p.duration, frameDuration) / 2].map { frameDuration * Int64($0) }
         }
         let frames = try await Readback.frames(of: output, at: times)
         let exported = try await Readback.audio(of: output)
@@ -251,7 +252,7 @@ struct RealFootageTests {
             let start = Int(p.start.convertScale(48_000).value)
             let sourceStart = Int(p.sourceStart.convertScale(48_000).value)
             let sourceEnd = Int(min(audio.timeRange.duration, p.sourceStart + p.duration).convertScale(48_000).value)
-            let source = try await Readback.audio(of: LoaderMedia.url(p.clip.file))
+            let source = try await Readback.audio(of: Fixture.sharedMedia(p.clip.file))
             Self.expectAudio(exported[0], matches: source[0], from: sourceStart, to: sourceEnd, at: start, label: "\(p.clip.file) in the cut")
             // Between the end of its audio and the next clip (2048 samples of AAC ringing and pre-echo left out on
             // each side; only M03's 119 ms gap is long enough): silence.
@@ -270,7 +271,7 @@ struct RealFootageTests {
 
         // The marker clip after everything: flash at markerStart + 1 s on the first frame at or after it, beep there.
         let flash = markerStart + MediaTime(seconds: 1)
-        let flashFrame = KindsExport.frameCount(flash, frameDuration)
+        let flashFrame = MeasuredExport.frameCount(flash, frameDuration)
         let around = try await Readback.frames(of: output, at: ((flashFrame - 2)...(flashFrame + 2)).map { frameDuration * Int64($0) })
         // flash-beep (320 × 240) is fitted to 640 × 480 at rows 80 ..< 560: its centre is white on one frame only.
         let white = around.indices.filter { Measure.meanLevel(around[$0].cropped(Rect(x: 240, y: 260, width: 160, height: 120))) > 200 }
@@ -296,8 +297,8 @@ struct RealFootageTests {
         var placed: [(file: String, asset: Asset, at: MediaTime)] = []
         var end = MediaTime.zero
         for file in files {
-            let asset = try await Asset.load(from: LoaderMedia.url(file))
-            let at = frameDuration * Int64(KindsExport.frameCount(end, frameDuration) + 15)
+            let asset = try await Asset.load(from: Fixture.sharedMedia(file))
+            let at = frameDuration * Int64(MeasuredExport.frameCount(end, frameDuration) + 15)
             let video = try #require(asset.tracks(withMediaType: .video).first)
             let audio = try #require(asset.tracks(withMediaType: .audio).first)
             try composition.insertTimeRange(video.timeRange, of: video, at: at, intoTrackWithID: videoID)
@@ -308,7 +309,7 @@ struct RealFootageTests {
         let video = MutableVideoComposition(propertiesOf: composition)
         #expect(video.frameDuration == frameDuration)
         let output = scratch.file("insertion.mp4")
-        try await KindsExport.export(composition, to: output, videoComposition: video, settings: Self.settings)
+        try await MeasuredExport.export(composition, to: output, videoComposition: video, settings: Self.settings)
         let times = placed.flatMap { [$0.at - frameDuration, $0.at] }
         let frames = try await Readback.frames(of: output, at: times)
         let exported = try await Readback.audio(of: output)
@@ -324,7 +325,7 @@ struct RealFootageTests {
             let reference = try await Self.codedPicture(of: videoTrack, at: .zero)
             Self.expectOrientation(first, in: rect, shows: reference, quarterTurns: 0, "\(clip.file) first picture")
             let start = Int(clip.at.convertScale(48_000).value)
-            let source = try await Readback.audio(of: LoaderMedia.url(clip.file))
+            let source = try await Readback.audio(of: Fixture.sharedMedia(clip.file))
             Self.expectAudio(exported[0], matches: source[0], at: start, label: "\(clip.file) inserted at \(clip.at)")
             // The half second before: silent (2048 samples of AAC ringing after the previous clip and of pre-echo
             // before this one left out).

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
 /// General affine layer transforms (shear), drawn by `perspective` on an edge-extended picture: which pixels the sheared
 /// parallelogram covers follows from the inverse matrix; edges have no dark fringe; a singular matrix draws nothing;

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// scaleTimeRange: video retimed, audio tempo-changed with pitch kept (or varispeed), durations exact.
 @Suite("Speed changes")

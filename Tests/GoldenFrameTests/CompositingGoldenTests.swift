@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Several tracks at once: stacking order, a cross-dissolve, and `MutableVideoComposition(propertiesOf:)` fitting
 /// sources of other shapes into the canvas.
@@ -37,7 +38,7 @@ struct CompositingGoldenTests {
     /// Quadrants on [0, 2 s), pure blue on [1 s, 3 s), `VideoCompositionInstruction.crossDissolve` over the overlap;
     /// at 1.5 s the outgoing quadrants are at opacity 0.5 over the blue: red becomes (127.5, 0, 127.5).
     @Test func crossDissolveMidway() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let (composition, ids) = try S.composition([
             .init(asset: try await S.quadrants(in: scratch)),
@@ -73,7 +74,7 @@ struct CompositingGoldenTests {
     /// 320×240 and each later clip is scaled by 2 and centred — pillar-boxed 120×240 at x 100, letter-boxed 320×180
     /// at y 30.
     @Test func mixedSizesAspectFitted() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let portraitSize = Size(width: 60, height: 120), wideSize = Size(width: 160, height: 90)
         let second = MediaTime(seconds: 1)

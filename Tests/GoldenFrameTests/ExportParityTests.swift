@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// `AssetImageGenerator` and `AssetExportSession` share one compositor: a picture asked for at an output frame's time
 /// is the frame the export writes there — exactly against a lossless (FFV1) export, within encoder noise against
@@ -12,7 +13,7 @@ struct ExportParityTests {
 
     /// A busy edit: FFmpeg's moving test pattern on top with a matrix transform ramp and an opacity ramp, the
     /// quadrants below, an animated image overlay — graphs rebuilt every frame, opacity driven by commands.
-    static func makeEdit(in scratch: Scratch) async throws -> (MutableComposition, MutableVideoComposition) {
+    static func makeEdit(in scratch: ScratchDirectory) async throws -> (MutableComposition, MutableVideoComposition) {
         let pattern = try await SyntheticMedia.makeAsset(video: .testPattern(), duration: MediaTime(seconds: 2), in: scratch.url, name: "pattern")
         let quadrants = try await S.quadrants(in: scratch)
         let (composition, ids) = try S.composition([.init(asset: pattern), .init(asset: quadrants)])
@@ -24,7 +25,7 @@ struct ExportParityTests {
         var bottom = VideoCompositionLayerInstruction(trackID: ids[1])
         bottom.setTransform(.identity, at: .zero)
         var video = S.videoComposition([top, bottom])
-        var overlay = OverlayLayer(content: .image(Paths.fixture("stills/alpha.png")), frame: Rect(x: 0, y: 140, width: 200, height: 100), timeRange: whole)
+        var overlay = OverlayLayer(content: .image(Fixture.url("stills/alpha.png")), frame: Rect(x: 0, y: 140, width: 200, height: 100), timeRange: whole)
         overlay.positions.setRamp(from: Point(x: 100, y: 190), to: Point(x: 220, y: 190), timeRange: whole)
         video.overlays = [overlay]
         return (composition, video)
@@ -56,7 +57,7 @@ struct ExportParityTests {
     }
 
     @Test func zeroToleranceEqualsTheLosslessExportExactly() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let (composition, video) = try await Self.makeEdit(in: scratch)
         let url = scratch.file("lossless.mov")
@@ -77,7 +78,7 @@ struct ExportParityTests {
     }
 
     @Test func zeroToleranceMatchesTheH264ExportWithinEncoderNoise() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let (composition, video) = try await Self.makeEdit(in: scratch)
         let url = scratch.file("h264.mp4")
@@ -93,7 +94,7 @@ struct ExportParityTests {
     /// With the default (infinite) tolerance a time between output frames snaps back to the frame the export shows
     /// then.
     @Test func defaultToleranceSnapsToTheExportedFrame() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let (composition, video) = try await Self.makeEdit(in: scratch)
         var generator = AssetImageGenerator(asset: composition)

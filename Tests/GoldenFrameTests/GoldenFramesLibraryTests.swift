@@ -3,6 +3,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// The SpliceTesting library itself: figures, tolerances, record modes, files written on failure, issues reported.
 @Suite("SpliceTesting golden assertions")
@@ -76,7 +77,7 @@ struct GoldenFramesLibraryTests {
     }
 
     @Test func missingRecordMatchMismatchLifecycle() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let grey = Self.solid(100, 100, 100)
         let compare = GoldenFrames(directory: scratch.url, recordMode: .never)
@@ -131,7 +132,7 @@ struct GoldenFramesLibraryTests {
     }
 
     @Test func unreadableGoldenIsAFailureNotACrash() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         try Data("not a png".utf8).write(to: scratch.file("bad.png"))
         let result = GoldenFrames(directory: scratch.url, recordMode: .never).compare(Self.solid(0, 0, 0), toGolden: "bad", tolerance: .exact)
@@ -141,7 +142,7 @@ struct GoldenFramesLibraryTests {
     }
 
     @Test func digestLogsMatchExactlyAndNameTheFirstDifference() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let log = "#hash: MD5\n0, 0, 0, 1, 4, aaaa\n0, 1, 1, 1, 4, bbbb\n"
         #expect(GoldenFrames(directory: scratch.url, recordMode: .missing).compare(log, toGoldenLog: "run").outcome == .recorded)
@@ -159,8 +160,8 @@ struct GoldenFramesLibraryTests {
 
     @Test func directoryRelativeToTheCallingFile() {
         let goldens = GoldenFrames(directory: "../../Fixtures/goldens", recordMode: .never)
-        #expect(goldens.directory == Paths.goldens.standardizedFileURL)
-        #expect(goldens.url(forGolden: "x") == Paths.goldens.standardizedFileURL.appendingPathComponent("x.png"))
+        #expect(goldens.directory == Fixture.goldens.standardizedFileURL)
+        #expect(goldens.url(forGolden: "x") == Fixture.goldens.standardizedFileURL.appendingPathComponent("x.png"))
         #expect(goldens.url(forGolden: "opacity-0.5").lastPathComponent == "opacity-0.5.png")
         #expect(goldens.url(forGolden: "x.png").lastPathComponent == "x.png")
         #expect(goldens.url(forGolden: "run", extension: "framemd5").lastPathComponent == "run.framemd5")

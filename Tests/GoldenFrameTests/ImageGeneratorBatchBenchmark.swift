@@ -1,13 +1,14 @@
 import Foundation
 import Splice
 import Testing
+import SpliceTestSupport
 
 /// The cost of a sorted batch of pictures against the same pictures asked for one by one — the issue's "100 sorted
 /// times must not seek 100 times from scratch". A benchmark, not run by default (it decodes a 1080p clip many times
 /// over): `SPLICE_BENCHMARKS=1 swift test --filter ImageGeneratorBatchBenchmark`.
 @Suite("Image generator batch benchmark")
 struct ImageGeneratorBatchBenchmark {
-    static let clip = Paths.sharedMedia("M09_h264_1080p30_audio-longer-than-video.mp4")
+    static let clip = Fixture.sharedMedia("M09_h264_1080p30_audio-longer-than-video.mp4")
     static let enabled = ProcessInfo.processInfo.environment["SPLICE_BENCHMARKS"] == "1"
         && FileManager.default.fileExists(atPath: clip.path)
 

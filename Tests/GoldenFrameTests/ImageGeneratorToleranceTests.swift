@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// `AssetImageGenerator`'s time tolerances, as AVFoundation's: with a tolerance the picture of the nearest key frame
 /// in the window (decoded in one step); without one, the exact time.
@@ -10,7 +11,7 @@ import Testing
 @Suite("Image generator tolerances")
 struct ImageGeneratorToleranceTests {
     static func generator(before: MediaTime, after: MediaTime) async throws -> AssetImageGenerator {
-        let asset = try await Asset.load(from: Paths.fixture("markers/flash-beep.mp4"))
+        let asset = try await Asset.load(from: Fixture.url("markers/flash-beep.mp4"))
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
         var generator = AssetImageGenerator(asset: composition)

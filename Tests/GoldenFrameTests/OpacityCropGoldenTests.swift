@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Opacity, crop and background colour, with the exact colour fixtures (`Fixtures/media/solid`, pure red / green /
 /// blue FFV1) and the quadrants source: the colour at every pixel away from an edge follows from the model's
@@ -47,7 +48,7 @@ struct OpacityCropGoldenTests {
         layer.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 2)))
         let time = MediaTime(value: 1, timescale: 2)
         #expect(layer.opacity(at: time) == 0.75)
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let frame = try await check("opacity-ramp", asset: try await S.quadrants(in: scratch), picture: Pictures.quadrants(S.canvas),
                                     layer: layer, at: time)
@@ -59,7 +60,7 @@ struct OpacityCropGoldenTests {
     @Test func crop() async throws {
         var layer = VideoCompositionLayerInstruction(trackID: 0)
         layer.setCropRectangle(Rect(x: 40, y: 30, width: 200, height: 150), at: .zero)
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let frame = try await check("crop", asset: try await S.quadrants(in: scratch), picture: Pictures.quadrants(S.canvas),
                                     layer: layer, at: MediaTime(seconds: 1))
@@ -78,7 +79,7 @@ struct OpacityCropGoldenTests {
                                    timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 2)))
         layer.setTransform(AffineTransform2D(scaleX: 0.5, y: 0.5).concatenating(AffineTransform2D(translationX: 80, y: 60)), at: .zero)
         #expect(layer.cropRectangle(at: MediaTime(seconds: 1)) == Rect(x: 40, y: 30, width: 240, height: 180))
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         _ = try await check("crop-ramp", asset: try await S.quadrants(in: scratch), picture: Pictures.quadrants(S.canvas),
                             layer: layer, at: MediaTime(seconds: 1))

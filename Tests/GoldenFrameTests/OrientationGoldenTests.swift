@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Real phone clips stored sideways or upside down (`../shared/media`, beside the package; not in the repository):
 /// without a video composition the generator uses `propertiesOf`, which must show them upright. The analytic check:
@@ -11,8 +12,8 @@ import Testing
 struct OrientationGoldenTests {
     typealias S = GoldenScenario
 
-    static let m01 = Paths.sharedMedia("M01_iphone4s_rot-90_ts600_aac-mono44k.mov")
-    static let m03 = Paths.sharedMedia("M03_android_720p_rot180_vfr_aac-mono48k.mp4")
+    static let m01 = Fixture.sharedMedia("M01_iphone4s_rot-90_ts600_aac-mono44k.mov")
+    static let m03 = Fixture.sharedMedia("M03_android_720p_rot180_vfr_aac-mono48k.mp4")
 
     /// Renders `url` at `time` upright (propertiesOf) and as coded, checks that the first is the second carried
     /// through `preferredTransform`, and compares a reduced upright picture with the golden.

@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Overlay layers above the video: an image with alpha, text, and a keyframed animation, over the exact colour
 /// fixtures.
@@ -10,7 +11,7 @@ struct OverlayGoldenTests {
     typealias S = GoldenScenario
 
     /// `Fixtures/media/stills/alpha.png`: 200×100, transparent for x < 100, opaque red for x ≥ 100.
-    static let alphaPNG = Paths.fixture("stills/alpha.png")
+    static let alphaPNG = Fixture.url("stills/alpha.png")
     static let alphaPicture: Picture = { p in
         guard p.x >= 0, p.y >= 0, p.x < 200, p.y < 100 else { return nil }
         return p.x < 100 ? nil : .red

@@ -3,13 +3,14 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// `SyntheticMedia` and the `SyntheticSource` generators: exact frame counts, exact colours, exact sample counts,
 /// checked by reading the files back with the library (digests, PNG-free RGBA reads, asset loading).
 @Suite("Synthetic media")
 struct SyntheticMediaTests {
     @Test func colorFieldIsExactAndLastsToTheFrame() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let asset = try await SyntheticMedia.makeAsset(
             video: .colorField(Color(red: 1, green: 0, blue: 0)), duration: MediaTime(seconds: 2), in: scratch.url, name: "red")
@@ -37,7 +38,7 @@ struct SyntheticMediaTests {
     }
 
     @Test func quadrantsHaveExactColoursInPlace() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let url = scratch.file("quadrants.mkv")
         try SyntheticMedia.write(video: SyntheticSource.quadrants().description, audio: nil, duration: MediaTime(value: 1, timescale: 10), to: url)
@@ -50,7 +51,7 @@ struct SyntheticMediaTests {
     }
 
     @Test func flashIsOneWhiteFrameAmongBlackOnes() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let flash = scratch.file("flash.mkv"), white = scratch.file("white.mkv"), black = scratch.file("black.mkv")
         let tenth = MediaTime(value: 1, timescale: 10)
@@ -67,7 +68,7 @@ struct SyntheticMediaTests {
     }
 
     @Test func toneAndBeepHaveExactSampleCounts() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let url = scratch.file("av.mkv")
         let duration = MediaTime(value: 21, timescale: 10)  // 2.1 s: 100 800 samples, 63 frames
@@ -91,13 +92,13 @@ struct SyntheticMediaTests {
     /// The in-process markers reproduce the bundled fixture made by the `ffmpeg` tool (`make-fixtures`): every
     /// decoded frame and audio packet has the same digest.
     @Test func flashAndBeepReproduceTheLosslessMarkerFixture() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let url = scratch.file("markers.mkv")
         try SyntheticMedia.write(video: SyntheticSource.flash(atFrame: 30).description,
                                  audio: SyntheticSource.beep(atSample: 48_000).description, duration: MediaTime(seconds: 3), to: url)
         let ours = try await FrameDigestLog(contentsOf: url)
-        let fixture = try await FrameDigestLog(contentsOf: Paths.fixture("markers/flash-beep-lossless.mkv"))
+        let fixture = try await FrameDigestLog(contentsOf: Fixture.url("markers/flash-beep-lossless.mkv"))
         for type in [MediaType.video, .audio] {
             let a = try #require(ours.streams.first { $0.mediaType == type }).index
             let b = try #require(fixture.streams.first { $0.mediaType == type }).index
@@ -111,7 +112,7 @@ struct SyntheticMediaTests {
     /// The digests are FFmpeg's own: `ffmpeg -i markers/flash-beep-lossless.mkv -f framemd5 -` (FFmpeg 5.1) prints
     /// these hashes for its black frame 0, its white frame 30 and its first (silent) audio packet.
     @Test func digestsEqualFFmpegFramemd5() async throws {
-        let log = try await FrameDigestLog(contentsOf: Paths.fixture("markers/flash-beep-lossless.mkv"))
+        let log = try await FrameDigestLog(contentsOf: Fixture.url("markers/flash-beep-lossless.mkv"))
         let video = log.frames.filter { $0.streamIndex == 0 }, audio = log.frames.filter { $0.streamIndex == 1 }
         #expect(video[0].md5 == "90aeded9922cf8946ea7858635493724" && video[0].size == 307_200)
         #expect(video[30].md5 == "87c74db588800b18f50fe8131b4e247c")
@@ -122,7 +123,7 @@ struct SyntheticMediaTests {
 
     /// A duration shorter than one audio sample writes a valid file with no sound samples and one picture.
     @Test func durationShorterThanASample() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let url = scratch.file("tiny.mov")
         try SyntheticMedia.write(video: SyntheticSource.colorField(.black).description, audio: SyntheticSource.tone(frequency: 440).description,
@@ -133,7 +134,7 @@ struct SyntheticMediaTests {
     }
 
     @Test func badRequestsAreTypedErrors() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let url = scratch.file("x.mkv")
         #expect(throws: ExportError.self) { try SyntheticMedia.write(video: nil, audio: nil, duration: MediaTime(seconds: 1), to: url) }

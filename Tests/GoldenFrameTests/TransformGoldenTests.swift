@@ -2,6 +2,7 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Layer transforms, rendered through the export compositor: a quadrants source (red, green / blue, white) drawn
 /// through the transform the model gives, checked against the analytic model at every pixel far from an edge and
@@ -13,7 +14,7 @@ struct TransformGoldenTests {
     /// Renders the quadrants source through `layer` at `time` and checks it against the model and the golden.
     func check(_ name: String, layer: VideoCompositionLayerInstruction, at time: MediaTime = MediaTime(seconds: 1),
                minimumChecked: Int = 100) async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let source = try await S.quadrants(in: scratch)
         let (composition, ids) = try S.composition([.init(asset: source)])
@@ -106,7 +107,7 @@ struct TransformGoldenTests {
     /// A white layer translated to (61, 41) and a white PNG overlay at (201, 151) start exactly on those pixels
     /// (luma edges are exact; `overlay=format=yuv420` alone would snap them to (60, 40) and (200, 150)).
     @Test func oddPositionsLandOnTheirPixel() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let white = try await SyntheticMedia.makeAsset(video: .colorField(.white), duration: MediaTime(seconds: 1), in: scratch.url)
         let png = scratch.file("white.png")

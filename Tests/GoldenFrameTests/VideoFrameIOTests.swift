@@ -1,13 +1,14 @@
 import Foundation
 import Splice
 import Testing
+import SpliceTestSupport
 
 /// Reading pictures back (`VideoFrame(contentsOf:)`) and hashing them (`md5()`, `FrameDigest.md5(of:)`).
 @Suite("VideoFrame reading and digests")
 struct VideoFrameIOTests {
     /// Every byte value in every channel, alpha included, survives PNG encode → decode exactly.
     @Test func pngRoundTripIsExact() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("golden")
         defer { scratch.remove() }
         let width = 64, height = 32
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -26,7 +27,7 @@ struct VideoFrameIOTests {
 
     /// `Fixtures/media/stills/alpha.png`: transparent left half, opaque red right half (Fixtures/README.md).
     @Test func readsTheAlphaFixture() throws {
-        let frame = try VideoFrame(contentsOf: Paths.fixture("stills/alpha.png"))
+        let frame = try VideoFrame(contentsOf: Fixture.url("stills/alpha.png"))
         #expect(frame.width == 200 && frame.height == 100)
         var left = 0, right = 0
         for y in 0..<100 {
@@ -40,9 +41,9 @@ struct VideoFrameIOTests {
     }
 
     @Test func missingOrBadFilesAreTypedErrors() throws {
-        let missing = Paths.fixture("stills/no-such.png")
+        let missing = Fixture.url("stills/no-such.png")
         #expect(throws: ExportError.self) { try VideoFrame(contentsOf: missing) }
-        #expect(throws: ExportError.self) { try VideoFrame(contentsOf: Paths.fixture("broken/garbage.mp4")) }
+        #expect(throws: ExportError.self) { try VideoFrame(contentsOf: Fixture.url("broken/garbage.mp4")) }
     }
 
     /// RFC 1321's test vectors, through libavutil.

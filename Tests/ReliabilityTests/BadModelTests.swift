@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Bad models and documents: invalid times, overflowing timescales, negative durations, huge render sizes, thousands
@@ -14,7 +15,7 @@ extension Reliability {
 
         /// clipA's description, pointing at a file that does not exist.
         static func missingAsset() async throws -> Asset {
-            var asset = try await Media.asset("canonical/clipA.mp4")
+            var asset = try await Fixture.asset("canonical/clipA.mp4")
             asset.url = missing
             for index in asset.tracks.indices { asset.tracks[index].assetURL = missing }
             return asset

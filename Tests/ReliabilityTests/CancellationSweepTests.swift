@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Cancellation at 100 random moments across an export (fixed seed: a random fraction of its progress, or right at
@@ -26,7 +27,7 @@ extension Reliability {
             let scratch = try ScratchDirectory("sweep")
             defer { scratch.remove() }
             let input = scratch.file("clipA.mp4")
-            try FileManager.default.copyItem(at: Media.url("canonical/clipA.mp4"), to: input)
+            try FileManager.default.copyItem(at: Fixture.url("canonical/clipA.mp4"), to: input)
             let asset = try await Asset.load(from: input)
             var composition = MutableComposition()
             try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 2)), of: asset, at: .zero)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Fuzzing: the document decoders of `MutableComposition`, `MutableVideoComposition` and `MutableAudioMix`, and
@@ -19,8 +20,8 @@ extension Reliability {
         /// The canonical edit (three tracks, an opacity ramp, a watermark and a text overlay, a volume ramp) as the
         /// three documents the fuzzer mutates.
         static func baseDocuments() async throws -> (MutableComposition, MutableVideoComposition, MutableAudioMix) {
-            let clipA = try await Media.asset("canonical/clipA.mp4")
-            let music = try await Media.asset("canonical/music.m4a")
+            let clipA = try await Fixture.asset("canonical/clipA.mp4")
+            let music = try await Fixture.asset("canonical/music.m4a")
             var composition = MutableComposition()
             try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 4)), of: clipA, at: .zero)
             let musicTrack = try composition.addMutableTrack(withMediaType: .audio)
@@ -35,7 +36,7 @@ extension Reliability {
                 fromStart: .identity, toEnd: AffineTransform2D(a: 0.5, b: 0, c: 0, d: 0.5, tx: 10, ty: 20),
                 timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)))
             video.overlays = [
-                OverlayLayer(content: .image(Media.url("canonical/watermark.png")), frame: Rect(x: 464, y: 296, width: 160, height: 48),
+                OverlayLayer(content: .image(Fixture.url("canonical/watermark.png")), frame: Rect(x: 464, y: 296, width: 160, height: 48),
                              timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 4))),
                 OverlayLayer(content: .text(TextLayerContent(string: "Splice", fontSize: 24)), frame: Rect(x: 10, y: 10, width: 200, height: 40),
                              timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 2))),

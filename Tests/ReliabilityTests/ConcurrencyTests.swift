@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Concurrency: four exports and an image generator at once in one process, each from its own task, all correct —
@@ -23,20 +24,20 @@ extension Reliability {
         static let patch = Rect(x: 144, y: 80, width: 32, height: 32)
 
         static func jobs() async throws -> [Job] {
-            let red = try await Media.asset("solid/red-2s-ffv1.mkv"), tone = try await Media.asset("tone/sine-1k-48k-stereo.wav")
+            let red = try await Fixture.asset("solid/red-2s-ffv1.mkv"), tone = try await Fixture.asset("tone/sine-1k-48k-stereo.wav")
             var solid = MutableComposition()
             try solid.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 2)), of: red, at: .zero)
             let toneTrack = try solid.addMutableTrack(withMediaType: .audio)
             try solid.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 2)), of: tone.tracks[0], at: .zero,
                                       intoTrackWithID: toneTrack)
             return [
-                Job(name: "clipA", composition: try await Media.composition("canonical/clipA.mp4", seconds: 2), frames: 60, seconds: 2,
+                Job(name: "clipA", composition: try await Fixture.composition("canonical/clipA.mp4", seconds: 2), frames: 60, seconds: 2,
                     hasAudio: true, check: (MediaTime(seconds: 1), patch, (255, 0, 0))),
-                Job(name: "clipB", composition: try await Media.composition("canonical/clipB.mp4", seconds: 2), frames: 60, seconds: 2,
+                Job(name: "clipB", composition: try await Fixture.composition("canonical/clipB.mp4", seconds: 2), frames: 60, seconds: 2,
                     hasAudio: true, check: (MediaTime(seconds: 1), patch, (0, 0, 255))),
                 Job(name: "solid", composition: solid, frameDuration: MediaTime(value: 1, timescale: 30), frames: 60, seconds: 2, hasAudio: true,
                     check: (MediaTime(value: 3, timescale: 2), Rect(x: 100, y: 80, width: 100, height: 80), (255, 0, 0))),
-                Job(name: "flash", composition: try await Media.composition("markers/flash-beep.mp4", seconds: 3), frames: 90,
+                Job(name: "flash", composition: try await Fixture.composition("markers/flash-beep.mp4", seconds: 3), frames: 90,
                     seconds: 3, hasAudio: true, check: (MediaTime(seconds: 1), Rect(x: 100, y: 80, width: 100, height: 80), (255, 255, 255))),
             ]
         }

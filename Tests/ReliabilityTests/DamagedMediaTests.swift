@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Damaged media: every input gives a typed error or a correct best-effort export — never a crash, never a hang.

@@ -2,6 +2,7 @@ import SpliceFFmpeg
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Faults while exporting: a full disk, the output directory removed or made unwritable, an input deleted or
@@ -49,7 +50,7 @@ extension Reliability {
             try #require(mount("tmpfs", disk.path, "tmpfs", 0, "size=256k") == 0, "mount: \(String(cString: strerror(errno)))")
             defer { umount2(disk.path, Int32(MNT_DETACH)) }
             let output = disk.appendingPathComponent("out.mp4")
-            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output,
+            let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4), output: output,
                                            settings: Self.largeOutput)
             await #expect {
                 try await session.export()
@@ -86,7 +87,7 @@ extension Reliability {
             var limit = rlimit(rlim_cur: 300_000, rlim_max: 300_000)
             try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0)
             let output = URL(fileURLWithPath: directory).appendingPathComponent("out.mp4")
-            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output,
+            let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4), output: output,
                                            settings: Self.largeOutput)
             do {
                 try await session.export()
@@ -107,7 +108,7 @@ extension Reliability {
             defer { scratch.remove() }
             let directory = scratch.file("out")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4),
+            let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4),
                                            output: directory.appendingPathComponent("out.mp4"))
             let task = Task { try await session.export() }
             await Self.waitForProgress(session, beyond: 0.05)
@@ -126,20 +127,9 @@ extension Reliability {
         /// to root, who ignores permission bits.
         static let canMakeImmutable: Bool = {
             guard let probe = try? ScratchDirectory("chattr-probe") else { return false }
-            defer { _ = chattr("-i", probe.url); probe.remove() }
-            return chattr("+i", probe.url)
+            defer { _ = FileFlags.chattr("-i", probe.url); probe.remove() }
+            return FileFlags.chattr("+i", probe.url)
         }()
-
-        static func chattr(_ flag: String, _ url: URL) -> Bool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-            process.arguments = [flag, url.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        }
 
         /// The directory made unwritable mid-export (`chattr +i`): the finished file cannot be moved into place, which
         /// is a typed error, and the existing file is untouched. The temporary file is unnamed (`O_TMPFILE`, which
@@ -147,19 +137,19 @@ extension Reliability {
         @Test(.enabled(if: canMakeImmutable, "needs chattr +i (root on ext4)"))
         func theOutputDirectoryMadeUnwritableMidExportIsATypedError() async throws {
             let scratch = try ScratchDirectory("dir-readonly")
-            defer { _ = Self.chattr("-i", scratch.url); scratch.remove() }
+            defer { _ = FileFlags.chattr("-i", scratch.url); scratch.remove() }
             let output = scratch.file("out.mp4")
-            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 4), output: output)
+            let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4), output: output)
             let task = Task { try await session.export() }
             await Self.waitForProgress(session, beyond: 0.05)
-            #expect(Self.chattr("+i", scratch.url))
+            #expect(FileFlags.chattr("+i", scratch.url))
             await #expect {
                 try await task.value
             } throws: { error in
                 guard case ExportError.writeFailed(let url, let reason) = error else { return false }
                 return url == output && reason.contains("Operation not permitted")
             }
-            #expect(Self.chattr("-i", scratch.url))
+            #expect(FileFlags.chattr("-i", scratch.url))
             #expect(try Data(contentsOf: output) == Self.precious)
             #expect(scratch.contents == ["out.mp4"], "left behind: \(scratch.contents)")
         }
@@ -170,7 +160,7 @@ extension Reliability {
         static func copies(_ paths: [String], in scratch: ScratchDirectory) throws -> [URL] {
             try paths.map { path in
                 let copy = scratch.file(URL(fileURLWithPath: path).lastPathComponent)
-                try FileManager.default.copyItem(at: Media.url(path), to: copy)
+                try FileManager.default.copyItem(at: Fixture.url(path), to: copy)
                 return copy
             }
         }
@@ -244,7 +234,7 @@ extension Reliability {
             let scratch = try ScratchDirectory("encoder")
             defer { scratch.remove() }
             let output = scratch.file("out.mp4")
-            let session = try Self.session(try await Media.composition("canonical/clipA.mp4", seconds: 1), output: output, settings: settings)
+            let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 1), output: output, settings: settings)
             await #expect {
                 try await session.export()
             } throws: { error in

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// Logs: FFmpeg's log goes through `MediaLibrary.setLogHandler` (levels; nothing by default) and the library writes

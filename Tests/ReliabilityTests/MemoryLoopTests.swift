@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 extension Reliability {
     /// A long loop of short exports keeps resident memory flat. Opt-in (it takes a minute): `SPLICE_LEAK_LOOP=200`
@@ -14,8 +15,8 @@ extension Reliability {
             let count = try #require(Self.count)
             let scratch = try ScratchDirectory("rss-loop")
             defer { scratch.remove() }
-            let clip = try await Media.asset("canonical/clipA.mp4")
-            let music = try await Media.asset("canonical/music.m4a")
+            let clip = try await Fixture.asset("canonical/clipA.mp4")
+            let music = try await Fixture.asset("canonical/music.m4a")
             var composition = MutableComposition()
             try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clip, at: .zero)
             let musicTrack = try composition.addMutableTrack(withMediaType: .audio)

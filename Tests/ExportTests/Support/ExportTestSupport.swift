@@ -3,37 +3,7 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
-
-/// The bundled fixtures (`Fixtures/media`, made by `Fixtures/make-fixtures`; facts in `Fixtures/README.md`).
-enum Fixture {
-    static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // ExportTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/media")
-
-    static func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
-
-    static func asset(_ path: String) async throws -> Asset { try await Asset.load(from: url(path)) }
-}
-
-/// A fresh directory for one test's outputs, removed by `remove()`.
-struct ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Every entry left in the directory (to prove no temporary file survives).
-    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+import SpliceTestSupport
 
 /// Reading exported files back with the library itself.
 enum Readback {
@@ -91,9 +61,4 @@ func colorMatches(_ actual: (red: Double, green: Double, blue: Double, alpha: Do
                   _ expected: (Double, Double, Double), tolerance: Double) -> Bool {
     abs(actual.red - expected.0) <= tolerance && abs(actual.green - expected.1) <= tolerance
         && abs(actual.blue - expected.2) <= tolerance
-}
-
-extension MediaTime {
-    /// Milliseconds, for short test literals.
-    static func ms(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1000) }
 }

@@ -2,12 +2,13 @@ import Foundation
 import Splice
 import SpliceTesting
 import Testing
+import SpliceTestSupport
 
 /// Shared pieces of the golden scenarios: the goldens directory, the canvas, building compositions, rendering a
 /// frame through `AssetImageGenerator` (the export's compositor) and checking it against its golden.
 enum GoldenScenario {
     /// `Fixtures/goldens`, recording per `SPLICE_RECORD_GOLDENS`.
-    static let goldens = GoldenFrames(directory: Paths.goldens)
+    static let goldens = GoldenFrames(directory: Fixture.goldens)
     /// The tolerance for every scenario golden: the render is deterministic on one FFmpeg build (PSNR ∞ here); the
     /// margin absorbs rounding differences of other FFmpeg builds' scalers.
     static let tolerance = GoldenTolerance(minimumPSNR: 40)
@@ -70,13 +71,13 @@ enum GoldenScenario {
     }
 
     /// A quadrants source (`SyntheticSource.quadrants`) of `size`, 2 s at 30 fps, lossless RGB.
-    static func quadrants(in scratch: Scratch, size: Size = canvas, name: String = "quadrants") async throws -> Asset {
+    static func quadrants(in scratch: ScratchDirectory, size: Size = canvas, name: String = "quadrants") async throws -> Asset {
         try await SyntheticMedia.makeAsset(
             video: .quadrants(size: size), duration: MediaTime(seconds: 2), in: scratch.url, name: name)
     }
 
     /// A bundled exact colour fixture: `solid/red-2s-ffv1.mkv` and friends (320x240, 2 s).
     static func solid(_ colour: String) async throws -> Asset {
-        try await Asset.load(from: Paths.fixture("solid/\(colour)-2s-ffv1.mkv"))
+        try await Asset.load(from: Fixture.url("solid/\(colour)-2s-ffv1.mkv"))
     }
 }

@@ -1,42 +1,8 @@
 import Foundation
 import Splice
 import SpliceTesting
+import SpliceTestSupport
 import Testing
-
-/// Paths of the repository's fixtures, found from this file (no bundled resources).
-enum Paths {
-    /// The package root.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // GoldenFrameTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-
-    /// `Fixtures/media/<path>`.
-    static func fixture(_ path: String) -> URL { root.appendingPathComponent("Fixtures/media").appendingPathComponent(path) }
-
-    /// `Fixtures/goldens`.
-    static let goldens = root.appendingPathComponent("Fixtures/goldens")
-
-    /// `../shared/media/<name>` beside the package (real phone clips; not part of the repository).
-    static func sharedMedia(_ name: String) -> URL {
-        root.deletingLastPathComponent().appendingPathComponent("shared/media").appendingPathComponent(name)
-    }
-}
-
-/// A fresh directory for one test's files, removed by `remove()`.
-struct Scratch {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-golden-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// An 8-bit RGB colour for expectations.
 struct RGB: Equatable, CustomStringConvertible {
@@ -85,9 +51,4 @@ func expectPixel(
     let ok = abs(actual.red - expected.red) <= tolerance && abs(actual.green - expected.green) <= tolerance
         && abs(actual.blue - expected.blue) <= tolerance
     #expect(ok, "pixel (\(x), \(y)) is \(actual), expected \(expected) ± \(tolerance) \(note)", sourceLocation: sourceLocation)
-}
-
-extension MediaTime {
-    /// Milliseconds, for short literals.
-    static func ms(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1000) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Splice
+import SpliceTestSupport
 
 /// What happened to one damaged input: probed with `Asset.load`, then (when it loads) its first seconds exported
 /// small and fast and the result read back.

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 
 /// One damaged input: a file (or directory, FIFO, link) and what was done to it.
 struct DamagedInput: Sendable {
@@ -14,7 +15,7 @@ struct DamagedInput: Sendable {
 enum DamagedSample {
     static func make(in directory: URL) throws -> [DamagedInput] {
         var maker = Maker(directory: directory)
-        let clipA = try Bytes(Media.url("canonical/clipA.mp4"))
+        let clipA = try Bytes(Fixture.url("canonical/clipA.mp4"))
         let moov = try clipA.box("moov")
         // Truncations: inside ftyp, inside moov, right after moov (no media data), in the middle, near the end.
         for offset in [16, moov.offset + 100, moov.offset + moov.size, clipA.count / 2, clipA.count - 300] {
@@ -46,36 +47,36 @@ enum DamagedSample {
         try maker.add("clipA.flip-payload-256.mp4", "flip-payload", clipA.flipping(256, in: clipA.count / 3..<clipA.count, &random))
         try maker.add("clipA.zero-block.mp4", "zero-block", clipA.zeroing(clipA.count / 2..<clipA.count / 2 + 4096))
 
-        let beep = try Bytes(Media.url("markers/flash-beep.mp4"))
+        let beep = try Bytes(Fixture.url("markers/flash-beep.mp4"))
         try maker.add("flash-beep.truncate-half.mp4", "truncate", beep.prefix(beep.count / 2))
         try maker.add("flash-beep.flip-payload-64.mp4", "flip-payload", beep.flipping(64, in: beep.count / 3..<beep.count, &random))
 
-        let red = try Bytes(Media.url("solid/red-2s-ffv1.mkv"))
+        let red = try Bytes(Fixture.url("solid/red-2s-ffv1.mkv"))
         try maker.add("red.truncate-30pc.mkv", "truncate", red.prefix(red.count * 3 / 10))
         try maker.add("red.flip-header-8.mkv", "flip-header", red.flipping(8, in: 0..<512, &random))
         try maker.add("red.flip-payload-256.mkv", "flip-payload", red.flipping(256, in: red.count / 3..<red.count, &random))
 
-        let sizeChange = try Bytes(Media.url("odd/size-change.mkv"))
+        let sizeChange = try Bytes(Fixture.url("odd/size-change.mkv"))
         try maker.add("size-change.flip-payload-512.mkv", "flip-payload",
                       sizeChange.flipping(512, in: sizeChange.count / 3..<sizeChange.count, &random))
 
-        let wave = try Bytes(Media.url("tone/sine-1k-48k-stereo.wav"))
+        let wave = try Bytes(Fixture.url("tone/sine-1k-48k-stereo.wav"))
         try maker.add("sine.wav-data-size-max.wav", "wav-data", wave.settingUInt32LE(at: 40, 0xFFFF_FFFF))
         try maker.add("sine.wav-rate-0.wav", "wav-rate", wave.settingUInt32LE(at: 24, 0))
         try maker.add("sine.wav-channels-0.wav", "wav-channels", wave.settingUInt16LE(at: 22, 0))
         try maker.add("sine.truncate-10pc.wav", "truncate", wave.prefix(wave.count / 10))
 
-        let png = try Bytes(Media.url("stills/alpha.png"))
+        let png = try Bytes(Fixture.url("stills/alpha.png"))
         try maker.add("alpha.png-width-max.png", "png-width", png.settingUInt32(at: 16, 0x7FFF_FFFF))
         try maker.add("alpha.truncate-half.png", "truncate", png.prefix(png.count / 2))
 
-        let jpeg = try Bytes(Media.url("stills/photo.jpg"))
+        let jpeg = try Bytes(Fixture.url("stills/photo.jpg"))
         let sof = try jpeg.find([0xFF, 0xC0])
         try maker.add("photo.jpeg-height-0.jpg", "jpeg-height", jpeg.settingUInt16(at: sof + 5, 0))
         try maker.add("photo.truncate-half.jpg", "truncate", jpeg.prefix(jpeg.count / 2))
 
         for name in ["garbage.mp4", "empty.mp4", "zeroed-moov.mp4", "truncated.mp4"] {
-            try maker.add("fixture-\(name)", "fixture", try Bytes(Media.url("broken/\(name)")))
+            try maker.add("fixture-\(name)", "fixture", try Bytes(Fixture.url("broken/\(name)")))
         }
         var ftypGarbage = Bytes(Array("\0\0\0\u{18}ftypisom\0\0\u{2}\0isomiso2".utf8))
         ftypGarbage.append(random.bytes(8192))

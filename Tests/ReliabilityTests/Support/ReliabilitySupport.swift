@@ -1,20 +1,9 @@
 import Foundation
 import Synchronization
 import Splice
+import SpliceTestSupport
 
-/// The bundled fixtures (`Fixtures/media`; facts in `Fixtures/README.md`).
-enum Media {
-    static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // ReliabilityTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/media")
-
-    static func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
-
-    static func asset(_ path: String) async throws -> Asset { try await Asset.load(from: url(path)) }
-
+extension Fixture {
     /// The first `seconds` of every track of a fixture, as a composition.
     static func composition(_ path: String, seconds: Int64) async throws -> MutableComposition {
         let asset = try await asset(path)
@@ -22,23 +11,6 @@ enum Media {
         try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: seconds)), of: asset, at: .zero)
         return composition
     }
-}
-
-/// A fresh directory for one test's files, removed by `remove()`.
-struct ScratchDirectory: Sendable {
-    let url: URL
-
-    init(_ label: String = "test") throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-reliability-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Every entry left in the directory, hidden temporary files included, sorted.
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Settings that keep reliability exports cheap: H.264 ultrafast, AAC.

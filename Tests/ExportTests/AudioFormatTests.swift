@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kind: mixed sample rates (44.1 / 48 kHz), mono and stereo, PCM with no channel layout. The export has one audio
+/// Difficult input: mixed sample rates (44.1 / 48 kHz), mono and stereo, PCM with no channel layout. The export has one audio
 /// format; every segment keeps its true length and pitch; mono reaches both channels at unity gain
 /// (`pan=stereo|c0=c0|c1=c0`, AudioSegmentStream's documented rule).
-@Suite("Kinds: audio formats")
-struct KindsAudioFormatTests {
+@Suite("Difficult inputs: audio formats")
+struct AudioFormatTests {
     /// `tone/sine-1k-48k-stereo.wav` (48 kHz stereo, no layout stored) for 2 s, then `tone/sine-440-44k1-mono.wav`
     /// (44.1 kHz mono, no layout stored) for 2 s, exported at 48 and at 44.1 kHz: per 100 ms window the frequency
     /// (zero crossings) is 1000 Hz then 440 Hz within 1 Hz, the level −9.03 dBFS (a −6 dBFS sine) within 0.3 dB on
@@ -27,7 +28,7 @@ struct KindsAudioFormatTests {
         try composition.insertTimeRange(two, of: mono.tracks[0], at: MediaTime(seconds: 2), intoTrackWithID: trackID)
 
         let output = scratch.file("tones.m4a")
-        let result = try await KindsExport.export(
+        let result = try await MeasuredExport.export(
             composition, to: output, settings: ExportSettings(video: nil, audio: AudioSettings(sampleRate: outputRate)))
         #expect(result.tracks.count == 1)
         let track = try #require(result.tracks.first)

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kind: mixed resolutions, pixel aspect ratios, odd sizes and a size change inside one stream. The displayed aspect
+/// Difficult input: mixed resolutions, pixel aspect ratios, odd sizes and a size change inside one stream. The displayed aspect
 /// is honoured everywhere; odd sizes follow a documented rule; nothing gives a zero-byte file.
-@Suite("Kinds: picture sizes and pixel aspect ratios")
-struct KindsPictureSizeTests {
-    typealias RGB = KindsMedia.RGB
+@Suite("Difficult inputs: picture sizes and pixel aspect ratios")
+struct PictureSizeTests {
+    typealias RGB = PaintedMedia.RGB
 
     /// `odd/size-change.mkv`: 30 frames of 320 × 240, then 30 frames of 640 × 360 (Fixtures/README.md). The track's
     /// natural size is 320 × 240 (the stream header), so the canvas is 320 × 240. After the change each 640 × 360
@@ -23,7 +24,7 @@ struct KindsPictureSizeTests {
         video.frameDuration = MediaTime(value: 1, timescale: 30)
         #expect(video.renderSize == Size(width: 320, height: 240))
         let output = scratch.file("size-change.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
         let track = try #require(result.tracks(withMediaType: .video).first)
         #expect(track.naturalSize == Size(width: 320, height: 240))
         #expect(track.video?.frameCount == 60)
@@ -55,7 +56,7 @@ struct KindsPictureSizeTests {
         #expect(video.renderSize == Size(width: 322, height: 242))
         #expect(video.instructions.first?.layerInstructions.first?.transform(at: .zero) == .identity)
         let output = scratch.file("odd.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
         let track = try #require(result.tracks.first)
         #expect(track.naturalSize == Size(width: 322, height: 242))
         #expect(track.video?.frameCount == 60)
@@ -82,14 +83,14 @@ struct KindsPictureSizeTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let wideURL = scratch.file("par.mov"), squareURL = scratch.file("square.mov")
-        var wide = KindsMedia.Video.constantRate(
+        var wide = PaintedMedia.Video.constantRate(
             width: 160, height: 240, timescale: 30, frameDuration: 1, count: 30,
-            picture: { _ in KindsMedia.quadrants(width: 160, height: 240) })
+            picture: { _ in PaintedMedia.quadrants(width: 160, height: 240) })
         wide.pixelAspectRatio = (2, 1)
-        try KindsMedia.write(to: wideURL, video: wide, audio: nil)
-        try KindsMedia.write(to: squareURL, video: .constantRate(
+        try PaintedMedia.write(to: wideURL, video: wide, audio: nil)
+        try PaintedMedia.write(to: squareURL, video: .constantRate(
             width: 320, height: 240, timescale: 30, frameDuration: 1, count: 30,
-            picture: { _ in KindsMedia.quadrants(width: 320, height: 240) }), audio: nil)
+            picture: { _ in PaintedMedia.quadrants(width: 320, height: 240) }), audio: nil)
         let wideAsset = try await Asset.load(from: wideURL), squareAsset = try await Asset.load(from: squareURL)
         #expect(wideAsset.tracks[0].video?.pixelAspectRatio == PixelAspectRatio(horizontalSpacing: 2, verticalSpacing: 1))
         #expect(wideAsset.tracks[0].video?.displaySize == Size(width: 320, height: 240))
@@ -100,7 +101,7 @@ struct KindsPictureSizeTests {
         try composition.insertTimeRange(second, of: wideAsset.tracks[0], at: .zero, intoTrackWithID: trackID)
         try composition.insertTimeRange(second, of: squareAsset.tracks[0], at: MediaTime(seconds: 1), intoTrackWithID: trackID)
         let output = scratch.file("par.mp4")
-        let result = try await KindsExport.export(composition, to: output)
+        let result = try await MeasuredExport.export(composition, to: output)
         #expect(result.tracks.first?.naturalSize == Size(width: 320, height: 240))
         #expect(result.tracks.first?.video?.pixelAspectRatio == .square)
 
@@ -125,9 +126,9 @@ struct KindsPictureSizeTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.file("big.mov")
-        try KindsMedia.write(to: url, video: .constantRate(
+        try PaintedMedia.write(to: url, video: .constantRate(
             width: 640, height: 360, timescale: 30, frameDuration: 1, count: 15,
-            picture: { _ in KindsMedia.quadrants(width: 640, height: 360) }), audio: nil)
+            picture: { _ in PaintedMedia.quadrants(width: 640, height: 360) }), audio: nil)
         let asset = try await Asset.load(from: url)
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
@@ -138,12 +139,12 @@ struct KindsPictureSizeTests {
             instructions: [VideoCompositionInstruction(timeRange: TimeRange(start: .zero, duration: asset.duration),
                                                        layerInstructions: [layer])])
         let output = scratch.file("scaled.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
         #expect(result.tracks.first?.naturalSize == Size(width: 320, height: 180))
         #expect(result.tracks.first?.video?.frameCount == 15)
         let frame = try #require(try await Readback.frames(of: output, at: [.zero]).first)
-        let expected = KindsRotationTests.uprightCorners[0]!
-        for (colour, wanted) in zip(KindsRotationTests.corners(of: frame, in: Rect(x: 0, y: 0, width: 320, height: 180)), expected) {
+        let expected = RotationMetadataTests.uprightCorners[0]!
+        for (colour, wanted) in zip(RotationMetadataTests.corners(of: frame, in: Rect(x: 0, y: 0, width: 320, height: 180)), expected) {
             #expect(colorMatches(colour, wanted.tuple, tolerance: 3), "\(colour), expected \(wanted)")
         }
     }

@@ -6,7 +6,7 @@ import Splice
 internal import CMedia
 
 /// Synthetic media written in-process with the library's own encoding muxer (`EncodingMuxer`, which the public
-/// `SyntheticMedia` writes through too) and FFmpeg owners (`Encoder`, `Frame`), so each *kind* of difficult input (rotation matrix, variable frame rate, a 600 or 1001-based clock,
+/// `SyntheticMedia` writes through too) and FFmpeg owners (`Encoder`, `Frame`), so each kind of difficult input (rotation matrix, variable frame rate, a 600 or 1001-based clock,
 /// audio shorter or longer than video, odd sample rates) is reproduced with exactly known content and timing.
 ///
 /// Pictures are drawn as solid boxes in RGB, converted to 8-bit 4:2:0 BT.709 limited range by the formula (no
@@ -15,7 +15,7 @@ internal import CMedia
 /// index, coded as 16-bit PCM or AAC. (The library's public `SyntheticMedia` renders lavfi sources losslessly; these
 /// clips need what it does not give: chosen timestamps per frame, display matrices, pixel aspect ratios, H.264/HEVC
 /// GOPs, AAC priming and timestamp jumps.)
-enum KindsMedia {
+enum PaintedMedia {
     /// Colours are the library's ``Color`` (components 0…1; the pictures use 8-bit values, `n / 255`; the palette
     /// is below: `.pureRed`, `.pureGreen`, `.pureBlue`, `.yellow`, `.grey`, and the library's `.black`, `.white`).
     typealias RGB = Color
@@ -262,7 +262,7 @@ extension Color {
 
 // MARK: Pictures that say which frame they are
 
-extension KindsMedia {
+extension PaintedMedia {
     /// Bits of the frame-index code: 10 squares, so indices 0 ..< 1024.
     static let indexBits = 10
 

@@ -5,10 +5,10 @@ import Testing
 import Splice
 internal import CMedia
 
-/// Exporting a composition for a kind test and measuring the result: frame indices of flashes, beep onsets, tone
+/// Exporting a composition for a difficult-input test and measuring the result: frame indices of flashes, beep onsets, tone
 /// frequency by zero crossings, level per window, the lag of a known signal by cross-correlation, and pictures
 /// compared block by block.
-enum KindsExport {
+enum MeasuredExport {
     /// Small, fast H.264 (x264 `ultrafast`; CRF 0 = lossless, so colours survive exactly) + AAC 48 kHz stereo.
     static func settings(crf: Int = 0, maximumSize: Size? = nil, audio: AudioSettings? = AudioSettings()) -> ExportSettings {
         ExportSettings(

@@ -3,13 +3,14 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kinds: edit lists, AAC priming and start offsets; audio shorter or longer than its video; a clip without audio
+/// Difficult input: edit lists, AAC priming and start offsets; audio shorter or longer than its video; a clip without audio
 /// between clips with audio; very short clips and sub-frame ranges. Sync is measured with the marker clips
 /// (`markers/flash-beep*`: frame 30 white, a 1 kHz beep on samples 48000 ..< 49600, Fixtures/README.md) and
 /// synthetic clips whose audio and video lengths differ on purpose.
-@Suite("Kinds: audio/video sync")
-struct KindsSyncTests {
+@Suite("Difficult inputs: audio/video sync")
+struct AudioVideoSyncTests {
     static let frameDuration = MediaTime(value: 1, timescale: 30)
 
     /// The output frames and audio of an export of `composition`, checked for flashes at exactly `flashFrames` and
@@ -22,9 +23,9 @@ struct KindsSyncTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> (frames: [VideoFrame], audio: [[Float]]) {
         let output = scratch.file(name)
-        let result = try await KindsExport.export(composition, to: output, settings: KindsExport.settings(crf: 30))
+        let result = try await MeasuredExport.export(composition, to: output, settings: MeasuredExport.settings(crf: 30))
         let duration = composition.duration
-        let count = KindsExport.frameCount(duration, frameDuration)
+        let count = MeasuredExport.frameCount(duration, frameDuration)
         let video = try #require(result.tracks(withMediaType: .video).first, sourceLocation: sourceLocation)
         let audioTrack = try #require(result.tracks(withMediaType: .audio).first, sourceLocation: sourceLocation)
         #expect(video.video?.frameCount == count, sourceLocation: sourceLocation)
@@ -32,7 +33,7 @@ struct KindsSyncTests {
         #expect(audioTrack.timeRange.duration == MediaTime(value: duration.convertScale(48_000).value, timescale: 48_000),
                 sourceLocation: sourceLocation)
 
-        let frames = try await KindsExport.frames(of: output, frameDuration: frameDuration, count: count)
+        let frames = try await MeasuredExport.frames(of: output, frameDuration: frameDuration, count: count)
         // The markers' frames are uniformly black or white: a central patch tells them apart.
         let centre = Rect(x: 128, y: 96, width: 64, height: 48)
         let white = frames.indices.filter { Measure.meanLevel(frames[$0].cropped(centre)) > 200 }
@@ -86,11 +87,11 @@ struct KindsSyncTests {
         let flash = MediaTime(seconds: 1) - placement.trim + placement.at
         try await Self.checkMarkers(
             composition, in: scratch, name: "sync.mp4",
-            flashFrames: [KindsExport.frameIndex(flash, Self.frameDuration)],
+            flashFrames: [MeasuredExport.frameIndex(flash, Self.frameDuration)],
             beepSamples: [Int(flash.convertScale(48_000).value)])
     }
 
-    /// Kind: audio timestamps that jump where the sound does not (M03's Android writer: first packet 8471 ticks for
+    /// Difficult input: audio timestamps that jump where the sound does not (M03's Android writer: first packet 8471 ticks for
     /// 1024 samples). AAC at 48 kHz, a beep at counted sample 48000, every timestamp after the first packet 7447
     /// ticks late. Source time counts samples, so the beep is at source 1.000 s; a piece from 0.5 s inserted at
     /// 0.25 s beeps at 0.75 s (sample 36000) — a timestamp seek would put it 155 ms early.
@@ -98,7 +99,7 @@ struct KindsSyncTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.file("jump.mov")
-        try KindsMedia.write(to: url, video: nil, audio: .init(
+        try PaintedMedia.write(to: url, video: nil, audio: .init(
             sampleRate: 48_000, channels: 2, sampleCount: 96_000, codec: .aac, timestampJumpAfterFirstPacket: 7447
         ) { index, _ in
             (48_000..<49_600).contains(index) ? Float(0.5 * sin(2 * Double.pi * 1000 * Double(index - 48_000) / 48_000)) : 0
@@ -110,7 +111,7 @@ struct KindsSyncTests {
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .ms(500), duration: MediaTime(seconds: 1)), of: asset, at: .ms(250))
         let output = scratch.file("jump.m4a")
-        try await KindsExport.export(composition, to: output, settings: ExportSettings(video: nil, audio: AudioSettings()))
+        try await MeasuredExport.export(composition, to: output, settings: ExportSettings(video: nil, audio: AudioSettings()))
         let audio = try await Readback.audio(of: output)
         #expect(audio[0].count == 60_000)
         let onset = try #require(Measure.onset(audio[0], threshold: 0.05))
@@ -125,9 +126,9 @@ struct KindsSyncTests {
         defer { scratch.remove() }
         func clip(_ name: String, audioSamples: Int) throws -> URL {
             let url = scratch.file(name)
-            try KindsMedia.write(to: url, video: .constantRate(
+            try PaintedMedia.write(to: url, video: .constantRate(
                 width: 320, height: 240, timescale: 600, frameDuration: 20, count: 30,
-                picture: { KindsMedia.indexed($0) }),
+                picture: { PaintedMedia.indexed($0) }),
                 audio: .init(sampleRate: 44_100, channels: 1, sampleCount: audioSamples, codec: .aac) { index, _ in
                     Float(0.25 * sin(2 * Double.pi * 440 * Double(index) / 44_100))
                 })
@@ -203,7 +204,7 @@ struct KindsSyncTests {
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .ms(1000), duration: .ms(10)), of: markers, at: .zero)
         let output = scratch.file("ten-ms.mp4")
-        let result = try await KindsExport.export(composition, to: output)
+        let result = try await MeasuredExport.export(composition, to: output)
         #expect(result.duration == .ms(10))
         let video = try #require(result.tracks(withMediaType: .video).first)
         #expect(video.video?.frameCount == 1)
@@ -225,7 +226,7 @@ struct KindsSyncTests {
         @Sendable func value(_ index: Int, _ channel: Int) -> Float {
             Float((index * 7919 + channel * 4099) % 20_000 - 10_000) / 32_767
         }
-        try KindsMedia.write(to: url, video: nil, audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 960_000, sample: value))
+        try PaintedMedia.write(to: url, video: nil, audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 960_000, sample: value))
         let asset = try await Asset.load(from: url)
         let source = try #require(asset.tracks.first)
         #expect(source.timeRange.duration == MediaTime(seconds: 20))

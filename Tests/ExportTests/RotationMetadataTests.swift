@@ -2,21 +2,22 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kind: rotation metadata. A display matrix of −90° (phone held upright), 180° (upside down) or +90° must come out
+/// Difficult input: rotation metadata. A display matrix of −90° (phone held upright), 180° (upside down) or +90° must come out
 /// upright; portrait and landscape clips cut on ONE track are letterboxed, never stretched; the exported file carries
 /// no rotation of its own. The synthetic clip is 320 × 240 in four solid quadrants (top-left red, top-right green,
 /// bottom-left blue, bottom-right yellow), so each of the eight ways to draw it is told apart by its corners.
-@Suite("Kinds: rotation metadata")
-struct KindsRotationTests {
-    typealias RGB = KindsMedia.RGB
+@Suite("Difficult inputs: rotation metadata")
+struct RotationMetadataTests {
+    typealias RGB = PaintedMedia.RGB
 
     /// Writes the quadrant clip (320 × 240 coded, 30 fps, `frames` frames) with a display-matrix `rotation`.
     static func quadrantClip(rotation: Double, in scratch: ScratchDirectory, frames: Int = 15) throws -> URL {
         let url = scratch.file("quadrants\(Int(rotation)).mov")
-        try KindsMedia.write(to: url, video: .constantRate(
+        try PaintedMedia.write(to: url, video: .constantRate(
             width: 320, height: 240, timescale: 30, frameDuration: 1, count: frames,
-            picture: { _ in KindsMedia.quadrants(width: 320, height: 240) }
+            picture: { _ in PaintedMedia.quadrants(width: 320, height: 240) }
         ).rotated(rotation), audio: nil)
         return url
     }
@@ -54,7 +55,7 @@ struct KindsRotationTests {
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
         let output = scratch.file("out.mp4")
-        let result = try await KindsExport.export(composition, to: output)
+        let result = try await MeasuredExport.export(composition, to: output)
         let track = try #require(result.tracks(withMediaType: .video).first)
         #expect(track.naturalSize == upright)
         #expect(track.preferredTransform == .identity, "the output must carry no rotation of its own")
@@ -86,7 +87,7 @@ struct KindsRotationTests {
         let video = MutableVideoComposition(propertiesOf: composition)
         #expect(video.renderSize == Size(width: 320, height: 320))
         let output = scratch.file("mixed.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
         let track = try #require(result.tracks(withMediaType: .video).first)
         #expect(track.naturalSize == Size(width: 320, height: 320))
         #expect(track.preferredTransform == .identity)
@@ -121,7 +122,7 @@ struct KindsRotationTests {
     }
 }
 
-extension KindsMedia.Video {
+extension PaintedMedia.Video {
     /// The same video with a display-matrix rotation (degrees, as ffprobe reports it).
     func rotated(_ degrees: Double) -> Self {
         var copy = self

@@ -3,12 +3,13 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kinds: variable frame rate, NTSC rates and a 600 timescale, trims that start mid-GOP. Every synthetic frame writes
-/// its own index (``KindsMedia/indexed(_:background:extra:)``), so each output frame is checked against the source
+/// Difficult input: variable frame rate, NTSC rates and a 600 timescale, trims that start mid-GOP. Every synthetic frame writes
+/// its own index (``PaintedMedia/indexed(_:background:extra:)``), so each output frame is checked against the source
 /// frame it must show: the latest source frame at or before its time (sample-and-hold).
-@Suite("Kinds: frame timing")
-struct KindsTimingTests {
+@Suite("Difficult inputs: frame timing")
+struct FrameTimingTests {
     static let size = (width: 192, height: 112)
 
     /// Presentation times (ms) of the VFR clip's 13 frames: intervals from 10 to 133 ms, as a phone in low light.
@@ -19,14 +20,14 @@ struct KindsTimingTests {
     /// samples 12000 ..< 13600 of 48 kHz PCM (250 ms) marking the same instant.
     static func vfrClip(in scratch: ScratchDirectory) throws -> URL {
         let url = scratch.file("vfr.mov")
-        let video = KindsMedia.Video(
+        let video = PaintedMedia.Video(
             width: size.width, height: size.height, timescale: 90_000,
             frameTimes: vfrTimes.map { $0 * 90 }, endTime: vfrEnd * 90,
-            picture: { KindsMedia.indexed($0, background: $0 == 5 ? .white : .grey) })
-        let audio = KindsMedia.Audio(sampleRate: 48_000, channels: 2, sampleCount: 33_600) { index, _ in
+            picture: { PaintedMedia.indexed($0, background: $0 == 5 ? .white : .grey) })
+        let audio = PaintedMedia.Audio(sampleRate: 48_000, channels: 2, sampleCount: 33_600) { index, _ in
             (12_000..<13_600).contains(index) ? Float(0.5 * sin(2 * Double.pi * 1000 * Double(index - 12_000) / 48_000)) : 0
         }
-        try KindsMedia.write(to: url, video: video, audio: audio)
+        try PaintedMedia.write(to: url, video: video, audio: audio)
         return url
     }
 
@@ -46,8 +47,8 @@ struct KindsTimingTests {
         video.frameDuration = frameDuration
 
         let output = scratch.file("cfr.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
-        let count = KindsExport.frameCount(.ms(700), frameDuration)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
+        let count = MeasuredExport.frameCount(.ms(700), frameDuration)
         #expect(count == (frameDuration.timescale == 30 ? 21 : 18))
         let outVideo = try #require(result.tracks(withMediaType: .video).first)
         #expect(outVideo.video?.frameCount == count)
@@ -56,11 +57,11 @@ struct KindsTimingTests {
         #expect(outVideo.timeRange.duration == MediaTime.ms(700))
         #expect(result.tracks(withMediaType: .audio).first?.timeRange.duration == MediaTime.ms(700))
 
-        let frames = try await KindsExport.frames(of: output, frameDuration: frameDuration, count: count)
+        let frames = try await MeasuredExport.frames(of: output, frameDuration: frameDuration, count: count)
         for k in 0..<count {
             let time = frameDuration * Int64(k)
             let expected = Self.vfrTimes.lastIndex { MediaTime.ms($0) <= time }
-            #expect(KindsMedia.readIndex(frames[k]) == expected, "output frame \(k) at \(time)")
+            #expect(PaintedMedia.readIndex(frames[k]) == expected, "output frame \(k) at \(time)")
         }
         // A/V sync: the white frame (source 250 ms) is shown from the first output frame at or after 250 ms, and
         // the beep starts at 250 ms.
@@ -83,13 +84,13 @@ struct KindsTimingTests {
         defer { scratch.remove() }
         let tone: @Sendable (Int, Int) -> Float = { index, _ in Float(0.5 * sin(2 * Double.pi * 1000 * Double(index) / 48_000)) }
         let ntscURL = scratch.file("ntsc.mov"), ts600URL = scratch.file("ts600.mov")
-        try KindsMedia.write(to: ntscURL, video: .constantRate(
+        try PaintedMedia.write(to: ntscURL, video: .constantRate(
             width: Self.size.width, height: Self.size.height, timescale: 30_000, frameDuration: 1001, count: 60,
-            picture: { KindsMedia.indexed($0, background: .grey) }),
+            picture: { PaintedMedia.indexed($0, background: .grey) }),
             audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 96_096, sample: tone))
-        try KindsMedia.write(to: ts600URL, video: .constantRate(
+        try PaintedMedia.write(to: ts600URL, video: .constantRate(
             width: Self.size.width, height: Self.size.height, timescale: 600, frameDuration: 20, count: 60,
-            picture: { KindsMedia.indexed($0, background: .pureBlue) }),
+            picture: { PaintedMedia.indexed($0, background: .pureBlue) }),
             audio: .init(sampleRate: 48_000, channels: 2, sampleCount: 96_000, sample: tone),
             muxerOptions: ["video_track_timescale": "600"])
         let ntsc = try await Asset.load(from: ntscURL), ts600 = try await Asset.load(from: ts600URL)
@@ -115,24 +116,24 @@ struct KindsTimingTests {
         var video = MutableVideoComposition(propertiesOf: composition)
         video.frameDuration = frameDuration
         let output = scratch.file("cuts.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video,
-                                                  settings: KindsExport.settings(crf: 30))
-        let count = KindsExport.frameCount(total, frameDuration)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video,
+                                                  settings: MeasuredExport.settings(crf: 30))
+        let count = MeasuredExport.frameCount(total, frameDuration)
         let outVideo = try #require(result.tracks(withMediaType: .video).first)
         let outAudio = try #require(result.tracks(withMediaType: .audio).first)
         #expect(outVideo.video?.frameCount == count)
         #expect(outVideo.timeRange.duration == total)
         #expect(outAudio.timeRange.duration == MediaTime(value: total.convertScale(48_000).value, timescale: 48_000))
 
-        let frames = try await KindsExport.frames(of: output, frameDuration: frameDuration, count: count)
+        let frames = try await MeasuredExport.frames(of: output, frameDuration: frameDuration, count: count)
         var mismatches: [String] = []
         for k in 0..<count {
             let time = frameDuration * Int64(k)
             guard let cut = cuts.first(where: { $0.target.contains(time) }) else { continue }
             let sourceFrameDuration = cut.isNTSC ? MediaTime(value: 1001, timescale: 30_000) : MediaTime(value: 20, timescale: 600)
             let offset = time - cut.target.start
-            let expected = cut.firstFrame + KindsExport.frameIndex(offset, sourceFrameDuration)
-            let index = KindsMedia.readIndex(frames[k])
+            let expected = cut.firstFrame + MeasuredExport.frameIndex(offset, sourceFrameDuration)
+            let index = PaintedMedia.readIndex(frames[k])
             let blue = frames[k].meanColor(in: Rect(x: 100, y: 60, width: 40, height: 40)).blue > 200
             if index != expected || blue == cut.isNTSC {
                 mismatches.append("frame \(k) (\(time)): index \(index.map(String.init) ?? "?") \(blue ? "600" : "NTSC"), expected \(expected) \(cut.isNTSC ? "NTSC" : "600")")
@@ -158,9 +159,9 @@ struct KindsTimingTests {
         defer { scratch.remove() }
         let url = scratch.file("ms-clock.mkv")
         let fd = rate.frameDuration
-        try KindsMedia.write(to: url, format: "matroska", video: .constantRate(
+        try PaintedMedia.write(to: url, format: "matroska", video: .constantRate(
             width: Self.size.width, height: Self.size.height, timescale: fd.timescale, frameDuration: fd.value, count: 60,
-            picture: { KindsMedia.indexed($0) }), audio: nil)
+            picture: { PaintedMedia.indexed($0) }), audio: nil)
         let asset = try await Asset.load(from: url)
         let track = try #require(asset.tracks(withMediaType: .video).first)
         #expect(track.naturalTimeScale == 1000)
@@ -171,10 +172,10 @@ struct KindsTimingTests {
         let video = MutableVideoComposition(propertiesOf: composition)
         #expect(video.frameDuration == fd)
         let output = scratch.file("ms-clock.mp4")
-        let result = try await KindsExport.export(composition, to: output)
+        let result = try await MeasuredExport.export(composition, to: output)
         #expect(result.tracks[0].video?.frameCount == 60)
-        let frames = try await KindsExport.frames(of: output, frameDuration: fd, count: 60)
-        #expect(frames.map { KindsMedia.readIndex($0) } == (0..<60).map { Optional($0) })
+        let frames = try await MeasuredExport.frames(of: output, frameDuration: fd, count: 60)
+        #expect(frames.map { PaintedMedia.readIndex($0) } == (0..<60).map { Optional($0) })
     }
 
     /// Key frames every 30 frames (1 s); a trim starting at 1.5 s (frame 45, mid-GOP) shows frame 45 first, then
@@ -186,21 +187,21 @@ struct KindsTimingTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.file("gop-\(encoder).mov")
-        var clip = KindsMedia.Video.constantRate(
+        var clip = PaintedMedia.Video.constantRate(
             width: Self.size.width, height: Self.size.height, timescale: 30, frameDuration: 1, count: 90,
-            picture: { KindsMedia.indexed($0) })
+            picture: { PaintedMedia.indexed($0) })
         clip.encoder = encoder
         clip.keyFrameInterval = encoder == "libx265" ? 60 : 30
-        try KindsMedia.write(to: url, video: clip, audio: nil)
+        try PaintedMedia.write(to: url, video: clip, audio: nil)
         let asset = try await Asset.load(from: url)
         #expect(asset.tracks[0].codecName == (encoder == "libx265" ? "hevc" : "h264"))
         var composition = MutableComposition()
         let start = MediaTime(value: 45, timescale: 30)
         try composition.insertTimeRange(TimeRange(start: start, duration: MediaTime(seconds: 1)), of: asset, at: .zero)
         let output = scratch.file("trim.mp4")
-        try await KindsExport.export(composition, to: output)
-        let frames = try await KindsExport.frames(of: output, frameDuration: MediaTime(value: 1, timescale: 30), count: 30)
+        try await MeasuredExport.export(composition, to: output)
+        let frames = try await MeasuredExport.frames(of: output, frameDuration: MediaTime(value: 1, timescale: 30), count: 30)
         let first = Int(start.value)
-        #expect(frames.map { KindsMedia.readIndex($0) } == (first..<(first + 30)).map { Optional($0) })
+        #expect(frames.map { PaintedMedia.readIndex($0) } == (first..<(first + 30)).map { Optional($0) })
     }
 }

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import Export
 import Splice
+import SpliceTestSupport
 
-/// Kind: still images as clips for a duration (a PNG with alpha, a JPEG; the EXIF-rotated JPEG is M14 in
+/// Difficult input: still images as clips for a duration (a PNG with alpha, a JPEG; the EXIF-rotated JPEG is M14 in
 /// RealFootageTests).
-@Suite("Kinds: still images")
-struct KindsStillImageTests {
+@Suite("Difficult inputs: still images")
+struct StillImageClipTests {
     /// `stills/alpha.png` (200 × 100: left half transparent, right half opaque red) for 1.5 s: 45 frames of
     /// 200 × 100, the transparent half shows the black background, the red half is red.
     @Test func pngWithAlphaAsAClip() async throws {
@@ -17,7 +18,7 @@ struct KindsStillImageTests {
         try composition.insertTimeRange(TimeRange(start: .zero, duration: .ms(1500)), of: still, at: .zero)
         #expect(composition.duration == .ms(1500))
         let output = scratch.file("alpha.mp4")
-        let result = try await KindsExport.export(composition, to: output)
+        let result = try await MeasuredExport.export(composition, to: output)
         let track = try #require(result.tracks.first)
         #expect(track.naturalSize == Size(width: 200, height: 100))
         #expect(track.video?.frameCount == 45)
@@ -47,7 +48,7 @@ struct KindsStillImageTests {
         #expect(video.renderSize == Size(width: 320, height: 240))
         #expect(video.instructions.first?.layerInstructions.map(\.trackID) == [top, bottom], "the first track on top")
         let output = scratch.file("over-blue.mp4")
-        let result = try await KindsExport.export(composition, to: output, videoComposition: video)
+        let result = try await MeasuredExport.export(composition, to: output, videoComposition: video)
         #expect(result.tracks.first?.video?.frameCount == 30)
         let frame = try #require(try await Readback.frames(of: output, at: [.ms(500)]).first)
         let checks: [(Rect, (Double, Double, Double))] = [
@@ -71,7 +72,7 @@ struct KindsStillImageTests {
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 2)), of: still, at: .zero)
         let output = scratch.file("photo.mp4")
-        let result = try await KindsExport.export(composition, to: output, settings: KindsExport.settings(crf: 18))
+        let result = try await MeasuredExport.export(composition, to: output, settings: MeasuredExport.settings(crf: 18))
         let track = try #require(result.tracks.first)
         #expect(track.naturalSize == Size(width: 400, height: 300))
         #expect(track.video?.frameCount == 60)
