@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "VideoComposition", targets: ["VideoComposition"]),
         .library(name: "AudioMix", targets: ["AudioMix"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -26,7 +27,9 @@ let package = Package(
         .target(name: "VideoComposition", dependencies: ["Composition"]),
         .target(name: "AudioMix", dependencies: ["Composition"]),
         .target(name: "Export", dependencies: ["CMedia", "Composition", "VideoComposition", "AudioMix"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        // The JSON document format (and the package's only JSON code), over Export's public API.
+        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "SpliceDocument"]),
         .target(name: "SpliceTesting", dependencies: ["Splice"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
@@ -35,7 +38,9 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia"]),
         // Goldens are read from Fixtures/goldens through #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceTesting"]),
+        // Runs the built `splice` executable.
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
+        .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice"]),
     ]
 )

@@ -2,4 +2,5 @@
 @_exported import AudioMix
 @_exported import Composition
 @_exported import Export
+@_exported import SpliceDocument
 @_exported import VideoComposition

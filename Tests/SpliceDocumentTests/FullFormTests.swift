@@ -1,6 +1,10 @@
+import AudioMix
+import Composition
+import Export
 import Foundation
-import Splice
+import SpliceDocument
 import Testing
+import VideoComposition
 
 /// Full-form documents compile with AVFoundation's editing calls, and the models' validation issues are reported at
 /// their document paths.
