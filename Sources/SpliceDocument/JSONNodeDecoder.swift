@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Times are read by ``Composition/MediaTime``'s own `Codable` (every ``Composition/TimeSyntax`` form, numbers of
 /// seconds through `Decimal`), the same way everywhere; this decoder hands it ``frameDuration`` in `userInfo` for
-/// `"90f"`. Beyond `JSONDecoder` it:
+/// `"90f"` and allows numbers of seconds there (`numbersAreSeconds`). Beyond `JSONDecoder` it:
 /// - records which keys each object was asked for, so ``unknownKeys(in:)`` can name keys no type reads (typos such as
 ///   `"fadeout"` would otherwise be ignored without a word);
 /// - names the allowed values when a string is not one of an enumeration's cases.
@@ -121,7 +121,11 @@ private struct NodeDecoder: Swift.Decoder {
     let node: JSONNode
     let codingPath: [any CodingKey]
     let owner: JSONNodeDecoder
-    var userInfo: [CodingUserInfoKey: Any] { owner.frameDuration.map { [.frameDuration: $0] } ?? [:] }
+    var userInfo: [CodingUserInfoKey: Any] {
+        var info: [CodingUserInfoKey: Any] = [.numbersAreSeconds: true]
+        if let frameDuration = owner.frameDuration { info[.frameDuration] = frameDuration }
+        return info
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let members = node.members else { throw mismatch([String: Int].self, "an object") }

@@ -5,15 +5,16 @@ import Testing
 /// `MediaTime`'s own `Codable` reads every time-syntax form, so a model decodes the same way from any decoder.
 @Suite("MediaTime decoding")
 struct MediaTimeDecodingTests {
-    static func decode(_ json: String, frameDuration: MediaTime? = nil) throws -> [MediaTime] {
+    static func decode(_ json: String, frameDuration: MediaTime? = nil, numbersAreSeconds: Bool = false) throws -> [MediaTime] {
         let decoder = JSONDecoder()
         if let frameDuration { decoder.userInfo[.frameDuration] = frameDuration }
+        if numbersAreSeconds { decoder.userInfo[.numbersAreSeconds] = true }
         return try decoder.decode([MediaTime].self, from: Data(json.utf8))
     }
 
     @Test func readsTheTimeSyntax() throws {
         let times = try Self.decode(#"["1.5s", "250ms", "00:01:02.5", "0.1", 3.5, 0.1, 2, 1e-3, "90f"]"#,
-                                    frameDuration: MediaTime(value: 1, timescale: 30))
+                                    frameDuration: MediaTime(value: 1, timescale: 30), numbersAreSeconds: true)
         #expect(times == [
             MediaTime(value: 3, timescale: 2), MediaTime(value: 1, timescale: 4), MediaTime(value: 125, timescale: 2),
             MediaTime(value: 1, timescale: 10), MediaTime(value: 7, timescale: 2), MediaTime(value: 1, timescale: 10),
@@ -33,6 +34,12 @@ struct MediaTimeDecodingTests {
         #expect(throws: DecodingError.self) { try Self.decode(#"["90f"]"#) }
     }
 
+    /// A bare number is a time only where the decoder says numbers are seconds (as composition documents do).
+    @Test func numbersNeedTheOption() throws {
+        #expect(throws: DecodingError.self) { try Self.decode("[0.033]") }
+        #expect(try Self.decode("[0.033]", numbersAreSeconds: true) == [MediaTime(value: 33, timescale: 1000)])
+    }
+
     @Test func namesTheTextAndTheReason() throws {
         do {
             _ = try Self.decode(#"["3x"]"#)
@@ -45,6 +52,6 @@ struct MediaTimeDecodingTests {
     @Test func refusesOtherValues() {
         #expect(throws: DecodingError.self) { try Self.decode("[true]") }
         #expect(throws: DecodingError.self) { try Self.decode("[[1]]") }
-        #expect(throws: DecodingError.self) { try Self.decode("[0.1234567891]") }
+        #expect(throws: DecodingError.self) { try Self.decode("[0.1234567891]", numbersAreSeconds: true) }
     }
 }
