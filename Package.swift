@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "VideoComposition", targets: ["VideoComposition"]),
         .library(name: "AudioMix", targets: ["AudioMix"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -28,7 +29,9 @@ let package = Package(
         // The FFmpeg owner types (one Swift owner per allocation) shared by the engines through `package` access.
         .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
         .target(name: "Export", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export"]),
+        // The JSON document format (and the package's only JSON code), over Export's public API.
+        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument"]),
         .target(name: "SpliceTesting", dependencies: ["Splice"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
@@ -39,7 +42,9 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
+        // Runs the built `splice` executable.
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceFFmpeg"]),
+        .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
     ]
 )

@@ -5,9 +5,16 @@ extension MediaTime: Codable {
     /// - a string `"value/timescale"` (e.g. `"1001/30000"`), optionally followed by `" (rounded)"`;
     /// - a string of whole seconds (`"3"`);
     /// - `"+inf"`, `"-inf"`, `"indefinite"`, `"invalid"`;
+    /// - any other ``TimeSyntax`` string: seconds (`"3.5s"`, `"3.5"`), milliseconds (`"250ms"`), a clock time
+    ///   (`"00:01:02.5"`), frames (`"90f"`, when the decoder's `userInfo` holds `CodingUserInfoKey.frameDuration`);
+    /// - a number of seconds (`3.5`), read exactly through `Decimal` (`0.1` is 1/10 s, never a binary float), when the
+    ///   decoder's `userInfo[.numbersAreSeconds]` is true (composition documents set it); otherwise a number is a type
+    ///   mismatch, as it always was in the models' own JSON;
     /// - an object `{"value": 1001, "timescale": 30000}`.
     ///
-    /// - Throws: `DecodingError.dataCorrupted` naming the text when it is none of these, or when the timescale is ≤ 0.
+    /// - Throws: `DecodingError.dataCorrupted` naming the text and the reason when it is none of these (the
+    ///   ``TimeSyntaxError`` text: `'3x' is not a time: unknown unit 'x' (use s, ms or f)`), or when the timescale
+    ///   is ≤ 0; `DecodingError.typeMismatch` for a value that is neither a string, an allowed number nor an object.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: CodingKeys.self) {
             let value = try Self.decodeInteger(Int64.self, forKey: .value, in: container)
@@ -21,14 +28,26 @@ extension MediaTime: Codable {
             return
         }
         let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let time = MediaTime(rationalText: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "'\(text)' is not a time: expected \"value/timescale\" (e.g. \"1001/30000\"), "
-                    + "whole seconds, \"+inf\", \"-inf\", \"indefinite\" or \"invalid\"")
+        do {
+            if let text = try? container.decode(String.self) {
+                if let time = MediaTime(rationalText: text) {
+                    self = time
+                } else {
+                    self = try TimeSyntax.parse(text, frameDuration: decoder.userInfo[.frameDuration] as? MediaTime)
+                }
+            } else if let number = try? container.decode(Decimal.self), decoder.userInfo[.numbersAreSeconds] as? Bool == true {
+                self = try TimeSyntax.parse(secondsLiteral: number.description)
+            } else {
+                let found = container.decodeNil() ? "null"
+                    : (try? container.decode(Bool.self)) != nil ? "a boolean"
+                    : (try? container.decode(Double.self)) != nil ? "a number" : "an array"
+                throw DecodingError.typeMismatch(MediaTime.self, .init(
+                    codingPath: container.codingPath,
+                    debugDescription: "expected a time (\"3.5s\", \"00:01:02.5\", \"90f\" or \"1001/30000\"), found \(found)"))
+            }
+        } catch let error as TimeSyntaxError {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
         }
-        self = time
     }
 
     /// Encodes as a string: `"value/timescale"` (with `" (rounded)"` when ``hasBeenRounded``), or the name of a
@@ -95,4 +114,15 @@ extension MediaTime: Codable {
             return nil
         }
     }
+}
+
+extension CodingUserInfoKey {
+    /// The length of one frame (a ``Composition/MediaTime``, e.g. 1/30 s) for decoding times written in frames
+    /// (`"90f"`); without it such a time is a decoding error.
+    public static let frameDuration = CodingUserInfoKey(rawValue: "Composition.MediaTime.frameDuration")!
+
+    /// `true` (a `Bool`) to decode a JSON number as that many seconds (`3.5`, read exactly); without it a number
+    /// where a ``Composition/MediaTime`` belongs is a type mismatch (a bare `0.033` is more likely a slip than a
+    /// time). Composition documents set it.
+    public static let numbersAreSeconds = CodingUserInfoKey(rawValue: "Composition.MediaTime.numbersAreSeconds")!
 }

@@ -3,4 +3,5 @@
 @_exported import Composition
 @_exported import Export
 @_exported import SpliceFFmpeg
+@_exported import SpliceDocument
 @_exported import VideoComposition

@@ -146,11 +146,6 @@ enum SpliceTool {
 /// Small export settings for fast tests: H.264 ultrafast, small audio.
 let fastExport = #"{ "settings": { "video": { "encoderPreset": "ultrafast", "rateControl": { "constantQuality": 30 } } } }"#
 
-extension MediaTime {
-    /// Milliseconds, for short literals.
-    static func ms(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1000) }
-}
-
 /// Documents written into a scratch folder beside links to the canonical fixtures (`clipA.mp4`, `clipB.mp4`,
 /// `music.m4a`, `watermark.png`) and to the stills (`photo.jpg`, `alpha.png`).
 enum TestDocument {
@@ -167,21 +162,9 @@ enum TestDocument {
         }
         return scratch
     }
-
-    /// Loads `text` as `doc.json` in a fresh folder with the links.
-    static func load(_ text: String) async throws -> LoadedDocument {
-        let scratch = try folder()
-        defer { scratch.remove() }
-        return try await CompositionDocument.load(from: try scratch.write("doc.json", text))
-    }
 }
 
 extension MediaTime {
     /// Whole seconds, for short literals.
     static func s(_ value: Int64) -> MediaTime { MediaTime(seconds: value) }
-}
-
-extension TimeRange {
-    /// `[start, end)` in whole or fractional seconds given as milliseconds.
-    static func ms(_ start: Int64, _ end: Int64) -> TimeRange { TimeRange(start: .ms(start), end: .ms(end)) }
 }

@@ -85,7 +85,7 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     }
 
     /// How the encoder spends bits.
-    public enum RateControl: Sendable, Hashable, Codable {
+    public enum RateControl: Sendable, Hashable {
         /// Constant quality (x264/x265 CRF, 0–51; VP9 0–63; lower is better; 23 is x264's default). Other values are
         /// refused by `export()` with ``ExportError/unsupportedSettings(_:)``.
         case constantQuality(Int)
@@ -157,7 +157,7 @@ public struct AudioSettings: Sendable, Hashable, Codable {
 }
 
 /// AVFoundation's export presets, by their AVFoundation names, each a named ``ExportSettings``.
-public enum ExportPreset: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ExportPreset: String, Sendable, Hashable, CaseIterable {
     /// H.264 CRF 18, render size.
     case highestQuality = "AVAssetExportPresetHighestQuality"
     /// H.264 CRF 23, at most 1280×720.

@@ -5,9 +5,9 @@ import Foundation
 /// Decodes `Decodable` values — the library's own models and the document types — straight from a ``JSONNode``, so
 /// that every problem keeps the path and the line and column of the value at fault.
 ///
-/// Beyond `JSONDecoder` it:
-/// - reads every ``Composition/MediaTime`` with ``TimeSyntax`` (`"3.5s"`, `"00:01:02.5"`, `"90f"` with
-///   ``frameDuration``, `"1001/30000"`, numbers of seconds), wherever a model asks for one;
+/// Times are read by ``Composition/MediaTime``'s own `Codable` (every ``Composition/TimeSyntax`` form, numbers of
+/// seconds through `Decimal`), the same way everywhere; this decoder hands it ``frameDuration`` in `userInfo` for
+/// `"90f"` and allows numbers of seconds there (`numbersAreSeconds`). Beyond `JSONDecoder` it:
 /// - records which keys each object was asked for, so ``unknownKeys(in:)`` can name keys no type reads (typos such as
 ///   `"fadeout"` would otherwise be ignored without a word);
 /// - names the allowed values when a string is not one of an enumeration's cases.
@@ -122,7 +122,11 @@ private struct NodeDecoder: Swift.Decoder {
     let node: JSONNode
     let codingPath: [any CodingKey]
     let owner: JSONNodeDecoder
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] {
+        var info: [CodingUserInfoKey: Any] = [.numbersAreSeconds: true]
+        if let frameDuration = owner.frameDuration { info[.frameDuration] = frameDuration }
+        return info
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let members = node.members else { throw mismatch([String: Int].self, "an object") }
@@ -146,7 +150,7 @@ private struct NodeDecoder: Swift.Decoder {
     // MARK: Values
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == MediaTime.self, let time = try decodeTime() as? T { return time }
+        if T.self == Decimal.self, let number = try decodeDecimal() as? T { return number }
         if T.self == URL.self, let url = try decodeURL() as? T { return url }
         do {
             return try T(from: self)
@@ -172,28 +176,14 @@ private struct NodeDecoder: Swift.Decoder {
         return names.isEmpty ? nil : names
     }
 
-    /// A time in any ``TimeSyntax`` form, or the `{"value", "timescale"}` object form.
-    private func decodeTime() throws -> MediaTime {
-        switch node.value {
-        case .string(let text):
-            do {
-                return try TimeSyntax.parse(text, frameDuration: owner.frameDuration)
-            } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.description))
-            }
-        case .number(let literal):
-            do {
-                return try TimeSyntax.parse(secondsLiteral: literal)
-            } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.description))
-            }
-        case .object:
-            return try MediaTime(from: self)
-        default:
-            throw DecodingError.typeMismatch(MediaTime.self, .init(
-                codingPath: codingPath,
-                debugDescription: "expected a time (\"3.5s\", 3.5, \"00:01:02.5\", \"90f\" or \"1001/30000\"), found \(node.kindDescription)"))
+    /// A number literal as an exact `Decimal`, as `JSONDecoder` reads it (``Composition/MediaTime`` reads numbers of
+    /// seconds so).
+    private func decodeDecimal() throws -> Decimal {
+        guard case .number(let literal) = node.value else { throw mismatch(Decimal.self, "a number") }
+        guard let number = Decimal(string: literal, locale: nil) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(literal) is out of range"))
         }
+        return number
     }
 
     private func decodeURL() throws -> URL {

@@ -1,6 +1,10 @@
+import AudioMix
+import Composition
+import Export
 import Foundation
-import Splice
+import SpliceDocument
 import Testing
+import VideoComposition
 
 /// Full-form documents compile with AVFoundation's editing calls, and the models' validation issues are reported at
 /// their document paths.
@@ -151,5 +155,19 @@ struct FullFormTests {
             """)
         #expect(crf.export.settings?.video == VideoSettings(rateControl: .averageBitRate(2_000_000), encoderPreset: "fast"))
         #expect(crf.export.settings?.audio == AudioSettings())
+    }
+
+    /// The rate control written as Swift's synthesized `Codable` wrote it, and a preset by its full AVFoundation name,
+    /// still load.
+    @Test func exportSectionOlderForms() async throws {
+        let loaded = try await TestDocument.load("""
+            { "version": 1, "composition": { "tracks": [] },
+              "export": { "settings": { "video": { "rateControl": { "constantQuality": { "_0": 20 } } } } } }
+            """)
+        #expect(loaded.export.settings?.video == VideoSettings(rateControl: .constantQuality(20)))
+        let preset = try await TestDocument.load("""
+            { "version": 1, "composition": { "tracks": [] }, "export": { "preset": "AVAssetExportPreset1280x720" } }
+            """)
+        #expect(preset.export.preset == .preset1280x720)
     }
 }

@@ -1,5 +1,6 @@
 import SpliceFFmpeg
 import Composition
+import Foundation
 
 /// A frame rate as an exact fraction of frames per second (`30`, `25`, `30000/1001`), for short-form documents.
 ///
@@ -37,7 +38,7 @@ public struct FrameRate: Sendable, Hashable, Codable, CustomStringConvertible {
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "a frame rate is a number (30) or a fraction (\"30000/1001\")")
         }
-        let parts = text.split(separator: "/").map { String($0).trimmingSpaces }
+        let parts = text.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
         if parts.count == 2, let frames = Int64(parts[0]), let seconds = Int64(parts[1]) {
             self.init(frames: frames, seconds: seconds)
         } else if parts.count == 1, let (numerator, denominator) = TimeSyntax.fraction(decimal: parts[0]) {

@@ -1,4 +1,4 @@
-import Splice
+import Composition
 import Testing
 
 @Suite("Time syntax")

@@ -1,5 +1,6 @@
 import AudioMix
 import Composition
+import Export
 import Foundation
 import VideoComposition
 

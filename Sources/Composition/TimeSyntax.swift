@@ -1,7 +1,5 @@
-import Composition
-
-/// Reads the times people write in composition documents and on the `splice` command line, exactly (never through
-/// `Double`):
+/// Reads the times people write — in ``MediaTime``'s `Codable` form (so in composition documents) and on the `splice`
+/// command line — exactly (never through `Double`):
 ///
 /// | written | meaning |
 /// |---|---|

@@ -1,4 +1,5 @@
 import Composition
+import Export
 
 /// The export settings of a document: an AVFoundation preset or explicit encoder settings, the container, the part
 /// of the composition to write and container metadata — the properties of an ``AssetExportSession``.

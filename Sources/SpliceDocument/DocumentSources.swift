@@ -1,4 +1,5 @@
 import Composition
+import Export
 import Foundation
 
 /// Describes a media file for a document: `{ try await Asset.load(from: $0) }` in normal use; tests and tools may

@@ -1,6 +1,9 @@
+import AudioMix
+import Composition
 import Foundation
-import Splice
+import SpliceDocument
 import Testing
+import VideoComposition
 
 /// The short form expands into exactly the models an AVFoundation user would build by hand (the fixtures: clipA and
 /// clipB are 640x360, 4 s, 30 fps with sound; music.m4a 8 s; watermark.png 160x48; photo.jpg 400x300).

@@ -1,6 +1,8 @@
+import Composition
 import Foundation
-import Splice
+import SpliceDocument
 import Testing
+import VideoComposition
 
 /// Problems in documents are reported at their JSON path, with the line and column of the value, and every one of
 /// them at once.

@@ -1,5 +1,6 @@
 import AudioMix
 import Composition
+import Export
 import Foundation
 import VideoComposition
 
@@ -10,9 +11,9 @@ extension CompositionDocument {
     ///
     /// Steps: the JSON is parsed (a syntax error gives its line and column); `"version"` must be
     /// ``currentVersion``; a document with `"clips"` is the short form, one with `"composition"` the full form; the
-    /// values are decoded into the models with ``TimeSyntax`` times (`"3.5s"`, `"00:01:02.5"`, `"90f"`,
-    /// `"1001/30000"`, numbers of seconds), and a key no model reads is an error (`"fadeout"`: did you mean
-    /// `fadeOut`?); keys starting with `_` or `//` are comments. Relative paths resolve against the document's
+    /// values are decoded into the models (whose times read every ``Composition/TimeSyntax`` form: `"3.5s"`,
+    /// `"00:01:02.5"`, `"90f"`, `"1001/30000"`, numbers of seconds), and a key no model reads is an error
+    /// (`"fadeout"`: did you mean `fadeOut`?); keys starting with `_` or `//` are comments. Relative paths resolve against the document's
     /// folder. Every distinct source file is described once with `assetLoader`; then the short form is expanded
     /// (``ShortFormDocument/expanded(assets:folder:documentURL:)``) and the full form compiled and validated
     /// (``compiled(assets:url:form:)``).
@@ -196,29 +197,18 @@ enum DocumentReader {
         }
     }
 
-    /// Rewrites the `export` object's conveniences into the models' `Codable` form: a preset without its
-    /// `AVAssetExportPreset` prefix; `settings` completed with ``ExportSettings`` defaults; `rateControl` written
-    /// `{"constantQuality": 20}`; `metadata` written as an object of strings.
+    /// Rewrites the `export` object's conveniences into the models' `Codable` form: `settings` completed with
+    /// ``ExportSettings`` defaults; `metadata` written as an object of strings. (A preset without its
+    /// `AVAssetExportPreset` prefix and `rateControl` are read by the models' own `Codable`.)
     static func normalizeExport(_ tree: inout JSONNode) {
         guard var export = tree["export"], export.members != nil else { return }
-        if var preset = export["preset"], let name = preset.string, ExportPreset(rawValue: name) == nil,
-           ExportPreset(rawValue: "AVAssetExportPreset" + name) != nil {
-            preset.value = .string("AVAssetExportPreset" + name)
-            export["preset"] = preset
-        }
         if var settings = export["settings"], settings.members != nil, let defaults = try? JSONNodeEncoder.encode(ExportSettings()) {
             for part in ["video", "audio"] {
-                guard var given = settings[part] else {
+                guard let given = settings[part] else {
                     settings[part] = defaults[part]
                     continue
                 }
                 guard given.members != nil, let defaultPart = defaults[part] else { continue }
-                if var rate = given["rateControl"], let members = rate.members, members.count == 1,
-                   ["constantQuality", "averageBitRate"].contains(members[0].key), case .number = members[0].value.value {
-                    rate.value = .object([JSONNode.Member(
-                        key: members[0].key, value: JSONNode(.object([JSONNode.Member(key: "_0", value: members[0].value)]), at: members[0].value.position))])
-                    given["rateControl"] = rate
-                }
                 var merged = defaultPart
                 for member in given.members ?? [] { merged[member.key] = member.value }
                 merged.position = given.position
