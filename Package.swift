@@ -18,9 +18,9 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CMedia",
-            pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
+            pkgConfig: "libavformat libavcodec libavfilter libavdevice libavutil libswscale libswresample",
             providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "pkg-config"]),
+                .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "pkg-config"]),
             ]
         ),
         .target(name: "Composition"),

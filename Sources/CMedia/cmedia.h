@@ -1,4 +1,4 @@
-// CMedia: the C surface of FFmpeg that Splice's Export module uses.
+// CMedia: the C surface of FFmpeg that Splice's engines (through SpliceFFmpeg, Export, Capture) use.
 // Only what Swift cannot import directly is shimmed here (function-like and compound-literal macros,
 // version differences). Every shim is named `cmedia_` + the C name it stands for, so grepping the
 // C name finds it. FFmpeg 5.1 (Debian 12) is the oldest supported version.
@@ -11,6 +11,7 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
+#include <libavdevice/avdevice.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>
 #include <libavutil/avutil.h>
