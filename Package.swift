@@ -32,7 +32,7 @@ let package = Package(
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument"]),
-        .target(name: "SpliceTesting", dependencies: ["Splice"]),
+        .target(name: "SpliceTesting", dependencies: ["Splice", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
         .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
@@ -43,7 +43,7 @@ let package = Package(
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Runs the built `splice` executable.
-        .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceFFmpeg"]),
+        .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
     ]

@@ -212,8 +212,6 @@ extension MediaTime {
     }
 
     static func gcd(_ a: Int128, _ b: Int128) -> Int128 {
-        var x = a.magnitude, y = b.magnitude
-        while y != 0 { (x, y) = (y, x % y) }
-        return Int128(x)
+        Int128(Int128.greatestCommonDivisor(a, b))
     }
 }

@@ -165,9 +165,7 @@ public enum TimeSyntax {
     }
 
     private static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        var (x, y) = (a, b)
-        while y != 0 { (x, y) = (y, x % y) }
-        return max(x, 1)
+        max(UInt64.greatestCommonDivisor(a, b), 1)
     }
 }
 

@@ -77,7 +77,7 @@ public struct VideoFrame: Sendable, Hashable {
     /// Copies an RGBA `AVFrame` (packed, one plane: `height` rows of `linesize[0]` bytes, 4 bytes a pixel).
     /// - Throws: ``ExportError/renderingFailed(stage:reason:)`` when the frame is not a non-empty packed RGBA
     ///   picture with its pixel plane (a filter graph that ended in `format=rgba` always gives one).
-    init(rgbaFrame frame: Frame) throws {
+    package init(rgbaFrame frame: Frame) throws {
         let width = frame.width, height = frame.height
         let stride = frame.bytesPerRow(ofPlane: 0)
         guard frame.format == AV_PIX_FMT_RGBA.rawValue, width > 0, height > 0, stride >= width * 4,

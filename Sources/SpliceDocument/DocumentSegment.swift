@@ -1,4 +1,3 @@
-import SpliceFFmpeg
 import Composition
 
 /// One segment of a document track: a range of a track of a source file placed at a composition time, optionally

@@ -1,4 +1,3 @@
-import SpliceFFmpeg
 import Composition
 import Foundation
 

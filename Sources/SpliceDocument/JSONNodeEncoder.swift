@@ -1,4 +1,3 @@
-import SpliceFFmpeg
 import Composition
 import Foundation
 
@@ -257,9 +256,7 @@ extension MediaTime {
     /// special values by name. Decodes to a time equal to this one (and keeps the rounded mark).
     var reducedRationalText: String {
         guard isNumeric, value != Int64.min else { return rationalText }
-        var (a, b) = (value.magnitude, UInt64(timescale))
-        while b != 0 { (a, b) = (b, a % b) }
-        let divisor = Int64(max(a, 1))
+        let divisor = Int64(max(UInt64.greatestCommonDivisor(value.magnitude, UInt64(timescale)), 1))
         let numerator = value / divisor, denominator = Int64(timescale) / divisor
         let text = denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
         return text + (hasBeenRounded ? " (rounded)" : "")

@@ -1,5 +1,6 @@
 import Foundation
 import Splice
+import SpliceTesting
 import Testing
 import SpliceTestSupport
 

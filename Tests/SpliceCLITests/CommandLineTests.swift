@@ -1,4 +1,3 @@
-import SpliceFFmpeg
 import Foundation
 import Splice
 import Testing

@@ -4,17 +4,17 @@ import Foundation
 internal import CMedia
 
 /// The properties of a picture entering the graph that the graph's sources must be configured with.
-struct PictureFormat: Hashable {
-    var width: Int
-    var height: Int
+package struct PictureFormat: Hashable {
+    package var width: Int
+    package var height: Int
     /// `AVPixelFormat` raw value.
-    var pixelFormat: Int32
+    package var pixelFormat: Int32
     /// `AVColorRange` raw value (0 unspecified, 1 limited, 2 full).
-    var colorRange: UInt32
+    package var colorRange: UInt32
     /// `AVColorSpace` raw value (matrix coefficients).
-    var colorSpace: UInt32
+    package var colorSpace: UInt32
 
-    init(of frame: Frame) {
+    package init(of frame: Frame) {
         width = frame.width
         height = frame.height
         pixelFormat = frame.format
@@ -22,28 +22,28 @@ struct PictureFormat: Hashable {
         colorSpace = frame.colorSpace
     }
 
-    var pixelFormatName: String {
+    package var pixelFormatName: String {
         av_get_pix_fmt_name(AVPixelFormat(rawValue: pixelFormat)).map { String(cString: $0) } ?? "unknown"
     }
 
-    var hasAlpha: Bool {
+    package var hasAlpha: Bool {
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
         return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
     }
 
-    var isRGB: Bool {
+    package var isRGB: Bool {
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pixelFormat)) else { return false }
         return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
     }
 
     /// Full range when stated, or implied by a JPEG pixel format (`yuvj420p`).
-    var isFullRange: Bool {
+    package var isFullRange: Bool {
         colorRange == AVCOL_RANGE_JPEG.rawValue || pixelFormatName.hasPrefix("yuvj")
     }
 
     /// The YUV matrix by FFmpeg `scale` option name: as stated, else BT.709 for HD (height ≥ 720) and BT.601 for SD
     /// (the convention players use for untagged video).
-    var matrixName: String {
+    package var matrixName: String {
         switch AVColorSpace(rawValue: colorSpace) {
         case AVCOL_SPC_BT709: return "bt709"
         case AVCOL_SPC_BT470BG: return "bt470"

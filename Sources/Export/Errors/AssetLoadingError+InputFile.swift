@@ -29,7 +29,7 @@ extension AssetLoadingError {
 extension InputFile {
     /// Opens `url` as ``InputFile/init(url:cancellation:)`` does, with failures as ``AssetLoadingError``.
     /// - Throws: ``AssetLoadingError`` naming the file and the cause; `CancellationError`.
-    static func open(_ url: URL, cancellation: CancellationFlag? = nil) throws -> InputFile {
+    package static func open(_ url: URL, cancellation: CancellationFlag? = nil) throws -> InputFile {
         do {
             return try InputFile(url: url, cancellation: cancellation)
         } catch let error as InputFileError {

@@ -106,6 +106,15 @@ final class ExportWriter {
         let clock = EncoderClock(video)
         encoderClock = clock
         let configuration = settings.encoderConfiguration(for: video, clock: clock, fileType: plan.fileType)
+        let (encoder, stream) = try addEncoder(configuration, settingsDescription: "the settings \(configuration.options)")
+        videoStream = stream
+        videoEncoder = encoder
+    }
+
+    /// Creates the encoder `configuration` describes and adds its stream to the file.
+    /// - Throws: ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks it;
+    ///   ``ExportError/unsupportedSettings(_:)`` naming `settingsDescription` when it refuses to open.
+    private func addEncoder(_ configuration: EncoderConfiguration, settingsDescription: String) throws -> (Encoder, Int) {
         let encoder: Encoder
         do {
             encoder = try Encoder(configuration: configuration)
@@ -113,30 +122,19 @@ final class ExportWriter {
             throw ExportError.encoderUnavailable(configuration.encoderName)
         }
         do {
-            videoStream = try muxer.addStream(encoder)
+            return (encoder, try muxer.addStream(encoder))
         } catch {
             throw ExportError.unsupportedSettings(
-                "the \(configuration.encoderName) encoder rejected the settings \(configuration.options): \(error)")
+                "the \(configuration.encoderName) encoder rejected \(settingsDescription): \(error)")
         }
-        videoEncoder = encoder
     }
 
     private var audioFrameSize = 1024
     private var encoderClock = EncoderClock.unset
 
     private func openAudioEncoder(_ audio: AudioPlan, _ settings: AudioSettings) throws {
-        let configuration = settings.encoderConfiguration(for: audio.format)
-        let encoder: Encoder
-        do {
-            encoder = try Encoder(configuration: configuration)
-        } catch {
-            throw ExportError.encoderUnavailable(configuration.encoderName)
-        }
-        do {
-            audioStream = try muxer.addStream(encoder)
-        } catch {
-            throw ExportError.unsupportedSettings("the \(configuration.encoderName) encoder rejected \(settings): \(error)")
-        }
+        let (encoder, stream) = try addEncoder(settings.encoderConfiguration(for: audio.format), settingsDescription: "\(settings)")
+        audioStream = stream
         audioFrameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
         if encoder.sampleFormat != AV_SAMPLE_FMT_FLTP {
             audioConverter = try SampleFormatConverter(format: audio.format, to: encoder.sampleFormat)
@@ -222,9 +220,7 @@ struct EncoderClock {
         let fd = plan.frameDuration, duration = plan.duration
         let lastIndex = Int64(max(plan.frameCount - 1, 0))
         let a = Int64(fd.timescale), b = Int64(duration.timescale)
-        var x = a, y = b
-        while y != 0 { (x, y) = (y, x % y) }
-        let lcm = a / x * b
+        let lcm = a / Int64(Int64.greatestCommonDivisor(a, b)) * b
         if lcm <= 1_000_000_000, fd.value <= Int64(Int32.max) {
             let ticksPerFrame = fd.value * (lcm / a)
             let total = duration.value * (lcm / b)

@@ -33,10 +33,10 @@ final class PassthroughWriter {
                 throw ExportError.passthroughNotPossible(
                     "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
             }
-            var checked: Set<String> = ["\(first.source.assetURL.path)#\(first.source.streamIndex)"]
+            var checked: Set<String> = [first.source.sourceStreamKey]
             var timeBases = [reference.timeBase]
             for piece in track.pieces.dropFirst() {
-                let key = "\(piece.source.assetURL.path)#\(piece.source.streamIndex)"
+                let key = piece.source.sourceStreamKey
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
                 let difference = reference.source.withCodecParameters { a in
@@ -62,13 +62,12 @@ final class PassthroughWriter {
             for timeBase in timeBases {
                 guard timeBase.num == 1, timeBase.den > 0 else { return first }
                 let d = Int64(timeBase.den)
-                denominator = denominator / gcd(denominator, d) * d
+                denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
                 if denominator > Int64(Int32.max) { return first }
             }
             return AVRational(num: 1, den: Int32(denominator))
         }
 
-        private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 
         /// The first codec parameter that differs between two streams, described, or nil when they can be joined.
         static func difference(_ a: UnsafePointer<AVCodecParameters>, _ b: UnsafePointer<AVCodecParameters>) -> String? {

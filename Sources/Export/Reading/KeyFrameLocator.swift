@@ -33,7 +33,7 @@ final class KeyFrameLocator {
     /// to the earlier), or nil when there is none, the file cannot seek, or the track is a still image.
     func nearestKeyFrame(of track: AssetTrack, to time: MediaTime, earliest: MediaTime, latest: MediaTime) throws -> MediaTime? {
         guard track.video?.isStillImage != true, earliest <= time, time <= latest else { return nil }
-        let key = "\(track.assetURL.path)#\(track.streamIndex)"
+        let key = track.sourceStreamKey
         if sources[key] == nil {
             guard let opened = try open(track) else { return nil }
             sources[key] = opened

@@ -2,8 +2,8 @@ import SpliceFFmpeg
 import Foundation
 
 /// Decodes the first picture of an image file (PNG, JPEG, …) for overlays.
-enum StillImage {
-    static func decode(url: URL, cancellation: CancellationFlag) throws -> Frame {
+package enum StillImage {
+    package static func decode(url: URL, cancellation: CancellationFlag) throws -> Frame {
         let source = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
         let decoder = try StreamDecoder(source: source, label: "its picture", threads: 1)
         let frame = try Frame()

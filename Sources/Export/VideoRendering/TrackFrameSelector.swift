@@ -28,7 +28,7 @@ final class TrackFrameSelector {
         segmentHint = index
         let segment = track.segments[index]
         guard let source = segment.source, !segment.mapping.isEmpty else { return nil }
-        let key = "\(source.assetURL.path)#\(source.streamIndex)"
+        let key = source.sourceStreamKey
         let reader: VideoSourceReader
         if let existing = readers[key] {
             reader = existing
@@ -38,7 +38,7 @@ final class TrackFrameSelector {
         }
         // Drop readers of sources no later segment uses, so open files stay bounded on long timelines.
         if readers.count > 4 {
-            let upcoming = Set(track.segments[index...].compactMap { $0.source.map { "\($0.assetURL.path)#\($0.streamIndex)" } })
+            let upcoming = Set(track.segments[index...].compactMap { $0.source?.sourceStreamKey })
             readers = readers.filter { upcoming.contains($0.key) }
         }
         shownNaturalSize = source.video?.naturalSize

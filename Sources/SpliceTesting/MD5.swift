@@ -1,13 +1,15 @@
+import Export
+import SpliceFFmpeg
 internal import CMedia
 
 /// Owns an `AVMD5` hashing context (`av_md5_alloc` / `av_free`): libavutil's MD5, the hash of FFmpeg's own
 /// `framemd5` muxer. Used for frame digests; not for security.
-package final class MD5 {
+final class MD5 {
     private let pointer: OpaquePointer
 
     /// A context ready for ``update(_:count:)`` (`av_md5_alloc` + `av_md5_init`).
     /// - Throws: `FFmpegError` (ENOMEM) when allocation fails.
-    package init() throws {
+    init() throws {
         guard let context = av_md5_alloc() else { throw FFmpegError.posix(ENOMEM) }
         pointer = context
         av_md5_init(pointer)
@@ -18,13 +20,13 @@ package final class MD5 {
     }
 
     /// Adds `count` bytes at `bytes` to the hash (`av_md5_update`).
-    package func update(_ bytes: UnsafeRawPointer, count: Int) {
+    func update(_ bytes: UnsafeRawPointer, count: Int) {
         av_md5_update(pointer, bytes.assumingMemoryBound(to: UInt8.self), count)
     }
 
     /// The digest of everything added, as 32 lowercase hexadecimal digits (`av_md5_final`); the context is then
     /// re-initialised for a new hash.
-    package func finalizeHex() -> String {
+    func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: 16)
         digest.withUnsafeMutableBufferPointer { av_md5_final(pointer, $0.baseAddress) }
         av_md5_init(pointer)
@@ -39,7 +41,7 @@ package final class MD5 {
     }
 
     /// The MD5 of one buffer, hex (`av_md5_sum` semantics through the context).
-    package static func hex(of bytes: UnsafeRawBufferPointer) throws -> String {
+    static func hex(of bytes: UnsafeRawBufferPointer) throws -> String {
         let md5 = try MD5()
         if let base = bytes.baseAddress { md5.update(base, count: bytes.count) }
         return md5.finalizeHex()

@@ -1,4 +1,5 @@
 import SpliceFFmpeg
+import Export
 import Foundation
 
 extension VideoFrame {

@@ -1,4 +1,5 @@
 import SpliceFFmpeg
+import Export
 import Composition
 import Foundation
 internal import CMedia
