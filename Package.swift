@@ -23,12 +23,14 @@ let package = Package(
                 .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "pkg-config"]),
             ]
         ),
+        // fontconfig, for text overlays' font fallback (the font that has every character of a text).
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .target(name: "Composition"),
         .target(name: "VideoComposition", dependencies: ["Composition"]),
         .target(name: "AudioMix", dependencies: ["Composition"]),
         // The FFmpeg owner types (one Swift owner per allocation) shared by the engines through `package` access.
         .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
-        .target(name: "Export", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
+        .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument"]),

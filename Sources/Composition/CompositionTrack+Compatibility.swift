@@ -1,18 +1,35 @@
 extension CompositionTrack {
-    /// True when `source` can join this track without changing how the track's media is described, the rule behind
+    /// True when `source` can be inserted into this track and decoded there, the rule behind
     /// ``MutableComposition/mutableTrack(compatibleWith:)`` (AVFoundation's `mutableTrackCompatibleWithTrack`).
     ///
-    /// An empty track (no segments) is compatible with any source of its media type. A track holding media is
-    /// compatible with a source of the same media type and codec as its first source and, for video, the same
-    /// ``naturalSize`` and ``preferredTransform`` as the track (a track has one transform, so a portrait clip can't
-    /// share a track with a landscape one); for audio, the same sample rate and channel count.
+    /// AVFoundation's observable rule: the same media type and a format the track can decode. An empty track (no
+    /// segments) is compatible with any source of its media type; a track holding media with a source of the same
+    /// media type and codec as its first source. Picture size, orientation (``preferredTransform``), sample rate and
+    /// channel layout do not matter: each segment is decoded with its own source's facts, sizes and orientations are
+    /// the layer instruction's job (`setTransform(_:at:)` per clip, as the AVFoundation tutorial does for a portrait
+    /// clip after a landscape one), and audio is resampled to the output's rate and layout per segment.
+    ///
+    /// The track keeps one ``preferredTransform`` and ``naturalSize`` (those of its first source): a default video
+    /// composition (`MutableVideoComposition(propertiesOf:)`) applies them to every clip of the track, so clips of
+    /// different orientation in one track need their own layer transforms. That is why the whole-asset insert,
+    /// the whole-asset `MutableComposition.insertTimeRange(_:of:at:)`, uses the stricter ``sharesFormat(with:)``.
     ///
     /// - Complexity: O(1).
     public func isCompatible(with source: AssetTrack) -> Bool {
         guard source.mediaType == mediaType else { return false }
-        // Empty segments never adjoin, so the first media segment is the first or the second.
-        guard let first = segments.prefix(2).first(where: { !$0.isEmpty })?.sourceTrack else { return true }
-        guard first.codecName == source.codecName else { return false }
+        guard let first = firstSource else { return true }
+        return first.codecName == source.codecName
+    }
+
+    /// True when `source` is ``isCompatible(with:)`` and also keeps the track's description: for video the same
+    /// ``naturalSize`` and ``preferredTransform`` as the track, for audio the same sample rate and channel count as
+    /// its first source. The rule the whole-asset insert uses to choose tracks, so a default video composition shows
+    /// every clip of a track upright with the track's one transform.
+    ///
+    /// - Complexity: O(1).
+    public func sharesFormat(with source: AssetTrack) -> Bool {
+        guard isCompatible(with: source) else { return false }
+        guard let first = firstSource else { return true }
         switch mediaType {
         case .video:
             return source.naturalSize == naturalSize && source.preferredTransform == preferredTransform
@@ -22,6 +39,12 @@ extension CompositionTrack {
         case .subtitle, .data, .unknown:
             return true
         }
+    }
+
+    /// The source of the track's first media segment, or nil for a track without media.
+    private var firstSource: AssetTrack? {
+        // Empty segments never adjoin, so the first media segment is the first or the second.
+        segments.prefix(2).first(where: { !$0.isEmpty })?.sourceTrack
     }
 
     /// Plans inserting `range` of `source` as part of a whole-asset insert: the part of `range` the source track covers is

@@ -4,6 +4,18 @@
 /// goes through floating point. Two times are equal when they denote the same rational number of seconds, whatever
 /// their timescales (`1/2 == 15/30`), and `Hashable` agrees with that equality.
 ///
+/// **Making times** (Core Media → Splice):
+///
+/// ```swift
+/// MediaTime(value: 1001, timescale: 30000)               // CMTimeMake(value: 1001, timescale: 30000)
+/// MediaTime(seconds: 2.5, preferredTimescale: 600)       // CMTimeMakeWithSeconds(2.5, preferredTimescale: 600)
+/// MediaTime(seconds: 3)                                  // whole seconds, exact (timescale 1)
+/// asset.duration - MediaTime(seconds: 1)                 // CMTimeSubtract, exact
+/// ```
+///
+/// `MediaTime(seconds:preferredTimescale:)` is for user input only (it rounds to the timescale and says so in
+/// ``hasBeenRounded``); `"1.5s"`, `"00:01.5"` and `"90f"` are read by the `Codable` form.
+///
 /// Besides numeric times there are four special values, as in CMTime: ``invalid``, ``indefinite``,
 /// ``positiveInfinity`` and ``negativeInfinity``. Their total order is
 /// `negativeInfinity < every numeric time < indefinite < positiveInfinity < invalid`.

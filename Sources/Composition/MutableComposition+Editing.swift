@@ -1,8 +1,9 @@
 extension MutableComposition {
     /// The ID of the first track (in ``tracks`` order) that `track` can be inserted into without changing how the
     /// track's media is described, or nil, as `AVMutableComposition.mutableTrack(compatibleWith:)`. The rule is
-    /// ``CompositionTrack/isCompatible(with:)``: same media type, and for a track already holding media the same
-    /// codec and, for video, natural size and preferred transform (audio: sample rate and channel count).
+    /// ``CompositionTrack/isCompatible(with:)``, AVFoundation's observable one: the same media type and, for a track
+    /// already holding media, the same codec (a format the track decodes). Size, orientation, sample rate and channel
+    /// layout may differ: place each clip with its layer instruction's transform.
     public func mutableTrack(compatibleWith track: AssetTrack) -> Int32? {
         tracks.first { $0.isCompatible(with: track) }?.trackID
     }
@@ -22,8 +23,9 @@ extension MutableComposition {
     /// Inserts `range` of every video and audio track of `asset` at `startTime`, as AVFoundation's
     /// `AVMutableComposition.insertTimeRange(_:of:at:)`.
     ///
-    /// Each source track goes into the first compatible composition track (``mutableTrack(compatibleWith:)``) not
-    /// already used by this insert; when there is none, a track is added (with the next free ID), so an asset with
+    /// Each source track goes into the first composition track not already used by this insert whose format it
+    /// shares (``CompositionTrack/sharesFormat(with:)``: compatible, and for video the same size and orientation, so
+    /// a default video composition shows every clip upright); when there is none, a track is added (with the next free ID), so an asset with
     /// two audio tracks fills two composition tracks. Existing content at `startTime` is pushed out by
     /// `range.duration` in *every* track that extends past `startTime` — tracks that receive nothing get an empty
     /// range — so the composition's tracks stay in sync (AVFoundation: "existing content at the specified start time
@@ -69,10 +71,10 @@ extension MutableComposition {
         var used = Set<Int32>()
         var nextTrackID = nextFreeTrackID()
         for source in sources {
-            if let index = tracks.firstIndex(where: { !used.contains($0.trackID) && $0.isCompatible(with: source) }) {
+            if let index = tracks.firstIndex(where: { !used.contains($0.trackID) && $0.sharesFormat(with: source) }) {
                 used.insert(tracks[index].trackID)
                 plans.append((index, try tracks[index].assetTrackPlan(range, of: source, at: time)))
-            } else if let index = newTracks.firstIndex(where: { !used.contains($0.trackID) && $0.isCompatible(with: source) }) {
+            } else if let index = newTracks.firstIndex(where: { !used.contains($0.trackID) && $0.sharesFormat(with: source) }) {
                 used.insert(newTracks[index].trackID)
                 newTracks[index].apply(try newTracks[index].assetTrackPlan(range, of: source, at: time))
             } else {

@@ -31,21 +31,26 @@ public struct MutableComposition: Sendable, Hashable {
         tracks.map(\.end).max() ?? .zero
     }
 
+    /// The track ID that means "no track" and, passed as `preferredTrackID`, "pick one": 0, as Core Media's
+    /// `kCMPersistentTrackID_Invalid`.
+    public static let invalidTrackID: Int32 = 0
+
     /// Adds an empty track, as `AVMutableComposition.addMutableTrack(withMediaType:preferredTrackID:)`.
     ///
     /// - Parameters:
     ///   - mediaType: ``MediaType/video`` or ``MediaType/audio``.
-    ///   - preferredTrackID: the ID to give the track (≥ 1 and not in use), or nil to pick one: one more than the
-    ///     highest ID in use (1 for the first track), so the ID of a removed track is not handed out again while a
-    ///     higher one exists.
+    ///   - preferredTrackID: the ID to give the track (≥ 1 and not in use), or nil or ``invalidTrackID`` (0, Core
+    ///     Media's `kCMPersistentTrackID_Invalid`, which the AVFoundation tutorials pass) to pick one: one more than
+    ///     the highest ID in use (1 for the first track), so the ID of a removed track is not handed out again while
+    ///     a higher one exists.
     /// - Returns: the new track's ID.
     /// - Throws: ``CompositionError/unsupportedMediaType(_:)``, ``CompositionError/invalidTrackID(_:)`` for a
-    ///   preferred ID below 1, ``CompositionError/trackIDInUse(_:)`` for a taken one. AVFoundation returns nil in
+    ///   negative preferred ID, ``CompositionError/trackIDInUse(_:)`` for a taken one. AVFoundation returns nil in
     ///   those cases; Splice says why.
     @discardableResult
     public mutating func addMutableTrack(withMediaType mediaType: MediaType, preferredTrackID: Int32? = nil) throws -> Int32 {
         let trackID: Int32
-        if let preferredTrackID {
+        if let preferredTrackID, preferredTrackID != Self.invalidTrackID {
             guard preferredTrackID >= 1 else { throw CompositionError.invalidTrackID(preferredTrackID) }
             guard track(withTrackID: preferredTrackID) == nil else {
                 throw CompositionError.trackIDInUse(preferredTrackID)
@@ -75,15 +80,48 @@ public struct MutableComposition: Sendable, Hashable {
         tracks.first { $0.trackID == trackID }
     }
 
-    /// Changes the track with `trackID` in place: `body` may set its properties and call its editing operations.
-    /// If `body` throws, the track is left as it was and the error is rethrown.
+    /// Edits the track with `trackID` in place — the direct counterpart of calling an `AVMutableCompositionTrack`'s
+    /// methods — and returns what `body` returns:
+    ///
+    /// ```swift
+    /// let videoID = try composition.addMutableTrack(withMediaType: .video, preferredTrackID: 0)
+    /// try composition.modifyTrack(withID: videoID) { track in
+    ///     try track.insertTimeRange(clipRange, of: clipVideo, at: .zero)   // [compositionTrack insertTimeRange:…]
+    ///     track.preferredTransform = clipVideo.preferredTransform
+    /// }
+    /// ```
+    ///
+    /// The composition is a value and ``tracks`` is read-only (so track IDs stay unique and a track cannot be
+    /// swapped for another), hence the closure instead of a reference to a track. The edit is atomic: if `body`
+    /// throws, the track is left exactly as it was (even after some of its edits succeeded) and the error is
+    /// rethrown.
+    ///
+    /// - Parameters:
+    ///   - trackID: the track's ID.
+    ///   - body: the edits; may set the track's properties and call its editing operations.
+    /// - Returns: `body`'s result.
+    /// - Throws: ``CompositionError/unknownTrackID(_:)``; ``CompositionError/trackIDInUse(_:)`` when `body` replaced
+    ///   the track with one whose ID another track has; or what `body` throws.
+    /// - Complexity: O(n) in the track's segments (the track is copied for atomicity), plus `body`'s cost.
+    @discardableResult
+    public mutating func modifyTrack<Result>(
+        withID trackID: Int32, _ body: (inout CompositionTrack) throws -> Result
+    ) throws -> Result {
+        let index = try index(ofTrackID: trackID)
+        var track = tracks[index]
+        let result = try body(&track)
+        if track.trackID != trackID, self.track(withTrackID: track.trackID) != nil {
+            throw CompositionError.trackIDInUse(track.trackID)
+        }
+        tracks[index] = track
+        return result
+    }
+
+    /// Changes the track with `trackID` in place; the same as ``modifyTrack(withID:_:)``, kept for existing code.
     ///
     /// - Throws: ``CompositionError/unknownTrackID(_:)``, or what `body` throws.
     public mutating func updateTrack(withTrackID trackID: Int32, _ body: (inout CompositionTrack) throws -> Void) throws {
-        let index = try index(ofTrackID: trackID)
-        var track = tracks[index]
-        try body(&track)
-        tracks[index] = track
+        try modifyTrack(withID: trackID, body)
     }
 
     /// The position of the track with `trackID` in ``tracks``.

@@ -18,7 +18,7 @@ import VideoComposition
 /// untouched.
 ///
 /// ```swift
-/// let session = try AssetExportSession(asset: composition, preset: .preset1920x1080)
+/// let session = AssetExportSession(asset: composition, preset: .preset1920x1080)
 /// session.outputURL = URL(fileURLWithPath: "out.mp4")
 /// session.videoComposition = videoComposition
 /// session.audioMix = audioMix

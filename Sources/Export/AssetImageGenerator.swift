@@ -34,7 +34,7 @@ public struct AssetImageGenerator: Sendable {
     /// `requestedTimeToleranceAfter`; +∞ by default). Only a key frame is ever returned later than requested.
     public var requestedTimeToleranceAfter: MediaTime
 
-    /// A generator for `asset`.
+    /// A generator for `asset`, a composition.
     public init(asset: MutableComposition) {
         self.asset = asset
         videoComposition = nil
@@ -42,6 +42,16 @@ public struct AssetImageGenerator: Sendable {
         maximumSize = nil
         requestedTimeToleranceBefore = .positiveInfinity
         requestedTimeToleranceAfter = .positiveInfinity
+    }
+
+    /// A generator for a plain loaded file — every video track, whole, upright — as `AVAssetImageGenerator(asset:)`
+    /// takes any `AVAsset`: `try await AssetImageGenerator(asset: Asset.load(from: url)).image(at: time)`.
+    ///
+    /// - Parameter asset: a file loaded with `Asset.load(from:)`; its composition is `MutableComposition(asset:)`.
+    /// - Throws: ``ExportError/invalidComposition(_:)`` naming the file when it has no video or audio track or no
+    ///   finite duration (a still image: insert it into a composition for a chosen duration).
+    public init(asset: Asset) throws {
+        self.init(asset: try AssetExportSession.composition(of: asset))
     }
 
     /// The picture at composition time `time`, and the time it actually shows.

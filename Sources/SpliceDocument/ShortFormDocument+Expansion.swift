@@ -546,6 +546,66 @@ private struct ShortFormExpansion {
         }
         guard usable else { return nil }
 
+        let frame: Rect
+        if let layer = overlay.layer {
+            for (name, present) in [("position", overlay.position != nil), ("margin", overlay.margin != nil),
+                                    ("width", overlay.width != nil), ("height", overlay.height != nil)] where present {
+                problems.add(path.appending(name), "an overlay placed by \"layer\" (Core Animation geometry) takes no \"\(name)\"")
+                usable = false
+            }
+            let placed = layer.frame(inCanvasOf: renderSize)
+            guard usable, [placed.x, placed.y, placed.width, placed.height].allSatisfy(\.isFinite), placed.width > 0, placed.height > 0 else {
+                if usable { problems.add(path.appending("layer"), "the layer's bounds (\(placed.width) × \(placed.height) pixels) must be > 0 and its position finite") }
+                return nil
+            }
+            frame = placed
+        } else {
+            guard let placed = frameFromPosition(overlay, path: path, naturalSize: naturalSize, renderSize: renderSize) else { return nil }
+            frame = placed
+        }
+
+        let start = overlay.start ?? .zero
+        guard start.isNumeric, start >= .zero, start < total else {
+            problems.add(path.appending("start"), "\(start.secondsText) is not a time from 0 to the end of the edit (\(total.secondsText))")
+            return nil
+        }
+        let duration = overlay.duration ?? (total - start)
+        guard duration.isNumeric, duration > .zero else {
+            problems.add(path.appending("duration"), "\(duration) is not a duration > 0")
+            return nil
+        }
+        if start + duration > total {
+            problems.add(path.appending("duration"), "the overlay ends at \((start + duration).secondsText), after the end of the edit (\(total.secondsText))")
+            return nil
+        }
+        let opacity = overlay.opacity ?? 1
+        let range = TimeRange(start: start, duration: duration)
+        var layer = OverlayLayer(content: content, frame: frame, timeRange: range, opacity: opacity)
+        for (name, fade) in [("fadeIn", overlay.fadeIn), ("fadeOut", overlay.fadeOut)] {
+            guard let fade else { continue }
+            if !fade.isNumeric || fade <= .zero || fade > duration {
+                problems.add(path.appending(name), "\(fade.secondsText) is not a duration from 0 to the overlay's (\(duration.secondsText))")
+                return nil
+            }
+        }
+        if let fadeIn = overlay.fadeIn, let fadeOut = overlay.fadeOut, fadeIn + fadeOut > duration {
+            problems.add(path.appending("fadeOut"), "the fade-in and fade-out overlap: the overlay shows for \(duration.secondsText)")
+            return nil
+        }
+        if let fadeIn = overlay.fadeIn {
+            layer.opacities.setRamp(from: 0, to: opacity, timeRange: TimeRange(start: start, duration: fadeIn))
+        }
+        if let fadeOut = overlay.fadeOut {
+            layer.opacities.setRamp(from: opacity, to: 0, timeRange: TimeRange(start: range.end - fadeOut, end: range.end))
+        }
+        return layer
+    }
+
+    /// The overlay's frame from its named or pixel ``ShortFormDocument/Overlay/position``, margin and size, or nil
+    /// (with the problem recorded) when the size is not usable.
+    private mutating func frameFromPosition(
+        _ overlay: ShortFormDocument.Overlay, path: DocumentPath, naturalSize: (width: Double, height: Double)?, renderSize: Size
+    ) -> Rect? {
         let margin = overlay.margin ?? 0
         var width: Double, height: Double
         if let natural = naturalSize {
@@ -585,41 +645,7 @@ private struct ShortFormExpansion {
             }
         }
 
-        let start = overlay.start ?? .zero
-        guard start.isNumeric, start >= .zero, start < total else {
-            problems.add(path.appending("start"), "\(start.secondsText) is not a time from 0 to the end of the edit (\(total.secondsText))")
-            return nil
-        }
-        let duration = overlay.duration ?? (total - start)
-        guard duration.isNumeric, duration > .zero else {
-            problems.add(path.appending("duration"), "\(duration) is not a duration > 0")
-            return nil
-        }
-        if start + duration > total {
-            problems.add(path.appending("duration"), "the overlay ends at \((start + duration).secondsText), after the end of the edit (\(total.secondsText))")
-            return nil
-        }
-        let opacity = overlay.opacity ?? 1
-        let range = TimeRange(start: start, duration: duration)
-        var layer = OverlayLayer(content: content, frame: Rect(x: origin.x, y: origin.y, width: width, height: height), timeRange: range, opacity: opacity)
-        for (name, fade) in [("fadeIn", overlay.fadeIn), ("fadeOut", overlay.fadeOut)] {
-            guard let fade else { continue }
-            if !fade.isNumeric || fade <= .zero || fade > duration {
-                problems.add(path.appending(name), "\(fade.secondsText) is not a duration from 0 to the overlay's (\(duration.secondsText))")
-                return nil
-            }
-        }
-        if let fadeIn = overlay.fadeIn, let fadeOut = overlay.fadeOut, fadeIn + fadeOut > duration {
-            problems.add(path.appending("fadeOut"), "the fade-in and fade-out overlap: the overlay shows for \(duration.secondsText)")
-            return nil
-        }
-        if let fadeIn = overlay.fadeIn {
-            layer.opacities.setRamp(from: 0, to: opacity, timeRange: TimeRange(start: start, duration: fadeIn))
-        }
-        if let fadeOut = overlay.fadeOut {
-            layer.opacities.setRamp(from: opacity, to: 0, timeRange: TimeRange(start: range.end - fadeOut, end: range.end))
-        }
-        return layer
+        return Rect(x: origin.x, y: origin.y, width: width, height: height)
     }
 
     private func resolve(_ path: String) -> URL {

@@ -20,6 +20,11 @@ extension ShortFormDocument {
         /// Height in pixels; nil for the image's height (scaled with ``width`` when only that is given), or the
         /// text's lines × 1.25 × ``fontSize`` plus padding for text.
         public var height: Double?
+        /// Core Animation placement instead of ``position``, ``margin``, ``width`` and ``height``: `{"position":
+        /// {"x", "y"}, "bounds": {"x", "y", "width", "height"}, "anchorPoint": {"x", "y"}}` with the origin at the
+        /// canvas's bottom-left corner, y up (unless `"isGeometryFlipped": true`), as a `CALayer` given to
+        /// `AVVideoCompositionCoreAnimationTool` (see ``CoreAnimationGeometry``); nil to use ``position``.
+        public var layer: CoreAnimationGeometry?
         /// Opacity 0…1; nil for 1.
         public var opacity: Double?
         /// When it appears (output time); nil for 0.
@@ -51,8 +56,9 @@ extension ShortFormDocument {
             width: Double? = nil, height: Double? = nil, opacity: Double? = nil, start: MediaTime? = nil,
             duration: MediaTime? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil, fontSize: Double? = nil,
             fontFamily: String? = nil, fontFile: String? = nil, color: Color? = nil, backgroundColor: Color? = nil,
-            padding: Double? = nil, alignment: TextLayerContent.Alignment? = nil
+            padding: Double? = nil, alignment: TextLayerContent.Alignment? = nil, layer: CoreAnimationGeometry? = nil
         ) {
+            self.layer = layer
             self.image = image
             self.text = text
             self.position = position

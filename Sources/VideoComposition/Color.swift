@@ -41,6 +41,36 @@ public struct Color: Sendable, Hashable {
     public static let white = Color(red: 1, green: 1, blue: 1)
     /// Fully transparent black.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque red (1, 0, 0), as `UIColor.red` / `NSColor.red`.
+    public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Opaque green (0, 1, 0), as `UIColor.green`.
+    public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Opaque blue (0, 0, 1), as `UIColor.blue`.
+    public static let blue = Color(red: 0, green: 0, blue: 1)
+    /// Opaque yellow (1, 1, 0), as `UIColor.yellow`.
+    public static let yellow = Color(red: 1, green: 1, blue: 0)
+    /// Opaque cyan (0, 1, 1), as `UIColor.cyan`.
+    public static let cyan = Color(red: 0, green: 1, blue: 1)
+    /// Opaque magenta (1, 0, 1), as `UIColor.magenta`.
+    public static let magenta = Color(red: 1, green: 0, blue: 1)
+    /// Opaque orange (1, 0.5, 0), as `UIColor.orange`.
+    public static let orange = Color(red: 1, green: 0.5, blue: 0)
+    /// Opaque purple (0.5, 0, 0.5), as `UIColor.purple`.
+    public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
+    /// Opaque brown (0.6, 0.4, 0.2), as `UIColor.brown`.
+    public static let brown = Color(red: 0.6, green: 0.4, blue: 0.2)
+    /// Opaque mid grey (0.5, 0.5, 0.5), as `UIColor.gray`.
+    public static let gray = Color(red: 0.5, green: 0.5, blue: 0.5)
+    /// Opaque dark grey (1/3, 1/3, 1/3), as `UIColor.darkGray`.
+    public static let darkGray = Color(red: 1.0 / 3, green: 1.0 / 3, blue: 1.0 / 3)
+    /// Opaque light grey (2/3, 2/3, 2/3), as `UIColor.lightGray`.
+    public static let lightGray = Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3)
+
+    /// The colour `white` (0...1) with `alpha`, as `UIColor(white:alpha:)`: e.g. `Color(white: 0, alpha: 0.5)` for
+    /// half-transparent black.
+    public init(white: Double, alpha: Double = 1) {
+        self.init(red: white, green: white, blue: white, alpha: alpha)
+    }
 
     /// True when every component is a finite number in 0...1.
     public var isValid: Bool {

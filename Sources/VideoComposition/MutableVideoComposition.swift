@@ -37,6 +37,15 @@ public struct MutableVideoComposition: Sendable, Hashable {
         self.overlays = overlays
     }
 
+    /// An empty video composition to fill in later, as `AVMutableVideoComposition()`: render size ``Size/zero``,
+    /// frame duration ``MediaTime/invalid`` (both "not set"), no instructions, no overlays, black background.
+    ///
+    /// Set ``renderSize``, ``frameDuration`` and ``instructions`` before rendering (the AVFoundation tutorial computes
+    /// the render size after building the instructions); ``validate(for:)`` names each one still unset.
+    public init() {
+        self.init(renderSize: .zero, frameDuration: .invalid)
+    }
+
     /// The instruction in force at composition time `time`: the first whose range contains it (half-open), or nil.
     public func instruction(at time: MediaTime) -> VideoCompositionInstruction? {
         instructions.first { $0.timeRange.contains(time) }

@@ -4,7 +4,9 @@ import Foundation
 /// An image or text layer drawn above the video — the Linux replacement for AVFoundation's
 /// `AVVideoCompositionCoreAnimationTool` with a Core Animation layer tree.
 ///
-/// The layer has a rest ``frame`` in render-canvas pixels (origin top-left, y down), is shown during ``timeRange``,
+/// The layer has a rest ``frame`` in render-canvas pixels (origin top-left, y down) — or is placed with Core
+/// Animation's `position`/`bounds`/`anchorPoint` and bottom-left origin through
+/// ``init(content:geometry:renderSize:timeRange:opacity:)`` — is shown during ``timeRange``,
 /// and has four keyframed properties, each with the rest value as its default before its first entry:
 /// - ``positions``: the position of the layer's centre in canvas pixels (default: the centre of ``frame``), as a
 ///   Core Animation layer's `position` with the default anchor point (½, ½);
@@ -58,6 +60,30 @@ public struct OverlayLayer: Sendable, Hashable {
         scales = Keyframes()
         rotations = Keyframes()
         opacities = Keyframes()
+    }
+
+    /// A layer with no animation placed as a Core Animation layer is (`position`, `bounds`, `anchorPoint`, origin
+    /// bottom-left unless `geometry.isGeometryFlipped`), on a canvas of `renderSize` — for porting
+    /// `AVVideoCompositionCoreAnimationTool` code. The rest ``frame`` is `geometry.frame(inCanvasOf: renderSize)`:
+    ///
+    /// ```swift
+    /// // watermarkLayer.position = CGPoint(x: w / 2, y: h / 4): a quarter of the height above the bottom edge.
+    /// let watermark = OverlayLayer(
+    ///     content: .image(logoURL),
+    ///     geometry: CoreAnimationGeometry(position: Point(x: w / 2, y: h / 4), bounds: Rect(x: 0, y: 0, width: 200, height: 100)),
+    ///     renderSize: renderSize, timeRange: TimeRange(start: .zero, duration: composition.duration))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - content: an image file or a text.
+    ///   - geometry: the layer's position, bounds and anchor point in Core Animation's coordinates.
+    ///   - renderSize: the video composition's render size in pixels (the flip needs its height).
+    ///   - timeRange: when the layer is shown (composition time).
+    ///   - opacity: rest opacity 0...1; 1 by default.
+    public init(
+        content: Content, geometry: CoreAnimationGeometry, renderSize: Size, timeRange: TimeRange, opacity: Double = 1
+    ) {
+        self.init(content: content, frame: geometry.frame(inCanvasOf: renderSize), timeRange: timeRange, opacity: opacity)
     }
 
     /// True when the layer is shown at `time`: `timeRange` contains it (half-open).

@@ -34,9 +34,6 @@ struct MutableCompositionTests {
         #expect(throws: CompositionError.trackIDInUse(10)) {
             try composition.addMutableTrack(withMediaType: .video, preferredTrackID: 10)
         }
-        #expect(throws: CompositionError.invalidTrackID(0)) {
-            try composition.addMutableTrack(withMediaType: .video, preferredTrackID: 0)
-        }
         #expect(throws: CompositionError.invalidTrackID(-3)) {
             try composition.addMutableTrack(withMediaType: .video, preferredTrackID: -3)
         }
@@ -212,12 +209,14 @@ struct MutableCompositionTests {
         try composition.insertTimeRange(r(0, 4), of: landscape, at: .zero)
         #expect(composition.mutableTrack(compatibleWith: F.video("other.mov", duration: s(1))) == 1)
         #expect(composition.mutableTrack(compatibleWith: F.audio("other.mov", duration: s(1))) == 2)
-        #expect(composition.mutableTrack(compatibleWith: phoneVideo) == nil)  // rotated
+        // AVFoundation's rule: media type and codec; orientation, size, rate and channels are not the track's concern.
+        #expect(composition.mutableTrack(compatibleWith: phoneVideo) == 1)  // rotated
         #expect(composition.mutableTrack(compatibleWith: F.video("hevc.mov", duration: s(1), codec: "hevc")) == nil)
-        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), sampleRate: 48000)) == nil)
-        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), channels: 2)) == nil)
+        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), sampleRate: 48000)) == 2)
+        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), channels: 2)) == 2)
+        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), codec: "mp3")) == nil)
         let empty = try composition.addMutableTrack(withMediaType: .audio)
-        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), sampleRate: 48000)) == empty)
+        #expect(composition.mutableTrack(compatibleWith: F.audio("s.mov", duration: s(1), codec: "mp3")) == empty)
     }
 
     @Test func aStillImageAssetCanBeInsertedForAnyDuration() throws {

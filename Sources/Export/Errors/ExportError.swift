@@ -27,6 +27,10 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedSettings(String)
     /// Passthrough was requested but the composition needs re-encoding, for the reason given.
     case passthroughNotPossible(String)
+    /// No installed font has `character` (written as itself and `U+XXXX`), which text overlay `text` draws: neither
+    /// the font of `family` nor any font in fontconfig's fallback order for it. Install a font that covers it, or
+    /// give the overlay a `fontFile` that has it.
+    case noFontForCharacter(character: String, text: String, family: String)
     /// FFmpeg failed in the named stage for a reason Splice did not anticipate.
     case renderingFailed(stage: String, reason: String)
 
@@ -47,6 +51,9 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the linked FFmpeg has no filter '\(name)' (an LGPL build lacks some GPL filters)"
         case .unsupportedSettings(let reason): return "unsupported export settings: \(reason)"
         case .passthroughNotPossible(let reason): return "passthrough is not possible: \(reason)"
+        case .noFontForCharacter(let character, let text, let family):
+            return "no installed font has the character \(character) of the text '\(text)' (font family '\(family)' and its "
+                + "fontconfig fallbacks): install a font that covers it or set the overlay's font file"
         case .renderingFailed(let stage, let reason): return "rendering failed while \(stage): \(reason)"
         }
     }

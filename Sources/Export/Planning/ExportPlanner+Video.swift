@@ -134,8 +134,12 @@ extension ExportPlanner {
         return Size(width: even(Double(renderSize.width) * scale), height: even(Double(renderSize.height) * scale))
     }
 
-    /// The font of a text layer: its own file (which must exist), else its family name, which `drawtext` resolves
-    /// through fontconfig (an empty family means "Sans").
+    /// The font of a text layer: its own file (which must exist, used as given), else the first font in
+    /// fontconfig's fallback order for its family that has every character of the text (``FontResolver``; an empty
+    /// family means "Sans"); the family name itself only when fontconfig cannot be used.
+    ///
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a missing font file;
+    ///   ``ExportError/noFontForCharacter(character:text:family:)`` when no installed font has a character.
     static func font(for text: TextLayerContent) throws -> FontChoice {
         if let file = text.fontFile {
             guard FileManager.default.fileExists(atPath: file.path) else {
@@ -144,6 +148,7 @@ extension ExportPlanner {
             return .file(file.path)
         }
         let family = text.fontFamily.trimmingCharacters(in: .whitespaces)
-        return .family(family.isEmpty ? "Sans" : family)
+        let name = family.isEmpty ? "Sans" : family
+        return try FontResolver.fontFile(family: name, covering: text.string).map(FontChoice.file) ?? .family(name)
     }
 }

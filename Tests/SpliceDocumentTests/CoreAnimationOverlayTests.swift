@@ -1,0 +1,36 @@
+import Composition
+import Foundation
+import SpliceDocument
+import Testing
+import VideoComposition
+
+/// A short-form overlay placed with Core Animation's geometry (`"layer"`), as the tutorial's watermark layer is
+/// (issue 16, item 2). clipA is 640 × 360.
+@Suite("Documents: overlays placed by Core Animation geometry")
+struct CoreAnimationOverlayTests {
+    @Test func theLayerPositionHasItsOriginBottomLeft() async throws {
+        let loaded = try await TestDocument.load("""
+            { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
+              "overlays": [
+                { "image": "watermark.png", "layer": { "position": { "x": 320, "y": 90 }, "bounds": { "x": 0, "y": 0, "width": 160, "height": 48 } } },
+                { "text": "©", "layer": { "position": { "x": 8, "y": 8 }, "bounds": { "x": 0, "y": 0, "width": 100, "height": 40 },
+                                          "anchorPoint": { "x": 0, "y": 0 } } }
+              ] }
+            """)
+        let overlays = try #require(loaded.videoComposition?.overlays)
+        #expect(overlays.map(\.frame) == [
+            Rect(x: 240, y: 360 - 90 - 24, width: 160, height: 48),  // centre at 3/4 of the height from the top
+            Rect(x: 8, y: 360 - 8 - 40, width: 100, height: 40),  // bottom-left corner 8 px from the canvas's
+        ])
+    }
+
+    @Test func aLayerTakesNoOtherPlacement() async throws {
+        let problems = try await DocumentErrorTests.problems("""
+            { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
+              "overlays": [ { "image": "watermark.png", "position": "top", "margin": 4,
+                              "layer": { "position": { "x": 1, "y": 1 }, "bounds": { "x": 0, "y": 0, "width": 10, "height": 10 } } } ] }
+            """)
+        #expect(problems.map(\.path.description) == ["overlays[0].position", "overlays[0].margin"])
+        #expect(problems.first?.message == "an overlay placed by \"layer\" (Core Animation geometry) takes no \"position\"")
+    }
+}
