@@ -204,13 +204,9 @@ public final class AssetExportSession: Sendable {
         guard claimed else {
             throw ExportError.unsupportedSettings("this session has already exported; make a new session to export again")
         }
-        let request = self.request.withLock { $0 }
         do {
-            let plan = try ExportPlanner(
-                composition: asset, settings: settings, preset: preset, request: request
-            ).makePlan()
             let limitReached = try await withTaskCancellationHandler {
-                try await runOnWorkerThread(plan)
+                try await runOnWorkerThread()
             } onCancel: {
                 cancellation.cancel()
             }
@@ -231,10 +227,39 @@ public final class AssetExportSession: Sendable {
         return try plan.describeGraphs()
     }
 
-    private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
+    /// Makes every check ``export()`` makes before it writes, and writes nothing: the same code path, so a session
+    /// that validates exports (short of failures while writing, such as a full disk or a source damaged part-way).
+    ///
+    /// The checks, in order: output URL, file type, output location (missing or read-only directory, an existing
+    /// file), the export time range, container/codec compatibility, encoder availability in the linked FFmpeg,
+    /// settings ranges, video composition and audio mix validation, filter availability, Splice's limits; for
+    /// passthrough, whether each segment can be stream-copied: a start on a key frame, an end outside pictures
+    /// reordered for B-frames (read from the sources' packets around each cut), equal codec parameters at joins and
+    /// a container that holds the codec. Sources are opened on a worker thread, not on the cooperative pool.
+    /// - Throws: the ``ExportError`` that ``export()`` would throw first; `CancellationError` when the task is cancelled.
+    public func validate() async throws {
+        let cancellation = CancellationFlag()
+        try await withTaskCancellationHandler {
+            try await WorkerThread.run(name: "splice.validate") { [self] in _ = try checkedPlan(cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// The plan of the export, after every check made before writing (``validate()`` and ``export()`` both come
+    /// here). Runs on a worker thread: passthrough checks read the sources.
+    private func checkedPlan(cancellation: CancellationFlag) throws -> ExportPlan {
+        let request = self.request.withLock { $0 }
+        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
+        try plan.passthrough?.checkSources(cancellation: cancellation)
+        return plan
+    }
+
+    private func runOnWorkerThread() async throws -> Bool {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
-            try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
+            let plan = try checkedPlan(cancellation: cancellation)
+            return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }
 

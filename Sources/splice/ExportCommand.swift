@@ -21,12 +21,22 @@ enum ExportCommand {
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         do {
-            _ = try session.filterGraphDescription()  // every check export() makes before it opens a file
+            try await loaded.checkExport(session)  // every check export() makes before it writes, as `validate`
+        } catch is CancellationError {
+            throw CommandExit(status: .cancelled)
         } catch {
-            if mode == .json {
-                Console.out(ProgressEvent(event: "failed", exitCode: ExitStatus.invalidInput.rawValue, error: ExportMessages.text(error)).line)
+            let message: String
+            if let error = error as? DocumentError, let problem = error.problems.first {
+                message = DocumentLoading.line(for: problem, documentPath: arguments.operands[0])
+                Console.error(message)
+                Console.error("splice: cannot export \(arguments.operands[0])")
+            } else {
+                message = ExportMessages.text(error)
+                Console.error("splice: cannot export \(arguments.operands[0]): \(message)")
             }
-            Console.error("splice: cannot export \(arguments.operands[0]): \(ExportMessages.text(error))")
+            if mode == .json {
+                Console.out(ProgressEvent(event: "failed", exitCode: ExitStatus.invalidInput.rawValue, error: message).line)
+            }
             throw CommandExit(status: .invalidInput)
         }
 

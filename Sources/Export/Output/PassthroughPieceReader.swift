@@ -129,6 +129,21 @@ final class PassthroughPieceReader {
         return false
     }
 
+    /// Checks the piece's cuts without copying, as the planner does before any file is written: reads from the
+    /// start to its key frame (a start off a key frame is refused), then seeks to the key frame at or before the end
+    /// and reads past the end through the reordering window (an end inside reordered pictures is refused). Reads
+    /// one or two groups of pictures, not the piece. Audio cuts are always possible: nothing to check.
+    /// - Throws: the refusals of ``next()``; ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
+    func checkCuts() throws {
+        guard isVideo else { return }
+        guard try next() else { return }
+        if let key = source.indexedKeyFrameTimestamp(atOrBefore: endTimestamp), key > startTimestamp {
+            try? source.seek(toTimestamp: key)
+            groupTimestamps = []
+        }
+        while try next() {}
+    }
+
     /// The refusal for a video start that is not a key frame, naming the key frames before and after it.
     private func notOnKeyFrame(firstAfter pts: Int64) throws -> ExportError {
         var after: Int64? = packet.isKeyFrame ? pts : nil

@@ -40,7 +40,7 @@ final class PassthroughWriter {
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
                 let difference = reference.source.withCodecParameters { a in
-                    other.source.withCodecParameters { b in Self.difference(a, b) }
+                    other.source.withCodecParameters { b in PassthroughPlan.codecDifference(a, b) }
                 }
                 if let difference {
                     throw ExportError.passthroughNotPossible(
@@ -69,39 +69,6 @@ final class PassthroughWriter {
         }
 
         private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
-
-        /// The first codec parameter that differs between two streams, described, or nil when they can be joined.
-        static func difference(_ a: UnsafePointer<AVCodecParameters>, _ b: UnsafePointer<AVCodecParameters>) -> String? {
-            let x = a.pointee, y = b.pointee
-            func name(_ id: AVCodecID) -> String { String(cString: avcodec_get_name(id)) }
-            func profile(_ p: AVCodecParameters) -> String {
-                avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) } ?? "\(p.profile)"
-            }
-            if x.codec_id != y.codec_id { return "codec \(name(x.codec_id)) vs \(name(y.codec_id))" }
-            if x.codec_type == AVMEDIA_TYPE_VIDEO {
-                if x.profile != y.profile { return "profile \(profile(x)) vs \(profile(y))" }
-                if x.width != y.width || x.height != y.height {
-                    return "size \(x.width)x\(x.height) vs \(y.width)x\(y.height) pixels"
-                }
-                if x.format != y.format {
-                    func format(_ value: Int32) -> String {
-                        av_get_pix_fmt_name(AVPixelFormat(rawValue: value)).map { String(cString: $0) } ?? "\(value)"
-                    }
-                    return "pixel format \(format(x.format)) vs \(format(y.format))"
-                }
-            } else {
-                if x.sample_rate != y.sample_rate { return "sample rate \(x.sample_rate) Hz vs \(y.sample_rate) Hz" }
-                if x.ch_layout.nb_channels != y.ch_layout.nb_channels {
-                    return "\(x.ch_layout.nb_channels) vs \(y.ch_layout.nb_channels) channels"
-                }
-            }
-            let sameExtradata = x.extradata_size == y.extradata_size
-                && (x.extradata_size == 0 || memcmp(x.extradata, y.extradata, Int(x.extradata_size)) == 0)
-            if !sameExtradata {
-                return "decoder configuration (extradata: \(x.extradata_size) vs \(y.extradata_size) bytes, different content)"
-            }
-            return nil
-        }
 
         /// Fills the current reader's packet with the next packet to write, restamped into the output time base;
         /// false when the track is done.
