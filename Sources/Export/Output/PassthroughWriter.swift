@@ -13,6 +13,10 @@ final class PassthroughWriter {
         /// The output stream's time base once the header is written (muxers may change it).
         var outputTimeBase = AVRational(num: 1, den: 1)
         private let cancellation: CancellationFlag
+        /// Audio: write each piece's pre-roll packet (``PassthroughPieceReader/isPreroll``). MP4 and MOV trim it with
+        /// an edit list; Matroska would shift every stream instead, so there it is left out (as before: exact to
+        /// the packet, the first decoded packet without its predecessor).
+        private let keepsPreroll: Bool
         private var pieceIndex = 0
         private(set) var reader: PassthroughPieceReader?
         /// Output decoding timestamp of the last packet handed out, for monotonic timestamps across joins.
@@ -26,6 +30,7 @@ final class PassthroughWriter {
         /// the output stream with the first piece's parameters.
         init(track: PassthroughPlan.Track, output: OutputFile, fileType: FileType, cancellation: CancellationFlag) throws {
             self.track = track
+            keepsPreroll = [.mp4, .mov, .m4a].contains(fileType)
             self.cancellation = cancellation
             guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
@@ -80,7 +85,11 @@ final class PassthroughWriter {
                     reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
                     if pieceIndex == 0 { audioCursor = output(piece.targetStart) }
                 }
-                if let reader, try reader.next(), try restamp(reader, piece: piece) { return true }
+                if let reader, try reader.next() {
+                    // Pre-roll is written only where the container can trim it (an edit list; see restamp).
+                    if reader.isPreroll && !keepsPreroll { continue }
+                    if try restamp(reader, piece: piece) { return true }
+                }
                 reader = nil
                 pieceIndex += 1
             }
@@ -96,8 +105,21 @@ final class PassthroughWriter {
             let duration = av_rescale_q(reader.packetDuration, reader.timeBase, outputTimeBase)
             let end = output(piece.targetEnd)
             if track.mediaType == .audio {
-                // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's end.
-                if 2 * audioCursor + duration > 2 * end { return false }
+                if reader.isPreroll {
+                    // The first piece's pre-roll (the source's priming) goes before the output's time 0 — the first
+                    // kept packet then lands exactly where its samples belong, and the muxer writes an edit list
+                    // that trims the pre-roll (media_time = its length, as the source had). Later pieces' pre-roll
+                    // takes the place of the previous piece's last packet, so their first kept sample is on time.
+                    if pieceIndex == 0 {
+                        audioCursor = output(piece.targetStart)
+                            + av_rescale_q(reader.firstKeptOffset, reader.timeBase, outputTimeBase) - duration
+                    }
+                } else {
+                    // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's
+                    // end — before the next piece's pre-roll (one packet) when another piece follows.
+                    let reserve = keepsPreroll && pieceIndex + 1 < track.pieces.count ? duration : 0
+                    if 2 * audioCursor + duration > 2 * (end - reserve) { return false }
+                }
                 packet.setTiming(presentation: audioCursor, decoding: audioCursor, duration: duration)
                 audioCursor += duration
             } else {
@@ -151,7 +173,10 @@ final class PassthroughWriter {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }
         output.setMetadata(plan.metadata)
-        let options = plan.fileType.muxerOptions(optimizeForNetworkUse: plan.optimizeForNetworkUse)
+        // Edit lists in the audio's sample rate, so the kept priming and the end trim are exact to the sample.
+        let sampleRate = plan.tracks.first { $0.mediaType == .audio }?.pieces.first?.source.audio?.sampleRate
+        let options = plan.fileType.muxerOptions(
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) })
         do {
             try output.writeHeader(options: options)
         } catch {
