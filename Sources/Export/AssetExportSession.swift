@@ -153,7 +153,9 @@ public final class AssetExportSession: Sendable {
     /// The error that failed the export, when ``status`` is `.failed`.
     public var error: (any Error)? { state.withLock { $0.error } }
 
-    /// Rendered composition time ÷ exported duration, 0…1, monotonic.
+    /// How far the export is, 0…1, monotonic: rendered composition time ÷ exported duration up to 0.9, then the
+    /// encoders' flush (0.95) and the trailer with the index move (0.99); 1.0 only when the file is complete and in
+    /// place at ``outputURL`` (``status`` is then `.completed`).
     public var progress: Double { state.withLock { $0.progress } }
 
     /// True when the export completed early because of ``fileLengthLimit``.

@@ -41,7 +41,7 @@ enum ExportCommand {
         }
 
         // Handlers first: a signal from here on cancels cleanly (also before export() starts).
-        let signals = SignalCancellation { session.cancelExport() }
+        let signals = SignalCancellation(clearsLine: mode == .bar && Console.errorIsTerminal) { session.cancelExport() }
         defer { signals.restore() }
         let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
         let exported = loaded.export.timeRange.map { $0.intersection(whole) } ?? whole

@@ -188,7 +188,7 @@ final class PassthroughWriter {
         let total = plan.pieces.map(\.targetEnd).max() ?? .zero
         while let next = waiting.min(by: { $0.waitingTime < $1.waitingTime }), let reader = next.reader {
             if cancellation.isCancelled { throw CancellationError() }
-            if total > .zero { progress(min(max(next.waitingTime.seconds / total.seconds, 0), 1)) }
+            if total > .zero { progress(ExportProgress.rendering(min(max(next.waitingTime.seconds / total.seconds, 0), 1))) }
             do {
                 try output.write(reader.packet)
             } catch {
@@ -196,11 +196,12 @@ final class PassthroughWriter {
             }
             if try !next.advance() { waiting.removeAll { $0 === next } }
         }
+        progress(ExportProgress.flushed)
         do {
             try output.finish()
         } catch {
             throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
         }
-        progress(1)
+        progress(ExportProgress.finished)
     }
 }
