@@ -13,9 +13,9 @@ import VideoComposition
 /// ``progress`` may be used from any task while an export runs.
 ///
 /// **Nothing is lost.** An existing file at ``outputURL`` is an error (AVFoundation's rule) unless
-/// ``overwritesExistingFile`` is set; output is written to a hidden temporary file in the same directory and moved
-/// into place only when complete; failure and cancellation remove the temporary file and leave any existing file
-/// untouched.
+/// ``overwritesExistingFile`` is set; output is written to an unnamed temporary file (`O_TMPFILE`) in the same
+/// directory and linked into place only when complete (a hidden `.partial` file where the file system lacks
+/// `O_TMPFILE`); failure and cancellation leave nothing behind and leave any existing file untouched.
 ///
 /// ```swift
 /// let session = try AssetExportSession(asset: composition, preset: .preset1920x1080)
