@@ -41,7 +41,7 @@ let package = Package(
         // The helpers every engine test target shares (fixture paths, scratch directories, `.ms`, chattr); not a product.
         .target(name: "SpliceTestSupport", dependencies: ["Splice"], path: "Tests/SpliceTestSupport"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
-        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Runs the built `splice` executable.

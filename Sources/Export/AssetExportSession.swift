@@ -13,9 +13,9 @@ import VideoComposition
 /// ``progress`` may be used from any task while an export runs.
 ///
 /// **Nothing is lost.** An existing file at ``outputURL`` is an error (AVFoundation's rule) unless
-/// ``overwritesExistingFile`` is set; output is written to a hidden temporary file in the same directory and moved
-/// into place only when complete; failure and cancellation remove the temporary file and leave any existing file
-/// untouched.
+/// ``overwritesExistingFile`` is set; output is written to an unnamed temporary file (`O_TMPFILE`) in the same
+/// directory and linked into place only when complete (a hidden `.partial` file where the file system lacks
+/// `O_TMPFILE`); failure and cancellation leave nothing behind and leave any existing file untouched.
 ///
 /// ```swift
 /// let session = AssetExportSession(asset: composition, preset: .preset1920x1080)
@@ -153,7 +153,9 @@ public final class AssetExportSession: Sendable {
     /// The error that failed the export, when ``status`` is `.failed`.
     public var error: (any Error)? { state.withLock { $0.error } }
 
-    /// Rendered composition time ÷ exported duration, 0…1, monotonic.
+    /// How far the export is, 0…1, monotonic: rendered composition time ÷ exported duration up to 0.9, then the
+    /// encoders' flush (0.95) and the trailer with the index move (0.99); 1.0 only when the file is complete and in
+    /// place at ``outputURL`` (``status`` is then `.completed`).
     public var progress: Double { state.withLock { $0.progress } }
 
     /// True when the export completed early because of ``fileLengthLimit``.
@@ -204,13 +206,9 @@ public final class AssetExportSession: Sendable {
         guard claimed else {
             throw ExportError.unsupportedSettings("this session has already exported; make a new session to export again")
         }
-        let request = self.request.withLock { $0 }
         do {
-            let plan = try ExportPlanner(
-                composition: asset, settings: settings, preset: preset, request: request
-            ).makePlan()
             let limitReached = try await withTaskCancellationHandler {
-                try await runOnWorkerThread(plan)
+                try await runOnWorkerThread()
             } onCancel: {
                 cancellation.cancel()
             }
@@ -231,10 +229,39 @@ public final class AssetExportSession: Sendable {
         return try plan.describeGraphs()
     }
 
-    private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
+    /// Makes every check ``export()`` makes before it writes, and writes nothing: the same code path, so a session
+    /// that validates exports (short of failures while writing, such as a full disk or a source damaged part-way).
+    ///
+    /// The checks, in order: output URL, file type, output location (missing or read-only directory, an existing
+    /// file), the export time range, container/codec compatibility, encoder availability in the linked FFmpeg,
+    /// settings ranges, video composition and audio mix validation, filter availability, Splice's limits; for
+    /// passthrough, whether each segment can be stream-copied: a start on a key frame, an end outside pictures
+    /// reordered for B-frames (read from the sources' packets around each cut), equal codec parameters at joins and
+    /// a container that holds the codec. Sources are opened on a worker thread, not on the cooperative pool.
+    /// - Throws: the ``ExportError`` that ``export()`` would throw first; `CancellationError` when the task is cancelled.
+    public func validate() async throws {
+        let cancellation = CancellationFlag()
+        try await withTaskCancellationHandler {
+            try await WorkerThread.run(name: "splice.validate") { [self] in _ = try checkedPlan(cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// The plan of the export, after every check made before writing (``validate()`` and ``export()`` both come
+    /// here). Runs on a worker thread: passthrough checks read the sources.
+    private func checkedPlan(cancellation: CancellationFlag) throws -> ExportPlan {
+        let request = self.request.withLock { $0 }
+        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
+        try plan.passthrough?.checkSources(cancellation: cancellation)
+        return plan
+    }
+
+    private func runOnWorkerThread() async throws -> Bool {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
-            try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
+            let plan = try checkedPlan(cancellation: cancellation)
+            return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }
 

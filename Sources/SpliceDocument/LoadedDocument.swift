@@ -48,8 +48,9 @@ public struct LoadedDocument: Sendable {
         self.assets = assets
     }
 
-    /// An export session configured as the document says: its preset or settings (``ExportSettings`` defaults when
-    /// it gives neither), video composition, audio mix, time range, metadata, file type and file length limit.
+    /// An export session configured as the document says: its preset or settings (when it gives neither,
+    /// ``Export/ExportSettings/defaults(for:)`` for the file type: the document's, else `outputURL`'s extension),
+    /// video composition, audio mix, time range, metadata, file type and file length limit.
     ///
     /// - Parameters:
     ///   - outputURL: where the file goes.
@@ -59,7 +60,9 @@ public struct LoadedDocument: Sendable {
         if let preset = export.preset {
             session = AssetExportSession(asset: composition, preset: preset)
         } else {
-            session = AssetExportSession(asset: composition, settings: export.settings ?? ExportSettings())
+            // No codec named: the container's defaults (`-o out.webm` gives VP9 + Opus, not a refusal).
+            let fileType = export.fileType ?? FileType(pathExtension: outputURL.pathExtension) ?? .mp4
+            session = AssetExportSession(asset: composition, settings: export.settings ?? ExportSettings.defaults(for: fileType))
         }
         session.outputURL = outputURL
         session.overwritesExistingFile = overwrite

@@ -45,6 +45,13 @@ package final class OutputFile {
         avformat_query_codec(pointer.pointee.oformat, codec, FF_COMPLIANCE_NORMAL) == 1
     }
 
+    /// True when the muxer `formatName` (`mp4`, `webm`, …) can hold `codec` without re-encoding
+    /// (`av_guess_format` then `avformat_query_codec`, normal compliance), asked before any file is opened.
+    package static func muxer(named formatName: String, canHold codec: AVCodecID) -> Bool {
+        guard let format = av_guess_format(formatName, nil, nil) else { return false }
+        return avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL) == 1
+    }
+
     /// Adds a stream for packets copied from a source with codec parameters `parameters` (copied; the codec tag is
     /// left for the muxer to choose), in `timeBase` until the header is written (`avcodec_parameters_copy`).
     /// - Returns: the stream index.

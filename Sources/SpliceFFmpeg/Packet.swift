@@ -26,6 +26,14 @@ package final class Packet {
         av_packet_unref(pointer)
     }
 
+    /// Exchanges the contents (payload reference, timestamps, flags, side data) of this packet and `other`; each
+    /// owner keeps its own `AVPacket` allocation. Used to hold one packet back while reading the next.
+    package func swapContents(with other: Packet) {
+        let mine = pointer.pointee
+        pointer.pointee = other.pointer.pointee
+        other.pointer.pointee = mine
+    }
+
     /// The index of the stream the packet belongs to (`AVPacket.stream_index`).
     package var streamIndex: Int { Int(pointer.pointee.stream_index) }
 

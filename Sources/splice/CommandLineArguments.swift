@@ -63,7 +63,7 @@ struct CommandLineArguments: Equatable {
         case .frame:
             return [output, overwrite, Option(name: "at", short: nil, takesValue: true)]
         case .validate:
-            return [Option(name: "json", short: nil, takesValue: false)]
+            return [output, Option(name: "json", short: nil, takesValue: false)]
         case .graph, .expand, .help:
             return []
         }

@@ -33,11 +33,8 @@ enum DocumentCommands {
         var summary = ""
         do {
             let loaded = try await CompositionDocument.load(from: URL(fileURLWithPath: path))
-            do {
-                _ = try planningSession(for: loaded).filterGraphDescription()
-            } catch {
-                problems.append(DocumentProblem(path: "export", message: "\(error)"))
-            }
+            // Exactly the checks export makes before it writes (one code path: AssetExportSession.validate()).
+            try await loaded.checkExport(planningSession(for: loaded, output: arguments.value("output")))
             summary = describe(loaded)
         } catch let error as DocumentError {
             problems = error.problems
@@ -58,12 +55,15 @@ enum DocumentCommands {
         if !problems.isEmpty { throw CommandExit(status: .invalidInput) }
     }
 
-    /// A session whose only use is planning: it writes to a file name in the temporary directory that does not
-    /// exist (planning checks the output location).
-    static func planningSession(for loaded: LoadedDocument) -> AssetExportSession {
-        let fileType = loaded.export.fileType ?? (loaded.export.preset == .appleM4A ? .m4a : .mp4)
+    /// A session whose only use is checking: it writes to a file name in the temporary directory that does not
+    /// exist (planning checks the output location), with `output`'s extension when given (`-o out.webm`), else the
+    /// document's file type, else `.mp4` — so the container and codecs checked are the ones export would use.
+    static func planningSession(for loaded: LoadedDocument, output: String? = nil) -> AssetExportSession {
+        let given = output.map { URL(fileURLWithPath: $0).pathExtension } ?? ""
+        let pathExtension = !given.isEmpty ? given
+            : (loaded.export.fileType ?? (loaded.export.preset == .appleM4A ? .m4a : .mp4)).rawValue
         let url = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("splice-plan-\(UUID().uuidString).\(fileType.rawValue)")
+            .appendingPathComponent("splice-plan-\(UUID().uuidString).\(pathExtension)")
         return loaded.makeExportSession(outputURL: url)
     }
 

@@ -21,17 +21,27 @@ enum ExportCommand {
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         do {
-            _ = try session.filterGraphDescription()  // every check export() makes before it opens a file
+            try await loaded.checkExport(session)  // every check export() makes before it writes, as `validate`
+        } catch is CancellationError {
+            throw CommandExit(status: .cancelled)
         } catch {
-            if mode == .json {
-                Console.out(ProgressEvent(event: "failed", exitCode: ExitStatus.invalidInput.rawValue, error: ExportMessages.text(error)).line)
+            let message: String
+            if let error = error as? DocumentError, let problem = error.problems.first {
+                message = DocumentLoading.line(for: problem, documentPath: arguments.operands[0])
+                Console.error(message)
+                Console.error("splice: cannot export \(arguments.operands[0])")
+            } else {
+                message = ExportMessages.text(error)
+                Console.error("splice: cannot export \(arguments.operands[0]): \(message)")
             }
-            Console.error("splice: cannot export \(arguments.operands[0]): \(ExportMessages.text(error))")
+            if mode == .json {
+                Console.out(ProgressEvent(event: "failed", exitCode: ExitStatus.invalidInput.rawValue, error: message).line)
+            }
             throw CommandExit(status: .invalidInput)
         }
 
         // Handlers first: a signal from here on cancels cleanly (also before export() starts).
-        let signals = SignalCancellation { session.cancelExport() }
+        let signals = SignalCancellation(clearsLine: mode == .bar && Console.errorIsTerminal) { session.cancelExport() }
         defer { signals.restore() }
         let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
         let exported = loaded.export.timeRange.map { $0.intersection(whole) } ?? whole

@@ -14,6 +14,17 @@ enum FrameCommand {
             throw Usage.fail("the output is a PNG picture: give a file name ending in .png", command: .frame)
         }
         let outputURL = URL(fileURLWithPath: output)
+        // The folder is checked before any work (docs/cli.md: exit 1), as export's planner checks its output folder.
+        let folder = outputURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Console.error("splice: cannot write \(output): the folder \(folder.path) does not exist")
+            throw CommandExit(status: .invalidInput)
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            Console.error("splice: cannot write \(output): the folder \(folder.path) is not writable")
+            throw CommandExit(status: .invalidInput)
+        }
         if FileManager.default.fileExists(atPath: outputURL.path), !arguments.has("overwrite") {
             Console.error("splice: \(output) already exists (use --overwrite to replace it)")
             throw CommandExit(status: .invalidInput)

@@ -129,16 +129,19 @@ enum Help {
         """
 
     static let validate = """
-        Usage: splice validate DOC.json [--json]
+        Usage: splice validate DOC.json [-o OUT] [--json]
 
-        Checks DOC.json completely — JSON syntax, fields, times, every source file (opened and probed), the
-        composition edits, the video composition and audio mix against the composition, the export settings — and
-        prints every problem with its place in the document:
+        Makes every check `splice export` makes before it writes (the same code): JSON syntax, fields, times, every
+        source file (opened and probed), the composition edits, the video composition and audio mix against the
+        composition, the export settings against the container, encoder and filter availability, and for
+        passthrough each cut (key frames, B-frame reordering) — and prints every problem with its place:
           edit.json:7:17: clips[1].source: no such file 'b.mov' (/home/me/b.mov)
           edit.json:31:24: videoComposition.instructions[2].timeRange: instruction 2 starts at 4.000 s …
         Exits 0 when the document is valid, 1 otherwise.
 
         Options:
+          -o OUT    check for this output as export would (its extension picks the container; the file is not
+                    touched and may exist); without it, the document's fileType, else .mp4
           --json    print {"valid": true|false, "problems": [{"path", "line", "column", "message"}…]}
 
         Examples:

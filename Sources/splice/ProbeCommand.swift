@@ -19,9 +19,9 @@ enum ProbeCommand {
         if arguments.has("json") {
             do {
                 if arguments.operands.count == 1, let asset = assets.first {
-                    Console.out(try JSONText.pretty(asset))
+                    Console.out(try JSONText.pretty(probing: asset))
                 } else if arguments.operands.count > 1 {
-                    Console.out(try JSONText.pretty(assets))
+                    Console.out(try JSONText.pretty(probing: assets))
                 }
             } catch {
                 Console.error("splice: cannot write JSON: \(error)")
@@ -48,7 +48,10 @@ enum ProbeCommand {
             if let video = track.video {
                 var size = "\(video.naturalSize.width)x\(video.naturalSize.height)"
                 let display = video.displaySize
-                if display != video.naturalSize { size += " (shows \(display.width)x\(display.height))" }
+                let rotation = JSONText.rotationDegrees(of: video.preferredTransform)
+                if display != video.naturalSize || rotation != 0 {
+                    size += " (shows \(display.width)x\(display.height)\(rotation != 0 ? ", rotated \(rotation)°" : ""))"
+                }
                 parts.append(size)
                 if !video.isStillImage {
                     parts.append("\(Console.number(video.nominalFrameRate, decimals: 3)) fps" + (video.hasVariableFrameRate ? " (variable)" : ""))

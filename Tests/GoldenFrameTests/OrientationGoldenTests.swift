@@ -62,14 +62,14 @@ struct OrientationGoldenTests {
     }
 
     /// iPhone 4S, coded 568×320 with rotation −90: upright 320×568, preferredTransform (0, 1, −1, 0, 320, 0).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: m01.path), "../shared/media/M01 is absent: portrait clip not checked"))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable && FileManager.default.fileExists(atPath: m01.path), "../shared/media/M01 is absent: portrait clip not checked"))
     func portraitMinus90Upright() async throws {
         try await check(Self.m01, name: "portrait-m01", expectedTransform: AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: 320, ty: 0),
                         uprightSize: Size(width: 320, height: 568), goldenSize: Size(width: 180, height: 320), at: MediaTime(seconds: 1))
     }
 
     /// Android 1280×720 with rotation 180: upright 1280×720, preferredTransform (−1, 0, 0, −1, 1280, 720).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: m03.path), "../shared/media/M03 is absent: upside-down clip not checked"))
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable && FileManager.default.fileExists(atPath: m03.path), "../shared/media/M03 is absent: upside-down clip not checked"))
     func upsideDownUpright() async throws {
         try await check(Self.m03, name: "upside-down-m03", expectedTransform: AffineTransform2D(a: -1, b: 0, c: 0, d: -1, tx: 1280, ty: 720),
                         uprightSize: Size(width: 1280, height: 720), goldenSize: Size(width: 320, height: 180), at: MediaTime(seconds: 1))

@@ -81,8 +81,12 @@ struct VideoTiming {
             minFrameDuration = lastDuration > 0 ? try time(lastDuration) : (declaredInterval ?? duration)
             hasVariableFrameRate = false
         }
-        let scannedSpan = (lastTime + (lastDuration > 0 ? try time(lastDuration) : minFrameDuration)) - startTimeOffset
-        let seconds = (complete ? duration : scannedSpan).seconds
-        nominalFrameRate = seconds > 0 ? Double(timestamps.count) / seconds : 0
+        // Pictures ÷ time shown, with the last picture counted for at least the shortest interval: an edit list
+        // often shortens it (an export of 3.98 s at 30 fps has 120 frames, the last 0.4 frame long, and 120 ÷ 3.98 s
+        // would read 30.15 fps).
+        let lastOwn = lastDuration > 0 ? try time(lastDuration) : MediaTime.zero
+        let lastShown = max(lastOwn, shortest != nil ? minFrameDuration : .zero)
+        let shownSpan = complete ? max(duration, lastTime + lastShown - startTimeOffset) : lastTime + lastShown - startTimeOffset
+        nominalFrameRate = shownSpan.seconds > 0 ? Double(timestamps.count) / shownSpan.seconds : 0
     }
 }

@@ -20,7 +20,7 @@ extension VideoSettings {
         configuration.threadCount = 0
         switch rateControl {
         case .constantQuality(let crf):
-            if codec == .h264 || codec == .hevc || codec == .vp9 { configuration.options["crf"] = "\(crf)" }
+            if codec == .h264 || codec == .hevc || codec == .vp9 || codec == .av1 { configuration.options["crf"] = "\(crf)" }
         case .averageBitRate(let rate):
             configuration.bitRate = Int64(rate)
         }
@@ -31,6 +31,18 @@ extension VideoSettings {
             configuration.options["deadline"] = fast ? "realtime" : "good"
             configuration.options["cpu-used"] = fast ? "8" : "2"
             configuration.options["row-mt"] = "1"
+        }
+        if codec == .av1 {
+            // x264-style speed names onto SVT-AV1's presets (0 slowest … 13 fastest) or libaom's cpu-used (0 … 8).
+            let speeds = ["ultrafast": 12, "superfast": 11, "veryfast": 10, "faster": 9, "fast": 8, "medium": 7, "slow": 5,
+                          "slower": 4, "veryslow": 2]
+            let speed = speeds[encoderPreset] ?? 7
+            if configuration.encoderName == "libsvtav1" {
+                configuration.options["preset"] = "\(speed)"
+            } else {
+                configuration.options["cpu-used"] = "\(min(8, speed - 4 < 0 ? 0 : speed - 4))"
+                configuration.options["row-mt"] = "1"
+            }
         }
         if codec == .hevc { configuration.options["x265-params"] = "log-level=error" }
         return configuration

@@ -86,16 +86,17 @@ final class ExportWriter {
             }
             let done = frameCount > 0 ? Double(nextFrame) / Double(frameCount)
                 : Double(mixer?.position ?? 0) / Double(max(totalSamples, 1))
-            if done - lastProgress >= 0.001 || done >= 1 {
+            if done - lastProgress >= 0.001 {
                 lastProgress = done
-                progress(min(done, 1))
+                progress(ExportProgress.rendering(min(done, 1)))
             }
         }
         video?.stop()
         if videoEncoder != nil { try encode(nil, stream: videoStream) }
         if audioEncoder != nil { try encode(nil, stream: audioStream) }
+        progress(ExportProgress.flushed)
         try writing { try outputFile.finish() }
-        progress(1)
+        progress(ExportProgress.finished)
         return limitReached
     }
 

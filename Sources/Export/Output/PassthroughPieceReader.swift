@@ -13,7 +13,11 @@ internal import CMedia
 /// (exact within the group of pictures and the packets read past the cut).
 ///
 /// Audio: every packet is a key frame; yields packets from the one whose boundary is nearest the start onward,
-/// until the writer stops asking (it decides the end from the output position) or the file ends.
+/// until the writer stops asking (it decides the end from the output position) or the file ends. Before them it
+/// yields one *pre-roll* packet (``isPreroll``): the packet before the first kept one — at the start of a file, the
+/// encoder's priming packet the demuxer marks as discarded (AAC: 1024 samples, the `media_time` of the source's
+/// edit list). A decoder needs it to rebuild the first kept packet's samples (MDCT codecs overlap neighbouring
+/// packets); the writer places it just before the piece, so the output keeps the priming as an edit list.
 final class PassthroughPieceReader {
     let piece: PassthroughPlan.Piece
     let trackID: Int32
@@ -31,6 +35,16 @@ final class PassthroughPieceReader {
     private var phase = Phase.seeking
     /// Video: presentation timestamp of the last key frame seen before the start.
     private var keyFrameBefore: Int64?
+    /// Audio: the packet read before the waiting one while seeking (the pre-roll candidate), or the first kept
+    /// packet held back while the pre-roll is handed out.
+    private let heldPacket: Packet
+    private var hasHeldPacket = false
+    private var holdsFirstKept = false
+    /// Audio: true when the waiting packet is the pre-roll before the piece's first kept packet.
+    private(set) var isPreroll = false
+    /// Audio: presentation timestamp of the first kept packet minus the piece's start (stream time base): where,
+    /// relative to the piece's start, the source's first kept sample lies (negative when the packet begins before).
+    private(set) var firstKeptOffset: Int64 = 0
     /// Video: presentation timestamps of the copied packets since the last key frame, in decoding order (one group
     /// of pictures: bounded by the source's key-frame interval), to find the ends that cut cleanly.
     private var groupTimestamps: [Int64] = []
@@ -55,8 +69,10 @@ final class PassthroughPieceReader {
         nominalAudioDuration = frameSize > 0 && sampleRate > 0
             ? av_rescale_q(frameSize, AVRational(num: 1, den: Int32(sampleRate)), timeBase) : 0
         packet = try Packet()
+        heldPacket = try Packet()
         if piece.sourceRange.start > .zero {
-            try? source.seek(toTimestamp: startTimestamp)
+            // Audio: two packets early, so the packet before the first kept one is read (the pre-roll).
+            try? source.seek(toTimestamp: isVideo ? startTimestamp : startTimestamp - 2 * nominalAudioDuration)
         }
     }
 
@@ -73,7 +89,7 @@ final class PassthroughPieceReader {
 
     /// Reads the next packet of the stream (skipping other streams, packets without a presentation time, and
     /// packets the demuxer marks as not to be shown, such as AAC priming); false at the end of the file.
-    private func readOwnPacket() throws -> Bool {
+    private func readOwnPacket(keepingDiscarded: Bool = false) throws -> Bool {
         while true {
             let more: Bool
             do {
@@ -84,7 +100,7 @@ final class PassthroughPieceReader {
                 throw ExportError.sourceUnreadable(piece.source.assetURL, reason: "reading: \(error)")
             }
             guard more else { return false }
-            if packet.presentationTimestamp != nil, !packet.isDiscarded { return true }
+            if packet.presentationTimestamp != nil, keepingDiscarded || !packet.isDiscarded { return true }
         }
     }
 
@@ -92,16 +108,35 @@ final class PassthroughPieceReader {
     /// - Throws: ``ExportError/passthroughNotPossible(_:)`` for a video start off a key frame or an end inside
     ///   reordered pictures; ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
     func next() throws -> Bool {
+        if holdsFirstKept {
+            // The pre-roll was handed out; now the first kept packet.
+            packet.swapContents(with: heldPacket)
+            holdsFirstKept = false
+            isPreroll = false
+            return true
+        }
         while phase != .done {
-            guard try readOwnPacket(), let pts = packet.presentationTimestamp else {
+            guard try readOwnPacket(keepingDiscarded: !isVideo && phase == .seeking),
+                  let pts = packet.presentationTimestamp else {
                 phase = .done
                 return false
             }
             if !isVideo {
                 if phase == .seeking {
-                    // Start at the packet boundary nearest the start: skip packets whose midpoint is at or before it.
-                    if 2 * pts + packetDuration <= 2 * startTimestamp { continue }
+                    // Start at the packet boundary nearest the start: skip packets whose midpoint is at or before it
+                    // (and the priming packets the demuxer marks discarded), keeping the last skipped as pre-roll.
+                    if packet.isDiscarded || 2 * pts + packetDuration <= 2 * startTimestamp {
+                        packet.swapContents(with: heldPacket)
+                        hasHeldPacket = true
+                        continue
+                    }
                     phase = .copying
+                    firstKeptOffset = pts - startTimestamp
+                    if hasHeldPacket {
+                        packet.swapContents(with: heldPacket)
+                        holdsFirstKept = true
+                        isPreroll = true
+                    }
                 }
                 return true
             }
@@ -127,6 +162,21 @@ final class PassthroughPieceReader {
             return true
         }
         return false
+    }
+
+    /// Checks the piece's cuts without copying, as the planner does before any file is written: reads from the
+    /// start to its key frame (a start off a key frame is refused), then seeks to the key frame at or before the end
+    /// and reads past the end through the reordering window (an end inside reordered pictures is refused). Reads
+    /// one or two groups of pictures, not the piece. Audio cuts are always possible: nothing to check.
+    /// - Throws: the refusals of ``next()``; ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
+    func checkCuts() throws {
+        guard isVideo else { return }
+        guard try next() else { return }
+        if let key = source.indexedKeyFrameTimestamp(atOrBefore: endTimestamp), key > startTimestamp {
+            try? source.seek(toTimestamp: key)
+            groupTimestamps = []
+        }
+        while try next() {}
     }
 
     /// The refusal for a video start that is not a key frame, naming the key frames before and after it.

@@ -13,6 +13,10 @@ final class PassthroughWriter {
         /// The output stream's time base once the header is written (muxers may change it).
         var outputTimeBase = AVRational(num: 1, den: 1)
         private let cancellation: CancellationFlag
+        /// Audio: write each piece's pre-roll packet (``PassthroughPieceReader/isPreroll``). MP4 and MOV trim it with
+        /// an edit list; Matroska would shift every stream instead, so there it is left out (as before: exact to
+        /// the packet, the first decoded packet without its predecessor).
+        private let keepsPreroll: Bool
         private var pieceIndex = 0
         private(set) var reader: PassthroughPieceReader?
         /// Output decoding timestamp of the last packet handed out, for monotonic timestamps across joins.
@@ -26,6 +30,7 @@ final class PassthroughWriter {
         /// the output stream with the first piece's parameters.
         init(track: PassthroughPlan.Track, output: OutputFile, fileType: FileType, cancellation: CancellationFlag) throws {
             self.track = track
+            keepsPreroll = [.mp4, .mov, .m4a].contains(fileType)
             self.cancellation = cancellation
             guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
@@ -40,7 +45,7 @@ final class PassthroughWriter {
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
                 let difference = reference.source.withCodecParameters { a in
-                    other.source.withCodecParameters { b in Self.difference(a, b) }
+                    other.source.withCodecParameters { b in PassthroughPlan.codecDifference(a, b) }
                 }
                 if let difference {
                     throw ExportError.passthroughNotPossible(
@@ -69,39 +74,6 @@ final class PassthroughWriter {
         }
 
 
-        /// The first codec parameter that differs between two streams, described, or nil when they can be joined.
-        static func difference(_ a: UnsafePointer<AVCodecParameters>, _ b: UnsafePointer<AVCodecParameters>) -> String? {
-            let x = a.pointee, y = b.pointee
-            func name(_ id: AVCodecID) -> String { String(cString: avcodec_get_name(id)) }
-            func profile(_ p: AVCodecParameters) -> String {
-                avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) } ?? "\(p.profile)"
-            }
-            if x.codec_id != y.codec_id { return "codec \(name(x.codec_id)) vs \(name(y.codec_id))" }
-            if x.codec_type == AVMEDIA_TYPE_VIDEO {
-                if x.profile != y.profile { return "profile \(profile(x)) vs \(profile(y))" }
-                if x.width != y.width || x.height != y.height {
-                    return "size \(x.width)x\(x.height) vs \(y.width)x\(y.height) pixels"
-                }
-                if x.format != y.format {
-                    func format(_ value: Int32) -> String {
-                        av_get_pix_fmt_name(AVPixelFormat(rawValue: value)).map { String(cString: $0) } ?? "\(value)"
-                    }
-                    return "pixel format \(format(x.format)) vs \(format(y.format))"
-                }
-            } else {
-                if x.sample_rate != y.sample_rate { return "sample rate \(x.sample_rate) Hz vs \(y.sample_rate) Hz" }
-                if x.ch_layout.nb_channels != y.ch_layout.nb_channels {
-                    return "\(x.ch_layout.nb_channels) vs \(y.ch_layout.nb_channels) channels"
-                }
-            }
-            let sameExtradata = x.extradata_size == y.extradata_size
-                && (x.extradata_size == 0 || memcmp(x.extradata, y.extradata, Int(x.extradata_size)) == 0)
-            if !sameExtradata {
-                return "decoder configuration (extradata: \(x.extradata_size) vs \(y.extradata_size) bytes, different content)"
-            }
-            return nil
-        }
-
         /// Fills the current reader's packet with the next packet to write, restamped into the output time base;
         /// false when the track is done.
         func advance() throws -> Bool {
@@ -112,7 +84,11 @@ final class PassthroughWriter {
                     reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
                     if pieceIndex == 0 { audioCursor = output(piece.targetStart) }
                 }
-                if let reader, try reader.next(), try restamp(reader, piece: piece) { return true }
+                if let reader, try reader.next() {
+                    // Pre-roll is written only where the container can trim it (an edit list; see restamp).
+                    if reader.isPreroll && !keepsPreroll { continue }
+                    if try restamp(reader, piece: piece) { return true }
+                }
                 reader = nil
                 pieceIndex += 1
             }
@@ -128,8 +104,21 @@ final class PassthroughWriter {
             let duration = av_rescale_q(reader.packetDuration, reader.timeBase, outputTimeBase)
             let end = output(piece.targetEnd)
             if track.mediaType == .audio {
-                // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's end.
-                if 2 * audioCursor + duration > 2 * end { return false }
+                if reader.isPreroll {
+                    // The first piece's pre-roll (the source's priming) goes before the output's time 0 — the first
+                    // kept packet then lands exactly where its samples belong, and the muxer writes an edit list
+                    // that trims the pre-roll (media_time = its length, as the source had). Later pieces' pre-roll
+                    // takes the place of the previous piece's last packet, so their first kept sample is on time.
+                    if pieceIndex == 0 {
+                        audioCursor = output(piece.targetStart)
+                            + av_rescale_q(reader.firstKeptOffset, reader.timeBase, outputTimeBase) - duration
+                    }
+                } else {
+                    // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's
+                    // end — before the next piece's pre-roll (one packet) when another piece follows.
+                    let reserve = keepsPreroll && pieceIndex + 1 < track.pieces.count ? duration : 0
+                    if 2 * audioCursor + duration > 2 * (end - reserve) { return false }
+                }
                 packet.setTiming(presentation: audioCursor, decoding: audioCursor, duration: duration)
                 audioCursor += duration
             } else {
@@ -183,7 +172,10 @@ final class PassthroughWriter {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }
         output.setMetadata(plan.metadata)
-        let options = plan.fileType.muxerOptions(optimizeForNetworkUse: plan.optimizeForNetworkUse)
+        // Edit lists in the audio's sample rate, so the kept priming and the end trim are exact to the sample.
+        let sampleRate = plan.tracks.first { $0.mediaType == .audio }?.pieces.first?.source.audio?.sampleRate
+        let options = plan.fileType.muxerOptions(
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) })
         do {
             try output.writeHeader(options: options)
         } catch {
@@ -195,7 +187,7 @@ final class PassthroughWriter {
         let total = plan.pieces.map(\.targetEnd).max() ?? .zero
         while let next = waiting.min(by: { $0.waitingTime < $1.waitingTime }), let reader = next.reader {
             if cancellation.isCancelled { throw CancellationError() }
-            if total > .zero { progress(min(max(next.waitingTime.seconds / total.seconds, 0), 1)) }
+            if total > .zero { progress(ExportProgress.rendering(min(max(next.waitingTime.seconds / total.seconds, 0), 1))) }
             do {
                 try output.write(reader.packet)
             } catch {
@@ -203,11 +195,12 @@ final class PassthroughWriter {
             }
             if try !next.advance() { waiting.removeAll { $0 === next } }
         }
+        progress(ExportProgress.flushed)
         do {
             try output.finish()
         } catch {
             throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
         }
-        progress(1)
+        progress(ExportProgress.finished)
     }
 }

@@ -114,8 +114,8 @@ struct ExportPlanner {
 
     private func checkCodec(_ codec: VideoSettings.Codec, in fileType: FileType) throws {
         let allowed: [FileType: Set<VideoSettings.Codec>] = [
-            .mp4: [.h264, .hevc], .mov: [.h264, .hevc, .prores, .ffv1], .mkv: [.h264, .hevc, .prores, .vp9, .ffv1],
-            .webm: [.vp9],
+            .mp4: [.h264, .hevc, .av1], .mov: [.h264, .hevc, .prores, .ffv1],
+            .mkv: [.h264, .hevc, .prores, .vp9, .ffv1, .av1], .webm: [.vp9, .av1],
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) video")
@@ -125,7 +125,7 @@ struct ExportPlanner {
 
     private func checkCodec(_ codec: AudioSettings.Codec, in fileType: FileType) throws {
         let allowed: [FileType: Set<AudioSettings.Codec>] = [
-            .mp4: [.aac, .opus], .mov: [.aac, .pcm], .m4a: [.aac], .mkv: [.aac, .opus, .pcm], .webm: [.opus],
+            .mp4: [.aac, .opus], .mov: [.aac, .pcm], .m4a: [.aac], .mkv: [.aac, .opus, .pcm, .vorbis], .webm: [.opus, .vorbis],
         ]
         guard allowed[fileType]?.contains(codec) ?? false else {
             throw ExportError.unsupportedSettings("a .\(fileType.rawValue) file cannot hold \(codec.rawValue) audio")
@@ -143,7 +143,7 @@ struct ExportPlanner {
         }
         switch video.rateControl {
         case .constantQuality(let crf):
-            let range = video.codec == .vp9 ? 0...63 : 0...51  // libx264/libx265 CRF, libvpx CQ level
+            let range = video.codec == .vp9 || video.codec == .av1 ? 0...63 : 0...51  // x264/x265 CRF; libvpx, SVT-AV1, libaom
             if video.codec != .prores, !range.contains(crf) {
                 throw ExportError.unsupportedSettings(
                     "constantQuality(\(crf)) is outside \(range.lowerBound)...\(range.upperBound) for \(video.codec.rawValue)")

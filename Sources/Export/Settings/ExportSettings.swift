@@ -1,16 +1,17 @@
 import Composition
+import SpliceFFmpeg
 
 /// The container of an export, as AVFoundation's `AVFileType`.
 public enum FileType: String, Sendable, Hashable, Codable, CaseIterable {
-    /// MPEG-4 (`.mp4`): H.264/HEVC + AAC/Opus.
+    /// MPEG-4 (`.mp4`): H.264/HEVC/AV1 + AAC/Opus.
     case mp4
     /// QuickTime (`.mov`): H.264/HEVC/ProRes + AAC/PCM.
     case mov
     /// MPEG-4 audio (`.m4a`): AAC only, no video.
     case m4a
-    /// Matroska (`.mkv`): H.264, HEVC, ProRes, VP9 or FFV1 video; AAC, Opus or PCM audio.
+    /// Matroska (`.mkv`): H.264, HEVC, ProRes, VP9, AV1 or FFV1 video; AAC, Opus, Vorbis or PCM audio.
     case mkv
-    /// WebM (`.webm`): VP9 + Opus.
+    /// WebM (`.webm`): VP9 or AV1 + Opus or Vorbis (VP9 + Opus when no codec is named).
     case webm
 
     /// The libavformat muxer name.
@@ -53,6 +54,17 @@ public struct ExportSettings: Sendable, Hashable, Codable {
         self.video = video
         self.audio = audio
     }
+
+    /// The default settings for a container, for an export that names no codec: codecs the container can hold.
+    /// `.webm`: VP9 (CRF 31, libvpx's usual quality) + Opus 128 kb/s; `.m4a`: AAC only; the others: H.264 CRF 23 +
+    /// AAC (``init(video:audio:)``'s defaults).
+    public static func defaults(for fileType: FileType) -> ExportSettings {
+        switch fileType {
+        case .webm: return ExportSettings(video: VideoSettings(codec: .vp9, rateControl: .constantQuality(31)), audio: AudioSettings(codec: .opus))
+        case .m4a: return ExportSettings(video: nil, audio: AudioSettings())
+        case .mp4, .mov, .mkv: return ExportSettings()
+        }
+    }
 }
 
 /// Video encoder settings.
@@ -71,8 +83,11 @@ public struct VideoSettings: Sendable, Hashable, Codable {
         /// format (8-bit 4:2:0, BT.709 limited), so the file holds exactly the frames the compositor made. The rate
         /// control and encoder preset are ignored.
         case ffv1
+        /// AV1 through SVT-AV1 (`libsvtav1`), else libaom (`libaom-av1`) — whichever the linked FFmpeg has
+        /// (`.webm`, `.mkv`, `.mp4`). CRF 0–63.
+        case av1
 
-        /// The libavcodec encoder name.
+        /// The libavcodec encoder name (AV1: the first of `libsvtav1`, `libaom-av1` the linked FFmpeg has).
         var encoderName: String {
             switch self {
             case .h264: return "libx264"
@@ -80,13 +95,17 @@ public struct VideoSettings: Sendable, Hashable, Codable {
             case .prores: return "prores_ks"
             case .vp9: return "libvpx-vp9"
             case .ffv1: return "ffv1"
+            case .av1: return Self.av1Encoders.first { MediaLibrary.hasEncoder(named: $0) } ?? Self.av1Encoders[0]
             }
         }
+
+        /// The AV1 encoders Splice drives, in order of preference (SVT-AV1 is much faster than libaom).
+        static let av1Encoders = ["libsvtav1", "libaom-av1"]
     }
 
     /// How the encoder spends bits.
     public enum RateControl: Sendable, Hashable {
-        /// Constant quality (x264/x265 CRF, 0–51; VP9 0–63; lower is better; 23 is x264's default). Other values are
+        /// Constant quality (x264/x265 CRF, 0–51; VP9 and AV1 0–63; lower is better; 23 is x264's default). Other values are
         /// refused by `export()` with ``ExportError/unsupportedSettings(_:)``.
         case constantQuality(Int)
         /// Average bit rate in bits per second (1 ... 2^31 − 1).
@@ -127,12 +146,15 @@ public struct AudioSettings: Sendable, Hashable, Codable {
         case opus
         /// 16-bit PCM (`.mov`/`.mkv`).
         case pcm
+        /// Vorbis through libvorbis (`.webm`/`.mkv`).
+        case vorbis
 
         var encoderName: String {
             switch self {
             case .aac: return "aac"
             case .opus: return "libopus"
             case .pcm: return "pcm_s16le"
+            case .vorbis: return "libvorbis"
             }
         }
     }
