@@ -33,6 +33,8 @@ struct GraphConfiguration: Hashable {
     var layers: [LayerConfiguration]
     var imageOverlays: [ImageOverlayConfiguration]
     var textOverlays: [TextOverlayConfiguration]
+    /// The colour space and bit depth the layers are composited in and the output is tagged with.
+    var color: CanvasColor = .standard
 }
 
 /// `AVRational` as a hashable key.
