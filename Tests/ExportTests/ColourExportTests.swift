@@ -130,3 +130,22 @@ struct ColourExportTests {
         #expect(abs(picture.patch(0).y - 64) <= 2, "black stays black: Y \(picture.patch(0).y)")
     }
 }
+
+extension ColourExportTests {
+    @Test func proResExportOfHLGIsTenBit422HQTagged() async throws {
+        let scratch = try ScratchDirectory("colour-prores")
+        defer { scratch.remove() }
+        let settings = ExportSettings(video: VideoSettings(codec: .prores), audio: nil)
+        let session = AssetExportSession(asset: try await Self.composition("hdr/hlg.mov"), settings: settings)
+        let url = scratch.file("hlg.mov")
+        session.outputURL = url
+        try await session.export()
+        let picture = try await PlanePicture.read(url)
+        #expect(picture.pixelFormat == "yuv422p10le")
+        #expect(picture.primaries == "bt2020" && picture.transfer == "arib-std-b67" && picture.matrix == "bt2020nc")
+        #expect(abs(picture.patch(2).y - 721) <= 4, "75 % patch Y \(picture.patch(2).y)")
+        #expect(abs(picture.bar(5).cr - 848) <= 4, "red bar Cr \(picture.bar(5).cr)")
+        let track = try #require(try await Asset.load(from: url).tracks(withMediaType: .video).first)
+        #expect(track.codecName == "prores")
+    }
+}

@@ -104,7 +104,7 @@ enum FilterGraphCompiler {
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
         }
-        tail.append("format=\(color.pixelFormatName(alpha: false))")
+        tail.append("format=\(configuration.outputPixelFormat ?? color.pixelFormatName(alpha: false))")
         tail.append(color.setparams)
         chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
         return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)

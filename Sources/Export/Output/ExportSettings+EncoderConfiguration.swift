@@ -42,6 +42,8 @@ extension VideoSettings {
             if codec == .h264 { configuration.options["profile"] = "high10" }
             if codec == .hevc { configuration.options["profile"] = "main10" }
         }
+        // ProRes 422 HQ (`apch`), as AVFoundation's ProRes 422 HQ preset, whatever prores_ks's default.
+        if codec == .prores { configuration.options["profile"] = "hq" }
         if codec == .hevc {
             var parameters = ["log-level=error"]
             if video.color.isHDR {

@@ -21,9 +21,12 @@ extension ExportPlanner {
 
     func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
         let videoComposition = request.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
-        return try Self.videoPlan(
+        var plan = try Self.videoPlan(
             composition: composition, tracks: tracks, videoComposition: videoComposition, range: range,
             maximumSize: settings.maximumSize, settings: settings)
+        // prores_ks encodes 4:2:2 10-bit only; the graph's last step converts the canvas to it.
+        if settings.codec == .prores { plan.outputPixelFormat = "yuv422p10le" }
+        return plan
     }
 
     /// The video render plan of `composition` over `range` (composition time; shifted to start at 0), after

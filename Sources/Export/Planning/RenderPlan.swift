@@ -79,6 +79,8 @@ struct VideoPlan: Sendable {
     /// when they state it (``ExportPlanner/hdrMetadata(of:)``), nil otherwise and for SDR.
     var masteringDisplay: MasteringDisplay?
     var contentLightLevel: ContentLightLevel?
+    /// The encoder's pixel format by FFmpeg's name when it differs from the canvas's (ProRes: `yuv422p10le`).
+    var outputPixelFormat: String?
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {
