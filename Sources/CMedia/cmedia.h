@@ -19,6 +19,8 @@
 #include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <string.h>
 #include <libavutil/md5.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
@@ -81,6 +83,41 @@ static inline const int32_t *cmedia_av_stream_get_display_matrix(const AVStream 
     const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
     return data && size >= 9 * sizeof(int32_t) ? (const int32_t *)data : NULL;
 #endif
+}
+
+// A stream's side data of `type` (its bytes, *size set), or NULL: the container's mdcv/clli boxes arrive here as
+// AV_PKT_DATA_MASTERING_DISPLAY_METADATA / AV_PKT_DATA_CONTENT_LIGHT_LEVEL. Moved to codecpar in lavf 60.15.
+static inline const uint8_t *cmedia_av_stream_get_side_data(const AVStream *stream, enum AVPacketSideDataType type,
+                                                            size_t *size) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    const AVPacketSideData *sd = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                         stream->codecpar->nb_coded_side_data, type);
+    if (!sd) return NULL;
+    *size = sd->size;
+    return sd->data;
+#else
+    return av_stream_get_side_data(stream, type, size);
+#endif
+}
+
+// Attaches a copy of `size` bytes as the stream's side data of `type` before avformat_write_header (movenc then
+// writes mdcv/clli boxes). av_stream_new_side_data is replaced by codecpar's coded side data in lavf 60.15.
+// Returns 0 or AVERROR(ENOMEM).
+static inline int cmedia_av_stream_add_side_data(AVStream *stream, enum AVPacketSideDataType type,
+                                                 const void *data, size_t size) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    AVPacketSideData *sd = av_packet_side_data_new(&stream->codecpar->coded_side_data,
+                                                   &stream->codecpar->nb_coded_side_data, type, size, 0);
+#else
+    uint8_t *sd = av_stream_new_side_data(stream, type, size);
+#endif
+    if (!sd) return AVERROR(ENOMEM);
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100)
+    memcpy(sd->data, data, size);
+#else
+    memcpy(sd, data, size);
+#endif
+    return 0;
 }
 
 #endif

@@ -140,42 +140,6 @@ public struct PixelAspectRatio: Sendable, Hashable, Codable {
     public static let square = PixelAspectRatio(horizontalSpacing: 1, verticalSpacing: 1)
 }
 
-/// Colour description of a video track, with FFmpeg's names for each property.
-public struct ColorProperties: Sendable, Hashable, Codable {
-    /// Sample range: limited ("tv", 16–235) or full ("pc", 0–255).
-    public enum Range: String, Sendable, Hashable, Codable {
-        /// 16–235 luma (broadcast/"tv" range): most video.
-        case limited
-        /// 0–255 (JPEG/"pc" range): e.g. iPhone Live Photo `yuvj420p`, still images.
-        case full
-        /// Not stated by the file; treated as limited for YUV and full for RGB.
-        case unspecified
-    }
-
-    /// Limited or full range.
-    public var range: Range
-    /// Colour primaries (`bt709`, `bt470bg`, `smpte170m`, `bt2020`, `unknown`).
-    public var primaries: String
-    /// Transfer characteristic (`bt709`, `smpte2084`, `arib-std-b67`, `unknown`).
-    public var transfer: String
-    /// YUV matrix coefficients (`bt709`, `smpte170m`, `bt470bg`, `bt2020nc`, `unknown`).
-    public var matrix: String
-    /// Bits per component (8 for most phone video, 10 for HDR).
-    public var bitDepth: Int
-
-    /// A colour description; defaults describe an unspecified 8-bit source.
-    public init(
-        range: Range = .unspecified, primaries: String = "unknown", transfer: String = "unknown",
-        matrix: String = "unknown", bitDepth: Int = 8
-    ) {
-        self.range = range
-        self.primaries = primaries
-        self.transfer = transfer
-        self.matrix = matrix
-        self.bitDepth = bitDepth
-    }
-}
-
 /// Sound facts of an audio track.
 public struct AudioTrackFormat: Sendable, Hashable, Codable {
     /// Samples per second per channel (Hz), e.g. 44100, 48000.

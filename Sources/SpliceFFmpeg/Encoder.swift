@@ -1,4 +1,5 @@
 package import CMedia
+import Composition
 
 /// Owns an encoding `AVCodecContext` (`avcodec_alloc_context3` / `avcodec_free_context`).
 package final class Encoder {
@@ -48,6 +49,8 @@ package final class Encoder {
                 context.pointee.color_trc = color.transfer
                 context.pointee.colorspace = color.matrix
             }
+            masteringDisplay = video.masteringDisplay
+            contentLightLevel = video.contentLightLevel
             if let interval = video.keyFrameInterval { context.pointee.gop_size = Int32(clamping: interval) }
             if let tag = video.codecTag {
                 context.pointee.codec_tag = tag.utf8.prefix(4).enumerated()
@@ -60,6 +63,11 @@ package final class Encoder {
             context.pointee.time_base = AVRational(num: 1, den: Int32(audio.sampleRate))
         }
     }
+
+    /// The HDR10 mastering display the output stream declares (``EncoderConfiguration/Video/masteringDisplay``).
+    package private(set) var masteringDisplay: MasteringDisplay?
+    /// The HDR10 content light level the output stream declares.
+    package private(set) var contentLightLevel: ContentLightLevel?
 
     /// The private options ``init(configuration:)`` was given, applied when the encoder is opened.
     package private(set) var options: [String: String] = [:]

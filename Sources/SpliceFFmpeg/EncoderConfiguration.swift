@@ -1,4 +1,5 @@
 package import CMedia
+import Composition
 
 /// Everything an ``Encoder`` is told before `avcodec_open2`, as one value: the encoder, the picture or sample
 /// format, the clock, the colour tags, rate control and the encoder's private options. Built by each engine from its
@@ -23,6 +24,11 @@ package struct EncoderConfiguration {
         package var keyFrameInterval: Int?
         /// The container's codec tag as a FourCC (e.g. `"hvc1"`), nil for the muxer's default.
         package var codecTag: String?
+        /// HDR10 mastering display written as the stream's side data before the header (MP4/MOV `mdcv`, Matroska
+        /// MasteringMetadata). The bitstream's SEI is the encoder's business (x265's `master-display` parameter).
+        package var masteringDisplay: MasteringDisplay?
+        /// HDR10 content light level written as the stream's side data (MP4/MOV `clli`).
+        package var contentLightLevel: ContentLightLevel?
 
         /// A picture `width` × `height` pixels in `pixelFormat`, stamped in `timeBase` at `frameRate`.
         package init(width: Int, height: Int, pixelFormat: AVPixelFormat, timeBase: AVRational, frameRate: AVRational) {
@@ -87,6 +93,14 @@ package struct ColorTags: Hashable {
         self.primaries = primaries
         self.transfer = transfer
         self.matrix = matrix
+    }
+
+    /// FFmpeg's names of the primaries, transfer and matrix (`bt2020`, `arib-std-b67`, `bt2020nc`), as x265's
+    /// `colorprim`, `transfer` and `colormatrix` parameters spell them too.
+    package var names: (primaries: String, transfer: String, matrix: String) {
+        (av_color_primaries_name(primaries).map { String(cString: $0) } ?? "unknown",
+         av_color_transfer_name(transfer).map { String(cString: $0) } ?? "unknown",
+         av_color_space_name(matrix).map { String(cString: $0) } ?? "unknown")
     }
 
     /// Limited-range BT.709 (HD SDR video).

@@ -64,11 +64,20 @@ package final class OutputFile {
         return Int(stream.pointee.index)
     }
 
-    /// Adds a stream carrying `encoder`'s output (`avformat_new_stream`, `avcodec_parameters_from_context`).
+    /// Adds a stream carrying `encoder`'s output (`avformat_new_stream`, `avcodec_parameters_from_context`), with
+    /// the encoder's HDR10 metadata as stream side data (movenc writes it as `mdcv`/`clli` boxes).
     /// - Returns: the stream index.
     package func addStream(for encoder: Encoder) throws -> Int {
         guard let stream = avformat_new_stream(pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
         try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer))
+        if var display = encoder.masteringDisplay?.ffmpegValue {
+            try FFmpegError.check(cmedia_av_stream_add_side_data(
+                stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &display, MemoryLayout<AVMasteringDisplayMetadata>.size))
+        }
+        if var level = encoder.contentLightLevel?.ffmpegValue {
+            try FFmpegError.check(cmedia_av_stream_add_side_data(
+                stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &level, MemoryLayout<AVContentLightMetadata>.size))
+        }
         stream.pointee.time_base = encoder.pointer.pointee.time_base
         return Int(stream.pointee.index)
     }

@@ -17,6 +17,26 @@ public struct MutableVideoComposition: Sendable, Hashable {
     public var instructions: [VideoCompositionInstruction]
     /// Image and text layers drawn above the video, index 0 the top-most.
     public var overlays: [OverlayLayer]
+    /// The primaries the layers are composited in and the output is tagged with (AVFoundation's
+    /// `colorPrimaries`). With ``colorTransferFunction`` and ``colorYCbCrMatrix`` it is one colour space; every
+    /// field nil (the default) means **decided from the sources at export**:
+    /// - HDR — BT.2020 primaries and matrix, 10 bits, HLG, or PQ when every HDR source is PQ — when every video
+    ///   source of the exported range is HDR (HLG or PQ transfer) and the output can carry 10 bits (HEVC, ProRes,
+    ///   FFV1, or any codec whose settings ask for `bitDepth` 10);
+    /// - otherwise SDR BT.709 (8 bits unless the settings ask for 10), the default before colour management.
+    /// The image generator always renders SDR (RGBA8), tone-mapping HDR sources as an SDR export does.
+    ///
+    /// Fields that are set choose the space: the transfer decides SDR or HDR (a nil transfer with BT.2020
+    /// primaries or matrix means HLG), and the other two must match it (BT.709 with BT.709, BT.2020 with HLG or
+    /// PQ); other combinations are refused by the export. Each source is converted into the space once, on entry
+    /// (docs/document-format.md, "Colour").
+    public var colorPrimaries: VideoColorPrimaries?
+    /// The transfer function of the composition's colour space (AVFoundation's `colorTransferFunction`); nil is
+    /// decided as ``colorPrimaries`` says.
+    public var colorTransferFunction: VideoTransferFunction?
+    /// The Y'CbCr matrix of the composition's colour space (AVFoundation's `colorYCbCrMatrix`); nil is decided as
+    /// ``colorPrimaries`` says.
+    public var colorYCbCrMatrix: VideoYCbCrMatrix?
 
     /// A video composition.
     ///
@@ -67,6 +87,7 @@ public struct MutableVideoComposition: Sendable, Hashable {
 extension MutableVideoComposition: Codable {
     private enum CodingKeys: String, CodingKey {
         case renderSize, frameDuration, backgroundColor, instructions, overlays
+        case colorPrimaries, colorTransferFunction, colorYCbCrMatrix
     }
 
     /// Decodes a video composition; `renderSize` and `frameDuration` are required, the rest default as in the
@@ -81,9 +102,12 @@ extension MutableVideoComposition: Codable {
             instructions: try container.decodeIfPresent([VideoCompositionInstruction].self, forKey: .instructions) ?? [],
             backgroundColor: try container.decodeIfPresent(Color.self, forKey: .backgroundColor) ?? .black,
             overlays: try container.decodeIfPresent([OverlayLayer].self, forKey: .overlays) ?? [])
+        colorPrimaries = try container.decodeIfPresent(VideoColorPrimaries.self, forKey: .colorPrimaries)
+        colorTransferFunction = try container.decodeIfPresent(VideoTransferFunction.self, forKey: .colorTransferFunction)
+        colorYCbCrMatrix = try container.decodeIfPresent(VideoYCbCrMatrix.self, forKey: .colorYCbCrMatrix)
     }
 
-    /// Encodes every field.
+    /// Encodes every field (the colour fields only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(renderSize, forKey: .renderSize)
@@ -91,5 +115,8 @@ extension MutableVideoComposition: Codable {
         try container.encode(backgroundColor, forKey: .backgroundColor)
         try container.encode(instructions, forKey: .instructions)
         try container.encode(overlays, forKey: .overlays)
+        try container.encodeIfPresent(colorPrimaries, forKey: .colorPrimaries)
+        try container.encodeIfPresent(colorTransferFunction, forKey: .colorTransferFunction)
+        try container.encodeIfPresent(colorYCbCrMatrix, forKey: .colorYCbCrMatrix)
     }
 }

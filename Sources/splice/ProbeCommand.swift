@@ -58,10 +58,7 @@ enum ProbeCommand {
                     if let frames = video.frameCount { parts.append("\(frames) frames") }
                 }
                 parts.append(video.pixelFormat)
-                let color = video.color
-                if color.matrix != "unknown" || color.range != .unspecified {
-                    parts.append("\(color.matrix)/\(color.range.rawValue)")
-                }
+                parts.append(colorDescription(video.color))
             }
             if let audio = track.audio {
                 parts.append("\(audio.sampleRate) Hz")
@@ -80,6 +77,21 @@ enum ProbeCommand {
         }
         if metadata.count > 8 { lines.append("            … \(metadata.count - 8) more (--json lists all)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `bt2020/arib-std-b67/bt2020nc limited 10-bit HDR (HLG)`: primaries/transfer/matrix, range, bit depth and
+    /// dynamic range, then the HDR10 metadata when the file states it (`mastering 1000/0.0001 cd/m²`,
+    /// `MaxCLL 1000 MaxFALL 400`).
+    static func colorDescription(_ color: ColorProperties) -> String {
+        var text = "\(color.primaries)/\(color.transfer)/\(color.matrix) \(color.range.rawValue) \(color.bitDepth)-bit "
+            + color.dynamicRange.displayName
+        if let display = color.masteringDisplay {
+            text += " mastering \(Console.number(display.maxLuminance, decimals: 0))/\(display.minLuminance) cd/m²"
+        }
+        if let level = color.contentLightLevel {
+            text += " MaxCLL \(level.maxContentLightLevel) MaxFALL \(level.maxFrameAverageLightLevel)"
+        }
+        return text
     }
 
     /// `4.000 s (4/1)`.

@@ -69,8 +69,10 @@ enum AssetProbe {
                     let still = try StillImageProbe(file: InputFile.open(url, cancellation: cancellation), info: info)
                     tracks.append(stillTrack(url: url, info: info, still: still, bytes: scan.bytes[info.index]))
                 } else {
-                    tracks.append(try videoTrack(url: url, info: info, scan: frames, complete: scan.isComplete,
-                                                 bytes: scan.bytes[info.index]))
+                    var track = try videoTrack(url: url, info: info, scan: frames, complete: scan.isComplete,
+                                               bytes: scan.bytes[info.index])
+                    try completeHDRMetadata(of: &track, url: url, info: info, cancellation: cancellation)
+                    tracks.append(track)
                 }
             case .audio:
                 tracks.append(try audioTrack(url: url, info: info, scan: scan.audio[info.index] ?? PacketScan.Audio(),

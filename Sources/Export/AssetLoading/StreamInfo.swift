@@ -81,6 +81,7 @@ struct StreamInfo {
         pixelFormat = parameters.format
         rawFormat = parameters.format
         color = mediaType == .video ? StreamInfo.colorProperties(parameters) : ColorProperties()
+        if mediaType == .video { StreamInfo.readHDRMetadata(of: stream, into: &color) }
         displayMatrix = cmedia_av_stream_get_display_matrix(stream).map { Array(UnsafeBufferPointer(start: $0, count: 9)) }
         averageFrameRate = stream.pointee.avg_frame_rate
 
@@ -145,5 +146,20 @@ struct StreamInfo {
             transfer: av_color_transfer_name(parameters.color_trc).map { String(cString: $0) } ?? "unknown",
             matrix: av_color_space_name(parameters.color_space).map { String(cString: $0) } ?? "unknown",
             bitDepth: depth)
+    }
+
+    /// The container's HDR10 static metadata (`mdcv` / `clli` boxes, Matroska's MasteringMetadata), which FFmpeg
+    /// exposes as stream side data. Files that carry it only in the HEVC SEI show it on the decoded pictures
+    /// instead (``AssetProbe`` reads the first one).
+    static func readHDRMetadata(of stream: UnsafeMutablePointer<AVStream>, into color: inout ColorProperties) {
+        var size = 0
+        if let data = cmedia_av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
+           size >= MemoryLayout<AVMasteringDisplayMetadata>.size {
+            color.masteringDisplay = MasteringDisplay(UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self))
+        }
+        if let data = cmedia_av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
+           size >= MemoryLayout<AVContentLightMetadata>.size {
+            color.contentLightLevel = ContentLightLevel(UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self))
+        }
     }
 }

@@ -34,10 +34,13 @@ extension FilterGraphCompiler {
     ///   - canvas: the render canvas (pixels), to which the drawn region is clipped.
     ///   - steps: the filters already applied to the picture (its crop).
     ///   - name: the layer's instance suffix (`l0`), naming its opacity `lut` and its internal links.
+    /// On a 10-bit canvas the warp itself runs at 8 bits: FFmpeg 5.1's `perspective` takes 8-bit formats only, so a
+    /// sheared layer of an HDR composition is quantised to 8 bits (the only place an HDR picture is).
+    ///
     /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` for a position beyond ±2^31 pixels.
     static func warp(
         layer: LayerConfiguration, transform t: AffineTransform2D, width: Int, height: Int, canvas: Size,
-        steps: [String], label: String, name: String
+        color: CanvasColor = .standard, steps: [String], label: String, name: String
     ) throws -> PlacedLayer? {
         let w = Double(width), h = Double(height)
         // The distance between the parallelogram's opposite sides, the smaller one: the pixels it is thick. Below
@@ -69,7 +72,7 @@ extension FilterGraphCompiler {
         let points = corners.enumerated().map { index, point in "x\(index)=\(format(point.x)):y\(index)=\(format(point.y))" }
 
         var chain = steps
-        chain += normalizationSteps(for: layer.input, keepAlpha: true, chromaSubsampled: false)
+        chain += normalizationSteps(for: layer.input, canvas: color, keepAlpha: true, chromaSubsampled: false)
         var opacityTarget: String?
         if layer.opacity != 1 {
             let target = "lut@\(name)"
@@ -83,7 +86,7 @@ extension FilterGraphCompiler {
             + "[\(name)a]\(pad):color=black@0,alphaextract[\(name)m];"
             + "[\(name)c]\(pad),\(smear)[\(name)e];"
             + "[\(name)e][\(name)m]alphamerge,"
-            + "perspective=" + points.joined(separator: ":") + ":interpolation=linear:sense=destination,format=yuva420p"
+            + "perspective=" + points.joined(separator: ":") + ":interpolation=linear:sense=destination,format=\(color.pixelFormatName(alpha: true))"
         return PlacedLayer(chain: text, x: originX, y: originY, opacityTarget: opacityTarget)
     }
 }

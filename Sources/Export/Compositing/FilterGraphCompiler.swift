@@ -18,15 +18,17 @@ enum FilterGraphCompilerError: Error {
 /// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
 /// - a singular transform (determinant 0): nothing (the picture covers no pixel);
 /// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`.
-/// Every YUV picture is brought to the canvas format — 8-bit 4:2:0, limited range, BT.709 — naming the source's
-/// matrix and range (`scale=in_color_matrix=…:in_range=…`); a source already in that format passes untouched, so a
-/// pass-through region stays exact.
+/// Every picture is brought into the canvas's colour space and format (``CanvasColor``: 8-bit SDR BT.709 unless the
+/// plan says otherwise; HDR canvases are 10-bit and blend with `overlay=format=yuv420p10`) by
+/// ``normalizationSteps(for:canvas:keepAlpha:chromaSubsampled:)``, naming the source's matrix and range; a source
+/// already in that format passes untouched, so a pass-through region stays exact.
 enum FilterGraphCompiler {
     static func compile(_ configuration: GraphConfiguration) throws -> CompiledGraph {
         var chains: [String] = []
         var inputs: [(CompiledGraph.Input, PictureFormat)] = []
         var opacityTargets: [CompiledGraph.Input: String] = [:]
         let canvas = configuration.canvas
+        let color = configuration.color
 
         // The base: the bottom layer itself when it exactly covers the canvas opaquely, else the background.
         var layers = Array(configuration.layers.enumerated())
@@ -34,7 +36,7 @@ enum FilterGraphCompiler {
         if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
             let label = "L\(index)"
             inputs.append((.layer(index), bottom.input))
-            var steps = normalizationSteps(for: bottom.input, keepAlpha: false)
+            var steps = normalizationSteps(for: bottom.input, canvas: color, keepAlpha: false)
             // Scaled to fill the canvas exactly (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
             if bottom.input.width != canvas.width || bottom.input.height != canvas.height {
                 steps.append("scale=\(canvas.width):\(canvas.height)")
@@ -43,26 +45,28 @@ enum FilterGraphCompiler {
             base = "base0"
             layers.removeFirst()
         } else {
-            inputs.append((.background, PictureFormat(width: canvas.width, height: canvas.height)))
-            chains.append("[bg]null[base0]")
+            let background = PictureFormat(width: canvas.width, height: canvas.height)
+            inputs.append((.background, background))
+            let steps = normalizationSteps(for: background, canvas: color, keepAlpha: false)
+            chains.append("[bg]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
             base = "base0"
         }
 
         var stage = 0
         for (index, layer) in layers {
-            guard let placed = try place(layer: layer, canvas: canvas, label: "L\(index)", name: "l\(index)") else { continue }
+            guard let placed = try place(layer: layer, canvas: canvas, color: color, label: "L\(index)", name: "l\(index)") else { continue }
             inputs.append((.layer(index), layer.input))
             if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
             stage += 1
-            let even = evenPlacement(x: placed.x, y: placed.y)
+            let even = evenPlacement(x: placed.x, y: placed.y, color: color)
             chains.append(placed.chain + even.steps + "[lay\(index)]")
-            chains.append("[\(base)][lay\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
+            chains.append("[\(base)][lay\(index)]overlay=x=\(even.x):y=\(even.y):format=\(color.overlayFormat)[base\(stage)]")
             base = "base\(stage)"
         }
 
         for (index, overlay) in configuration.imageOverlays.enumerated() {
             let width = max(1, try pixels(overlay.frame.width)), height = max(1, try pixels(overlay.frame.height))
-            var steps = ["scale=\(width):\(height):out_color_matrix=bt709:out_range=limited", "format=yuva420p"]
+            var steps = ["scale=\(width):\(height)"] + graphicSteps(canvas: color)
             let target = "lut@i\(index)"
             steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
             if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
@@ -80,19 +84,19 @@ enum FilterGraphCompiler {
                 steps.append("rotate=a=\(format(angle)):ow=\(outW):oh=\(outH):c=none:bilinear=1")
                 origin = (try pixels(overlay.frame.midX - Double(outW) / 2), try pixels(overlay.frame.midY - Double(outH) / 2))
             }
-            let even = evenPlacement(x: origin.x, y: origin.y)
+            let even = evenPlacement(x: origin.x, y: origin.y, color: color)
             chains.append("[I\(index)]" + steps.joined(separator: ",") + even.steps + "[img\(index)]")
-            chains.append("[\(base)][img\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420[base\(stage)]")
+            chains.append("[\(base)][img\(index)]overlay=x=\(even.x):y=\(even.y):format=\(color.overlayFormat)[base\(stage)]")
             base = "base\(stage)"
         }
 
         for (index, text) in configuration.textOverlays.enumerated() {
-            guard let layer = try text.layer(canvas: canvas, frameRate: configuration.frameRate) else { continue }
+            guard let layer = try text.layer(canvas: canvas, color: color, frameRate: configuration.frameRate) else { continue }
             stage += 1
-            let even = evenPlacement(x: layer.x, y: layer.y)
+            let even = evenPlacement(x: layer.x, y: layer.y, color: color)
             chains.append(layer.chain + even.steps + "[txt\(index)]")
             // The text's `color` source never ends: the overlay ends with the canvas (`shortest`).
-            chains.append("[\(base)][txt\(index)]overlay=x=\(even.x):y=\(even.y):format=yuv420:shortest=1[base\(stage)]")
+            chains.append("[\(base)][txt\(index)]overlay=x=\(even.x):y=\(even.y):format=\(color.overlayFormat):shortest=1[base\(stage)]")
             base = "base\(stage)"
         }
 
@@ -100,8 +104,8 @@ enum FilterGraphCompiler {
         if configuration.output != canvas {
             tail.append("scale=\(configuration.output.width):\(configuration.output.height)")
         }
-        tail.append("format=yuv420p")
-        tail.append("setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709")
+        tail.append("format=\(configuration.outputPixelFormat ?? color.pixelFormatName(alpha: false))")
+        tail.append(color.setparams)
         chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
         return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)
     }
@@ -110,28 +114,11 @@ enum FilterGraphCompiler {
     /// comma) that keep it there: `overlay=format=yuv420` aligns positions to even pixels (chroma), which moved a layer
     /// at an odd x or y one pixel up-left. Such a layer is padded with one transparent column / row on that side, in
     /// 4:4:4 where a one-pixel pad is exact, and placed one pixel earlier, on an even position.
-    static func evenPlacement(x: Int, y: Int) -> (steps: String, x: Int, y: Int) {
+    static func evenPlacement(x: Int, y: Int, color: CanvasColor = .standard) -> (steps: String, x: Int, y: Int) {
         let dx = ((x % 2) + 2) % 2, dy = ((y % 2) + 2) % 2
         guard dx != 0 || dy != 0 else { return ("", x, y) }
-        return (",format=yuva444p,pad=w=iw+\(dx):h=ih+\(dy):x=\(dx):y=\(dy):color=black@0,format=yuva420p", x - dx, y - dy)
-    }
-
-    /// The filters that bring `input` to the canvas format (empty when it already is), or with
-    /// `chromaSubsampled: false` to its 4:4:4 form (`yuv444p`/`yuva444p`, same matrix and range).
-    static func normalizationSteps(for input: PictureFormat, keepAlpha: Bool, chromaSubsampled: Bool = true) -> [String] {
-        let target = (keepAlpha ? "yuva" : "yuv") + (chromaSubsampled ? "420p" : "444p")
-        if input.isCanvasNative && input.pixelFormatName == target {
-            return []
-        }
-        if input.isCanvasNative {
-            return ["format=\(target)"]
-        }
-        var options = ["out_color_matrix=bt709", "out_range=limited"]
-        if !input.isRGB {
-            options.insert("in_color_matrix=\(input.matrixName)", at: 0)
-            options.insert("in_range=\(input.isFullRange ? "full" : "limited")", at: 1)
-        }
-        return ["scale=" + options.joined(separator: ":"), "format=\(target)"]
+        return (",format=\(color.pixelFormatName(alpha: true, subsampled: false)),pad=w=iw+\(dx):h=ih+\(dy):x=\(dx):y=\(dy)"
+                + ":color=black@0,format=\(color.pixelFormatName(alpha: true))", x - dx, y - dy)
     }
 
     /// True when `layer` maps its whole picture exactly onto the whole canvas, upright, opaque and uncropped.
@@ -163,7 +150,8 @@ enum FilterGraphCompiler {
 
     /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
     /// is invisible (cropped or scaled to nothing).
-    static func place(layer: LayerConfiguration, canvas: Size, label: String, name: String) throws -> PlacedLayer? {
+    static func place(layer: LayerConfiguration, canvas: Size, color: CanvasColor = .standard, label: String,
+                      name: String) throws -> PlacedLayer? {
         guard layer.input.width < 1 << 31, layer.input.height < 1 << 31 else {
             throw FilterGraphCompilerError.geometryOutOfRange(Double(max(layer.input.width, layer.input.height)))
         }
@@ -194,7 +182,7 @@ enum FilterGraphCompiler {
             return nil
         case .general:
             return try warp(layer: layer, transform: t, width: Int(width), height: Int(height), canvas: canvas,
-                            steps: steps, label: label, name: name)
+                            color: color, steps: steps, label: label, name: name)
         case .axisAligned, .quarterTurn, .rotation:
             break
         }
@@ -202,7 +190,7 @@ enum FilterGraphCompiler {
         if t.b == 0 && t.c == 0 {
             let w = try pixels(abs(t.a) * width), h = try pixels(abs(t.d) * height)
             guard w > 0, h > 0 else { return nil }
-            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            steps += normalizationSteps(for: layer.input, canvas: color, keepAlpha: layer.input.hasAlpha)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
             if t.a < 0 { steps.append("hflip") }
             if t.d < 0 { steps.append("vflip") }
@@ -217,7 +205,7 @@ enum FilterGraphCompiler {
             }
             let w = try pixels(abs(t.c) * height), h = try pixels(abs(t.b) * width)
             guard w > 0, h > 0 else { return nil }
-            steps += normalizationSteps(for: layer.input, keepAlpha: layer.input.hasAlpha)
+            steps += normalizationSteps(for: layer.input, canvas: color, keepAlpha: layer.input.hasAlpha)
             steps.append("transpose=\(direction)")
             if w != Int(height) || h != Int(width) { steps.append("scale=\(w):\(h)") }
             needsAlpha = layer.input.hasAlpha
@@ -228,7 +216,7 @@ enum FilterGraphCompiler {
             let angle = atan2(t.b, t.a)
             let w = try pixels(sx * width), h = try pixels(abs(sy) * height)
             guard w > 0, h > 0 else { return nil }
-            steps += normalizationSteps(for: layer.input, keepAlpha: true)
+            steps += normalizationSteps(for: layer.input, canvas: color, keepAlpha: true)
             if w != Int(width) || h != Int(height) { steps.append("scale=\(w):\(h)") }
             if sy < 0 { steps.append("vflip") }
             let outW = try pixels(box.width, .up), outH = try pixels(box.height, .up)
@@ -242,8 +230,9 @@ enum FilterGraphCompiler {
 
         var opacityTarget: String?
         if layer.opacity != 1 || needsAlpha {
-            if !steps.contains(where: { $0.hasPrefix("format=yuva420p") }) {
-                steps.append("format=yuva420p")
+            let alphaFormat = "format=\(color.pixelFormatName(alpha: true))"
+            if !steps.contains(alphaFormat) {
+                steps.append(alphaFormat)
             }
             if layer.opacity != 1 {
                 let target = "lut@\(name)"

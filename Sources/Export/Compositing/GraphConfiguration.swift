@@ -33,6 +33,11 @@ struct GraphConfiguration: Hashable {
     var layers: [LayerConfiguration]
     var imageOverlays: [ImageOverlayConfiguration]
     var textOverlays: [TextOverlayConfiguration]
+    /// The colour space and bit depth the layers are composited in and the output is tagged with.
+    var color: CanvasColor = .standard
+    /// The pixel format the graph hands the encoder (FFmpeg's name), when it is not the canvas's: ProRes takes
+    /// `yuv422p10le`. Encoders do not convert, so the graph's last step does.
+    var outputPixelFormat: String?
 }
 
 /// `AVRational` as a hashable key.

@@ -22,9 +22,10 @@ struct TextOverlayConfiguration: Hashable {
     ///
     /// - Parameters:
     ///   - canvas: the render canvas (pixels).
+    ///   - color: the canvas's colour space (the drawn RGBA text is converted into it as image overlays are).
     ///   - frameRate: the graph's frame rate (the inverse of its buffer sources' time base), for the `color` source.
     /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` for a frame beyond ±2^31 pixels.
-    func layer(canvas: Size, frameRate: AVRationalKey) throws -> (chain: String, x: Int, y: Int)? {
+    func layer(canvas: Size, color: CanvasColor = .standard, frameRate: AVRationalKey) throws -> (chain: String, x: Int, y: Int)? {
         let left = max(try FilterGraphCompiler.pixels(frame.minX, .down), 0)
         let top = max(try FilterGraphCompiler.pixels(frame.minY, .down), 0)
         let right = min(try FilterGraphCompiler.pixels(frame.maxX, .up), canvas.width)
@@ -34,8 +35,7 @@ struct TextOverlayConfiguration: Hashable {
         var transparent = style.background ?? style.color
         transparent.alpha = 0
         let source = "color=c=\(transparent.ffmpegSyntax):s=\(right - left)x\(bottom - top):r=\(frameRate.num)/\(frameRate.den)"
-        let chain = [source, "format=rgba", try drawtext(in: local), "scale=out_color_matrix=bt709:out_range=limited",
-                     "format=yuva420p"].joined(separator: ",")
+        let chain = ([source, "format=rgba", try drawtext(in: local), ] + FilterGraphCompiler.graphicSteps(canvas: color)).joined(separator: ",")
         return (chain, left, top)
     }
 

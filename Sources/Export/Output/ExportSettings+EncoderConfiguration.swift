@@ -3,15 +3,21 @@ internal import CMedia
 
 extension VideoSettings {
     /// The encoder configuration these settings give for `video`, stamped by `clock`, written into `fileType`:
-    /// 4:2:0 8-bit (ProRes: 4:2:2 10-bit) limited-range BT.709, a key frame every `keyFrameInterval` frames (default
+    /// 4:2:0 at the plan's bit depth (ProRes: 4:2:2 10-bit; 10-bit H.264 is High 10, HEVC Main 10) tagged with the
+    /// plan's colour space (x265 also gets the tags and, for PQ with sources that state it, the HDR10 SEI
+    /// parameters `master-display`/`max-cll`; the container gets `mdcv`/`clli`), a key frame every
+    /// `keyFrameInterval` frames (default
     /// 2 s; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
     /// x264/x265 presets, libvpx's real-time mode for the fast presets, and `hvc1` for HEVC outside Matroska.
     func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType) -> EncoderConfiguration {
         var picture = EncoderConfiguration.Video(
             width: video.outputSize.width, height: video.outputSize.height,
-            pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P, timeBase: clock.timeBase,
+            pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : video.color.pixelFormat, timeBase: clock.timeBase,
             frameRate: AVRational(num: video.frameDuration.timescale, den: Int32(clamping: video.frameDuration.value)))
-        picture.color = .bt709
+        let tags = video.color.tags
+        picture.color = tags
+        picture.masteringDisplay = video.masteringDisplay
+        picture.contentLightLevel = video.contentLightLevel
         let framesPerSecond = Double(video.frameDuration.timescale) / Double(video.frameDuration.value)
         picture.keyFrameInterval = codec == .ffv1 ? 1 : (keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
         if codec == .hevc && fileType != .mkv { picture.codecTag = "hvc1" }
@@ -44,7 +50,28 @@ extension VideoSettings {
                 configuration.options["row-mt"] = "1"
             }
         }
-        if codec == .hevc { configuration.options["x265-params"] = "log-level=error" }
+        if video.color.bitDepth > 8 {
+            if codec == .h264 { configuration.options["profile"] = "high10" }
+            if codec == .hevc { configuration.options["profile"] = "main10" }
+        }
+        // ProRes 422 HQ (`apch`), as AVFoundation's ProRes 422 HQ preset, whatever prores_ks's default.
+        if codec == .prores { configuration.options["profile"] = "hq" }
+        if codec == .hevc {
+            var parameters = ["log-level=error"]
+            if video.color.isHDR {
+                let names = tags.names
+                parameters += ["colorprim=\(names.primaries)", "transfer=\(names.transfer)",
+                               "colormatrix=\(names.matrix)", "range=limited"]
+                if video.masteringDisplay != nil || video.contentLightLevel != nil {
+                    parameters += ["hdr10=1", "repeat-headers=1"]
+                }
+                if let display = video.masteringDisplay { parameters.append("master-display=\(display.x265Parameter)") }
+                if let level = video.contentLightLevel {
+                    parameters.append("max-cll=\(level.maxContentLightLevel),\(level.maxFrameAverageLightLevel)")
+                }
+            }
+            configuration.options["x265-params"] = parameters.joined(separator: ":")
+        }
         return configuration
     }
 }

@@ -21,21 +21,28 @@ extension ExportPlanner {
 
     func makeVideoPlan(_ tracks: [CompositionTrack], settings: VideoSettings, range: TimeRange) throws -> VideoPlan {
         let videoComposition = request.videoComposition ?? MutableVideoComposition(propertiesOf: composition)
-        return try Self.videoPlan(
+        var plan = try Self.videoPlan(
             composition: composition, tracks: tracks, videoComposition: videoComposition, range: range,
-            maximumSize: settings.maximumSize)
+            maximumSize: settings.maximumSize, settings: settings)
+        // prores_ks encodes 4:2:2 10-bit only; the graph's last step converts the canvas to it.
+        if settings.codec == .prores { plan.outputPixelFormat = "yuv422p10le" }
+        return plan
     }
 
     /// The video render plan of `composition` over `range` (composition time; shifted to start at 0), after
     /// validating `videoComposition` against it and checking that the linked FFmpeg has every filter it needs
     /// (``requiredFilters(of:in:)``). Shared by export and the image generator.
     ///
-    /// - Parameter hasFilter: whether the linked FFmpeg has a filter of a name (``MediaLibrary/hasFilter(named:)``;
-    ///   tests pass another to act as an LGPL build).
+    /// - Parameters:
+    ///   - settings: the output's video settings, which decide with the composition's colour fields the canvas's
+    ///     colour space (``canvasColor(for:sources:settings:)``); nil (the image generator) renders SDR.
+    ///   - hasFilter: whether the linked FFmpeg has a filter of a name (``MediaLibrary/hasFilter(named:)``;
+    ///     tests pass another to act as an LGPL build).
     /// - Throws: ``ExportError/filterUnavailable(_:)`` naming the first missing filter, among others.
     static func videoPlan(
         composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
-        range: TimeRange, maximumSize: Size?, hasFilter: (String) -> Bool = MediaLibrary.hasFilter(named:)
+        range: TimeRange, maximumSize: Size?, settings: VideoSettings? = nil,
+        hasFilter: (String) -> Bool = MediaLibrary.hasFilter(named:)
     ) throws -> VideoPlan {
         var issues = videoComposition.validate(for: composition)
         let size = videoComposition.renderSize
@@ -116,10 +123,18 @@ extension ExportPlanner {
                     frame: { overlay.frame(at: shifted($0)) }, opacity: { overlay.opacity(at: shifted($0)) }))
             }
         }
+        let renderTracks = tracks.map { RenderTrack($0, exporting: range) }
+        let sources = renderTracks.flatMap { $0.segments.compactMap(\.source) }
+        let color = try canvasColor(for: videoComposition, sources: sources, settings: settings)
+        if let missing = colorFilters(canvas: color, sources: sources).first(where: { !hasFilter($0) }) {
+            throw ExportError.filterUnavailable(missing)
+        }
+        let metadata = hdrMetadata(of: sources, color: color)
         return VideoPlan(
             renderSize: renderSize, outputSize: outputSize, frameDuration: videoComposition.frameDuration,
-            duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) },
-            instructions: instructions, imageOverlays: images, textOverlays: texts)
+            duration: range.duration, tracks: renderTracks,
+            instructions: instructions, imageOverlays: images, textOverlays: texts, color: color,
+            masteringDisplay: metadata.masteringDisplay, contentLightLevel: metadata.contentLightLevel)
     }
 
     /// The render size scaled down to fit `maximum` (aspect kept, even dimensions), never up (AVFoundation's rule for

@@ -73,6 +73,14 @@ struct VideoPlan: Sendable {
     var instructions: [InstructionPlan]
     var imageOverlays: [ImageOverlayPlan] = []
     var textOverlays: [TextOverlayPlan] = []
+    /// The colour space the layers are composited in and the output is encoded and tagged in.
+    var color: CanvasColor = .standard
+    /// HDR10 static metadata written with an HDR output (x265 SEI and the container's `mdcv`/`clli`): the sources'
+    /// when they state it (``ExportPlanner/hdrMetadata(of:)``), nil otherwise and for SDR.
+    var masteringDisplay: MasteringDisplay?
+    var contentLightLevel: ContentLightLevel?
+    /// The encoder's pixel format by FFmpeg's name when it differs from the canvas's (ProRes: `yuv422p10le`).
+    var outputPixelFormat: String?
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {

@@ -49,14 +49,12 @@ struct VideoGraphPreview {
         var format = PictureFormat(
             width: video.naturalSize.width, height: video.naturalSize.height,
             pixelFormat: av_get_pix_fmt(video.pixelFormat).rawValue)
-        switch video.color.range {
-        case .full: format.colorRange = AVCOL_RANGE_JPEG.rawValue
-        case .limited: format.colorRange = AVCOL_RANGE_MPEG.rawValue
-        case .unspecified: format.colorRange = AVCOL_RANGE_UNSPECIFIED.rawValue
-        }
-        let space = av_color_space_from_name(video.color.matrix)
-        format.colorSpace = space >= 0 ? UInt32(space) : AVCOL_SPC_UNSPECIFIED.rawValue
-        return format
+        // Nothing assumed: what the description leaves unknown stays unspecified, as in an untagged frame.
+        format.colorRange = AVCOL_RANGE_UNSPECIFIED.rawValue
+        format.colorSpace = AVCOL_SPC_UNSPECIFIED.rawValue
+        format.colorPrimaries = AVCOL_PRI_UNSPECIFIED.rawValue
+        format.colorTransfer = AVCOL_TRC_UNSPECIFIED.rawValue
+        return format.applying(video.color)
     }
 }
 

@@ -52,7 +52,7 @@ extension VideoPlan {
         let configuration = GraphConfiguration(
             instructionIndex: instructionIndex ?? -1, background: instruction?.background ?? .black,
             canvas: renderSize, output: outputSize, frameRate: rate, layers: layers,
-            imageOverlays: images, textOverlays: texts)
+            imageOverlays: images, textOverlays: texts, color: color, outputPixelFormat: outputPixelFormat)
         return (configuration, opacities)
     }
 

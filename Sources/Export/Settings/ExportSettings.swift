@@ -124,15 +124,21 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     public var maximumSize: Size?
     /// Frames between key frames (1 ... 2^31 − 1); nil = 2 seconds' worth.
     public var keyFrameInterval: Int?
+    /// Bits per component of the encoded pictures and of the composition canvas: 8 or 10. nil (the default)
+    /// follows the composition: 10 for HDR, 8 for SDR. 10 gives H.264 High 10, HEVC Main 10, VP9 profile 2
+    /// (ProRes is always 10-bit 4:2:2); an HDR composition with 8 is refused. The chroma layout follows the codec
+    /// (4:2:0; ProRes 4:2:2).
+    public var bitDepth: Int?
 
     /// Video settings; defaults give H.264 CRF 23, preset medium, render size.
     public init(codec: Codec = .h264, rateControl: RateControl = .constantQuality(23), encoderPreset: String = "medium",
-                maximumSize: Size? = nil, keyFrameInterval: Int? = nil) {
+                maximumSize: Size? = nil, keyFrameInterval: Int? = nil, bitDepth: Int? = nil) {
         self.codec = codec
         self.rateControl = rateControl
         self.encoderPreset = encoderPreset
         self.maximumSize = maximumSize
         self.keyFrameInterval = keyFrameInterval
+        self.bitDepth = bitDepth
     }
 }
 
@@ -196,7 +202,7 @@ public enum ExportPreset: String, Sendable, Hashable, CaseIterable {
     case preset1920x1080 = "AVAssetExportPreset1920x1080"
     /// H.264 + AAC, at most 3840×2160.
     case preset3840x2160 = "AVAssetExportPreset3840x2160"
-    /// HEVC CRF 20, render size.
+    /// HEVC CRF 20, render size; HDR sources stay HDR (HEVC Main 10, as AVFoundation's preset keeps HDR).
     case hevcHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
     /// HEVC, at most 1920×1080.
     case hevc1920x1080 = "AVAssetExportPresetHEVC1920x1080"

@@ -15,6 +15,8 @@ final class TrackFrameSelector {
     private var segmentHint = 0
     /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
     private(set) var shownNaturalSize: Size?
+    /// The colour description of that source (the loader's, or the caller's correction of it).
+    private(set) var shownColor: ColorProperties?
 
     init(track: RenderTrack, cancellation: CancellationFlag) {
         self.track = track
@@ -42,6 +44,7 @@ final class TrackFrameSelector {
             readers = readers.filter { upcoming.contains($0.key) }
         }
         shownNaturalSize = source.video?.naturalSize
+        shownColor = source.video?.color
         return try reader.frame(at: segment.sourceTime(at: time))
     }
 }

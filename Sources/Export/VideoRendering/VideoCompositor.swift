@@ -56,7 +56,9 @@ final class VideoCompositor {
             picture: { trackID in
                 guard let renderer = trackRenderers[trackID], let picture = try renderer.frame(at: time) else { return nil }
                 layerFrames.append(picture)
-                return (PictureFormat(of: picture), renderer.shownNaturalSize ?? Size(width: picture.width, height: picture.height))
+                var format = PictureFormat(of: picture)
+                if let color = renderer.shownColor { format = format.applying(color) }
+                return (format, renderer.shownNaturalSize ?? Size(width: picture.width, height: picture.height))
             },
             image: { url in
                 let picture = try image(at: url)
@@ -174,7 +176,8 @@ final class VideoCompositor {
         return nil
     }
 
-    /// A solid canvas-format frame of `color` (made once per colour by FFmpeg's `color` source).
+    /// A solid 8-bit SDR frame of `color` (made once per colour by FFmpeg's `color` source); the graph converts it
+    /// into the canvas's colour space like any SDR picture.
     private func background(_ color: RenderColor) throws -> Frame {
         if let frame = backgrounds[color] { return frame }
         let frame = try SolidFrame.make(color: color, size: plan.renderSize)
