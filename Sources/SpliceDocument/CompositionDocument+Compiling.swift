@@ -67,6 +67,12 @@ extension DocumentComposition {
         var composition = MutableComposition(naturalSize: naturalSize ?? .zero)
         for (trackIndex, track) in tracks.enumerated() {
             let trackPath = DocumentPath("composition.tracks").appending(trackIndex)
+            // A document names every track by its ID (layer instructions and mix parameters refer to it), so 0 is not
+            // "pick one" here as it is for addMutableTrack.
+            guard track.trackID != MutableComposition.invalidTrackID else {
+                problems.add(trackPath.appending("trackID"), "\(CompositionError.invalidTrackID(track.trackID))")
+                continue
+            }
             do {
                 try composition.addMutableTrack(withMediaType: track.mediaType, preferredTrackID: track.trackID)
             } catch let error as CompositionError {

@@ -66,6 +66,29 @@ struct TextFontFallbackTests {
         }
     }
 
+    /// Chinese and Arabic in one text: each is in some installed font, but no one font has both (with the fonts of
+    /// fonts.list), and drawtext draws a text with one font: refused with the characters named, never boxes.
+    @Test func textNoOneFontCoversIsRefusedNamingTheCharacters() async throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc") else {
+            print("TextFontFallbackTests: skipped the mixed-script test: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
+            return
+        }
+        let composition = try await OverlayRenderingTests.blueCanvas()
+        var video = MutableVideoComposition(propertiesOf: composition)
+        let content = TextLayerContent(string: "标ب", fontFamily: "DejaVu Sans", fontSize: 24)
+        video.overlays = [OverlayLayer(content: .text(content), frame: Self.band, timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)))]
+        do {
+            _ = try await OverlayRenderingTests.picture(composition, video)
+            Issue.record("a text no one font covers was drawn")
+        } catch let error as ExportError {
+            guard case .unsupportedSettings(let reason) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(reason.contains("DejaVuSans.ttf") && reason.contains("'标' (U+6807)") && reason.contains("one font"), "\(reason)")
+        }
+    }
+
     /// FFmpeg 5.1's drawtext shapes Arabic with libfribidi (`text_shaping`, on by default when FFmpeg is built with
     /// it, as Debian's is): "بب" (two beh) is drawn with the joined initial and final forms (U+FE91 U+FE90), not two
     /// isolated ones (U+FE8F), and laid out right to left like them.

@@ -34,3 +34,17 @@ struct CoreAnimationOverlayTests {
         #expect(problems.first?.message == "an overlay placed by \"layer\" (Core Animation geometry) takes no \"position\"")
     }
 }
+
+/// `addMutableTrack(preferredTrackID: 0)` picks an ID (AVFoundation's kCMPersistentTrackID_Invalid), but a document
+/// names each track by its ID, so a document's track 0 stays a problem at its path.
+@Suite("Documents: track IDs")
+struct DocumentTrackIDTests {
+    @Test func aDocumentTrackIDOfZeroIsAProblem() async throws {
+        let problems = try await DocumentErrorTests.problems("""
+            { "version": 1, "composition": { "tracks": [
+                { "trackID": 0, "mediaType": "video", "segments": [ { "source": "clipA.mp4", "track": "video", "at": "0s" } ] } ] } }
+            """)
+        #expect(problems.first?.path.description == "composition.tracks[0].trackID", "\(problems)")
+        #expect(problems.first?.message == "\(CompositionError.invalidTrackID(0))")
+    }
+}

@@ -14,9 +14,9 @@ enum FontResolver {
     /// The path of the first font in `family`'s fallback order that has every character of `text`, or nil when
     /// fontconfig cannot be used (no configuration), in which case `drawtext` resolves the family itself.
     ///
-    /// - Throws: ``ExportError/noFontForCharacter(character:text:family:)`` naming the first character no installed
-    ///   font has; when every character is in some font but no one font has them all, the first character the best
-    ///   covering font lacks.
+    /// - Throws: ``ExportError/noFontForCharacter(character:text:family:)`` naming the first character (in text
+    ///   order) no installed font has; ``ExportError/unsupportedSettings(_:)`` naming the characters the best font
+    ///   lacks when every character is in some font but no one font has them all.
     static func fontFile(family: String, covering text: String) throws(ExportError) -> String? {
         guard FcInit() != 0 else { return nil }
         guard let pattern = FcPatternCreate() else { return nil }
@@ -48,11 +48,16 @@ enum FontResolver {
             if needed.allSatisfy({ covered($0, charset) }) { return path }
             candidates.append((path, charset))
         }
-        guard !candidates.isEmpty else { return nil }
-        // No one font has every character: name the first one no font has, else the first the best font lacks.
-        let missing = needed.first { scalar in !candidates.contains { covered(scalar, $0.charset) } }
-            ?? needed.first { !covered($0, candidates[0].charset) } ?? needed[0]
-        throw ExportError.noFontForCharacter(character: describe(missing), text: text, family: family)
+        guard let best = candidates.first else { return nil }
+        if let missing = needed.first(where: { scalar in !candidates.contains { covered(scalar, $0.charset) } }) {
+            throw ExportError.noFontForCharacter(character: describe(missing), text: text, family: family)
+        }
+        // Every character is in some font, but no one font has them all (drawtext draws a text with one font).
+        let lacking = needed.filter { !covered($0, best.charset) }.map(describe).joined(separator: ", ")
+        throw ExportError.unsupportedSettings(
+            "no one installed font has every character of the text '\(text)': \(best.file), the best match for "
+                + "'\(family)', lacks \(lacking), which other fonts have; FFmpeg's drawtext draws a text with one font, so "
+                + "split the text into overlays or install a font that covers all of it (e.g. fonts-noto-cjk)")
     }
 
     /// False for characters drawn without a glyph: whitespace, controls and format characters (e.g. U+200D).
