@@ -1,0 +1,99 @@
+import Foundation
+import Splice
+import SpliceTesting
+import Testing
+
+/// The Swift samples of README.md and docs/*.md, kept here verbatim so they are compiled with the tests and run by
+/// ``DocumentationSampleTests``: each sample sits between a `// sample: NAME` line and a `// end sample` line, and
+/// every ```` ```swift ```` block in the docs must equal one of them (its leading `import` lines aside, which this
+/// file has at the top). Edit a sample here and paste it into the doc, never the other way round.
+///
+/// The samples name their files relative to the current directory, as a user's would; the tests run them in a
+/// scratch folder holding the canonical fixtures under those names.
+enum DocumentationSamples {
+    /// README.md, "Quick start".
+    static func readmeEdit() async throws {
+        // sample: readme-edit
+        let clipA = try await Asset.load(from: URL(fileURLWithPath: "a.mov"))
+        let clipB = try await Asset.load(from: URL(fileURLWithPath: "b.mov"))
+        let music = try await Asset.load(from: URL(fileURLWithPath: "music.m4a"))
+
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: clipA.duration), of: clipA, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: clipB.duration), of: clipB, at: clipA.duration)
+        let musicTrack = try composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: composition.duration),
+                                         of: music.tracks(withMediaType: .audio)[0], at: .zero, intoTrackWithID: musicTrack)
+
+        var video = MutableVideoComposition(propertiesOf: composition)      // upright, aspect-fitted, one instruction per span
+        video.instructions[0].layerInstructions[0].setOpacityRamp(
+            fromStartOpacity: 1, toEndOpacity: 0,
+            timeRange: TimeRange(start: clipA.duration - MediaTime(seconds: 1), duration: MediaTime(seconds: 1)))
+        video.instructions[0].layerInstructions[0].setOpacity(1, at: clipA.duration)   // clip B: opaque again
+
+        var mix = MutableAudioMix()
+        var fade = AudioMixInputParameters(trackID: musicTrack)
+        fade.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0,
+                           timeRange: TimeRange(start: composition.duration - MediaTime(seconds: 3), duration: MediaTime(seconds: 3)))
+        mix.inputParameters = [fade]
+
+        let session = AssetExportSession(asset: composition, preset: .preset1920x1080)
+        session.outputURL = URL(fileURLWithPath: "out.mp4")
+        session.videoComposition = video
+        session.audioMix = mix
+        try await session.export()                     // progress: session.progressUpdates; cancel: session.cancelExport()
+        // end sample
+    }
+
+    /// README.md, "Testing your own compositions": a golden-frame check of a composition's picture at 2 s.
+    static func readmeGolden(composition: MutableComposition) async throws {
+        // sample: readme-golden
+        let generator = AssetImageGenerator(asset: composition)
+        let goldens = GoldenFrames(directory: URL(fileURLWithPath: "Goldens"))
+        let (frame, _) = try await generator.image(at: MediaTime(seconds: 2))
+        goldens.expect(frame, matchesGolden: "title-card", tolerance: .psnr(atLeast: 40))
+        // end sample
+    }
+
+    /// docs/README.md: a document rendered from Swift.
+    static func documentExport() async throws {
+        // sample: document-export
+        let document = try await CompositionDocument.load(from: URL(fileURLWithPath: "Examples/canonical-edit.json"))
+        let session = document.makeExportSession(outputURL: URL(fileURLWithPath: "canonical.mp4"))
+        try await session.export()
+        // end sample
+    }
+
+    /// docs/porting.md: the canonical edit (`Examples/canonical-edit.json`) in Swift.
+    static func portingCanonicalEdit() async throws {
+        // sample: porting-canonical-edit
+        let clipA = try await Asset.load(from: URL(fileURLWithPath: "clipA.mp4"))
+        let clipB = try await Asset.load(from: URL(fileURLWithPath: "clipB.mp4"))
+        let music = try await Asset.load(from: URL(fileURLWithPath: "music.m4a"))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: clipA.duration), of: clipA, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: clipB.duration), of: clipB, at: clipA.duration)
+        let musicTrack = try composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: composition.duration),
+                                        of: music.tracks(withMediaType: .audio)[0], at: .zero, intoTrackWithID: musicTrack)
+
+        var video = MutableVideoComposition(propertiesOf: composition)
+        // Clip A fades out over its last second; clip B shares its track (and instruction 0): opaque again at 4 s.
+        video.instructions[0].layerInstructions[0].setOpacityRamp(
+            fromStartOpacity: 1, toEndOpacity: 0, timeRange: TimeRange(start: MediaTime(seconds: 3), duration: MediaTime(seconds: 1)))
+        video.instructions[0].layerInstructions[0].setOpacity(1, at: MediaTime(seconds: 4))
+        // The watermark, 160 × 48 pixels, 16 pixels in from the bottom-right corner of the 640 × 360 picture.
+        video.overlays = [OverlayLayer(content: .image(URL(fileURLWithPath: "watermark.png")),
+                                       frame: Rect(x: 640 - 160 - 16, y: 360 - 48 - 16, width: 160, height: 48),
+                                       timeRange: TimeRange(start: .zero, duration: composition.duration))]
+        var fade = AudioMixInputParameters(trackID: musicTrack)
+        fade.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: TimeRange(start: MediaTime(seconds: 5), duration: MediaTime(seconds: 3)))
+
+        let session = try AssetExportSession(asset: composition, presetName: "AVAssetExportPresetHighestQuality")
+        session.outputURL = URL(fileURLWithPath: "canonical-swift.mp4")
+        session.videoComposition = video
+        session.audioMix = MutableAudioMix(inputParameters: [fade])
+        try await session.export()
+        // end sample
+    }
+}
