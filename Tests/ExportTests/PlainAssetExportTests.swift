@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTesting
 import Testing
 import Splice
 import SpliceTestSupport
