@@ -10,6 +10,9 @@ import Foundation
 /// - records which keys each object was asked for, so ``unknownKeys(in:)`` can name keys no type reads (typos such as
 ///   `"fadeout"` would otherwise be ignored without a word);
 /// - names the allowed values when a string is not one of an enumeration's cases.
+///
+/// (One file of ~430 lines on purpose: `Swift.Decoder`'s keyed, unkeyed and single-value containers are private to
+/// this decoder and share its key bookkeeping and error wording; split apart they would have to be internal.)
 final class JSONNodeDecoder {
     /// The length of one frame, for times written in frames (`"90f"`); nil when the document sets no frame rate.
     var frameDuration: MediaTime?

@@ -113,6 +113,18 @@ struct DocumentationSampleTests {
         #expect(colorMatches(frames[1].meanColor(in: patch), (0, 0, 255), tolerance: 8), "clip B must be visible again")
     }
 
+    /// The porting guide's track-editing sample adds a track holding the clip's range, with the clip's orientation.
+    @Test func thePortingTrackSampleEditsOneTrack() async throws {
+        let clip = try await Asset.load(from: Fixture.url("canonical/clipA.mp4"))
+        let clipVideo = try #require(clip.tracks(withMediaType: .video).first)
+        var composition = MutableComposition()
+        let range = TimeRange(start: MediaTime(seconds: 1), duration: MediaTime(seconds: 2))
+        let id = try DocumentationSamples.portingModifyTrack(composition: &composition, clipRange: range, clipVideo: clipVideo)
+        #expect(id == 1)
+        #expect(composition.track(withTrackID: id)?.timeRange == TimeRange(start: .zero, duration: MediaTime(seconds: 2)))
+        #expect(composition.track(withTrackID: id)?.preferredTransform == clipVideo.preferredTransform)
+    }
+
     /// The porting guide's Swift edit is the canonical edit: its export matches the export of
     /// `Examples/canonical-edit.json` (docs/README.md's sample) picture for picture — clip A, its fade, clip B visible,
     /// the watermark — and in duration.

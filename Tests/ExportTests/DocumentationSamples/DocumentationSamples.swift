@@ -96,4 +96,18 @@ enum DocumentationSamples {
         try await session.export()
         // end sample
     }
+
+    /// docs/porting.md, "Editing one track": one track edited in place through the composition.
+    static func portingModifyTrack(
+        composition: inout MutableComposition, clipRange: TimeRange, clipVideo: AssetTrack
+    ) throws -> Int32 {
+        // sample: porting-modify-track
+        let videoID = try composition.addMutableTrack(withMediaType: .video, preferredTrackID: 0)
+        try composition.modifyTrack(withID: videoID) { track in
+            try track.insertTimeRange(clipRange, of: clipVideo, at: .zero)
+            track.preferredTransform = clipVideo.preferredTransform
+        }
+        // end sample
+        return videoID
+    }
 }
