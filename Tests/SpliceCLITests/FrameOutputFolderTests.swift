@@ -8,7 +8,6 @@ struct FrameOutputFolderTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let example = Package.example("canonical-edit.json").path
-        let started = Date()
         let run = try await SpliceTool.run(["frame", example, "--at", "3.5s", "-o", "missing-dir/x.png"], in: scratch.url)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("splice: cannot write missing-dir/x.png: the folder "), "\(run.stderr)")
@@ -18,7 +17,6 @@ struct FrameOutputFolderTests {
         let unread = try await SpliceTool.run(["frame", "nowhere.json", "--at", "1s", "-o", "missing-dir/x.png"], in: scratch.url)
         #expect(unread.status == 1)
         #expect(unread.stderr.hasPrefix("splice: cannot write missing-dir/x.png: the folder "), "\(unread.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test func fileInPlaceOfTheFolderIsNamed() async throws {
