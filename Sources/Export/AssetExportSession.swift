@@ -207,8 +207,9 @@ public final class AssetExportSession: Sendable {
             throw ExportError.unsupportedSettings("this session has already exported; make a new session to export again")
         }
         do {
+            let plan = try makePlan()
             let limitReached = try await withTaskCancellationHandler {
-                try await runOnWorkerThread()
+                try await runOnWorkerThread(plan)
             } onCancel: {
                 cancellation.cancel()
             }
@@ -224,9 +225,7 @@ public final class AssetExportSession: Sendable {
     /// the models and the sources' described formats without decoding. For debugging and for people who know FFmpeg.
     /// - Throws: the planning errors of ``export()`` (invalid models, unknown preset).
     public func filterGraphDescription() throws -> String {
-        let request = self.request.withLock { $0 }
-        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
-        return try plan.describeGraphs()
+        try makePlan().describeGraphs()
     }
 
     /// Makes every check ``export()`` makes before it writes, and writes nothing: the same code path, so a session
@@ -240,27 +239,33 @@ public final class AssetExportSession: Sendable {
     /// a container that holds the codec. Sources are opened on a worker thread, not on the cooperative pool.
     /// - Throws: the ``ExportError`` that ``export()`` would throw first; `CancellationError` when the task is cancelled.
     public func validate() async throws {
+        let plan = try makePlan()
+        guard plan.passthrough != nil else { return }
         let cancellation = CancellationFlag()
         try await withTaskCancellationHandler {
-            try await WorkerThread.run(name: "splice.validate") { [self] in _ = try checkedPlan(cancellation: cancellation) }
+            try await WorkerThread.run(name: "splice.validate") { try Self.checkSources(of: plan, cancellation: cancellation) }
         } onCancel: {
             cancellation.cancel()
         }
     }
 
-    /// The plan of the export, after every check made before writing (``validate()`` and ``export()`` both come
-    /// here). Runs on a worker thread: passthrough checks read the sources.
-    private func checkedPlan(cancellation: CancellationFlag) throws -> ExportPlan {
+    /// The checks made from the models alone (``validate()`` and ``export()`` both start here): the plan, or the
+    /// refusal. Opens no file.
+    private func makePlan() throws -> ExportPlan {
         let request = self.request.withLock { $0 }
-        let plan = try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
-        try plan.passthrough?.checkSources(cancellation: cancellation)
-        return plan
+        return try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
     }
 
-    private func runOnWorkerThread() async throws -> Bool {
+    /// The checks that read the sources (passthrough cut points and codec parameters), made on a worker thread
+    /// before anything is written (``validate()`` and ``export()`` both come here).
+    private static func checkSources(of plan: ExportPlan, cancellation: CancellationFlag) throws {
+        try plan.passthrough?.checkSources(cancellation: cancellation)
+    }
+
+    private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
-            let plan = try checkedPlan(cancellation: cancellation)
+            try Self.checkSources(of: plan, cancellation: cancellation)
             return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }
