@@ -1,5 +1,9 @@
+import Composition
+
 extension ExportPlan {
-    /// The text of every filter graph the video export will build, compiled from the sources' described formats.
+    /// The text of every filter graph the video export will build, compiled from the sources' described formats,
+    /// headed by the composition's colour space and each source's conversion into it (the `zscale`/`tonemap` or
+    /// `scale` steps appear in the graphs themselves).
     func describeGraphs() throws -> String {
         var parts: [String] = []
         if let passthrough {
@@ -11,6 +15,7 @@ extension ExportPlan {
             }.joined(separator: "\n")
         }
         if let video {
+            parts.append(video.colorSummary)
             parts.append(contentsOf: try VideoGraphPreview(plan: video).descriptions())
         }
         if let audio {
@@ -18,5 +23,30 @@ extension ExportPlan {
                          + "per segment: atrim → [atempo] → [pan] → aresample → aformat; mixed by summation")
         }
         return parts.joined(separator: "\n\n")
+    }
+}
+
+extension VideoPlan {
+    /// `# colour: HDR (HLG) BT.2020 10-bit; clip.mov track 1 (SDR bt709) → BT.2408 mapping (zscale)`, one clause
+    /// per distinct source.
+    var colorSummary: String {
+        var seen: Set<String> = []
+        var clauses: [String] = []
+        for source in tracks.flatMap({ $0.segments.compactMap(\.source) }) {
+            guard let video = source.video else { continue }
+            let name = "\(source.assetURL.lastPathComponent) track \(source.trackID)"
+            guard seen.insert(name).inserted else { continue }
+            let range = video.isStillImage ? DynamicRange.sdr : video.color.dynamicRange
+            let conversion: String
+            switch (range == .sdr, color.isHDR) {
+            case (true, false): conversion = "matrix and range (scale)"
+            case (false, false): conversion = "tone mapping to SDR (zscale, tonemap mobius)"
+            case (true, true): conversion = "BT.2408 mapping into \(color.dynamicRange.displayName) (zscale)"
+            case (false, true):
+                conversion = range == color.dynamicRange ? "matrix, range and depth (scale)" : "HLG ↔ PQ (zscale)"
+            }
+            clauses.append("\(name) (\(range.displayName) \(video.color.primaries)/\(video.color.transfer)) → \(conversion)")
+        }
+        return "# colour: \(color.summary)" + clauses.map { "\n#   \($0)" }.joined()
     }
 }
