@@ -2,8 +2,8 @@ import Composition
 
 extension ExportPlan {
     /// The text of every filter graph the video export will build, compiled from the sources' described formats,
-    /// headed by the composition's colour space and each source's conversion into it (the `zscale`/`tonemap` or
-    /// `scale` steps appear in the graphs themselves).
+    /// then the composition's colour space and each source's conversion into it (the `zscale`/`tonemap` or `scale`
+    /// steps appear in the graphs themselves) and the audio line. Each graph starts with `# from TIME`.
     func describeGraphs() throws -> String {
         var parts: [String] = []
         if let passthrough {
@@ -15,8 +15,8 @@ extension ExportPlan {
             }.joined(separator: "\n")
         }
         if let video {
-            parts.append(video.colorSummary)
             parts.append(contentsOf: try VideoGraphPreview(plan: video).descriptions())
+            parts.append(video.colorSummary)
         }
         if let audio {
             parts.append("# audio: \(audio.tracks.count) track(s) → \(audio.format.sampleRate) Hz \(audio.format.layoutName), "
