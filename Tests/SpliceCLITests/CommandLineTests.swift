@@ -272,3 +272,18 @@ struct CommandLineTests {
         #expect(badTime.stderr == "splice: --at: 'soon' is not a time: unknown unit 'soon' (use s, ms or f)\n")
     }
 }
+
+/// `splice probe` and `splice graph` on the colour fixtures (issue 15).
+@Suite("splice: colour")
+struct ColourCommandTests {
+    @Test func probeShowsEachTracksColourAndHDR10Metadata() async throws {
+        let hlg = try await SpliceTool.run(["probe", Package.fixture("hdr/hlg.mov").path])
+        #expect(hlg.status == 0)
+        #expect(hlg.stdout.contains("yuv420p10le  bt2020/arib-std-b67/bt2020nc limited 10-bit HDR (HLG)"), "\(hlg.stdout)")
+        let pq = try await SpliceTool.run(["probe", Package.fixture("hdr/pq.mp4").path])
+        #expect(pq.stdout.contains("bt2020/smpte2084/bt2020nc limited 10-bit HDR (PQ) mastering 1000/0.0001 cd/m² MaxCLL 1000 MaxFALL 400"),
+                "\(pq.stdout)")
+        let full = try await SpliceTool.run(["probe", Package.fixture("hdr/full.mp4").path])
+        #expect(full.stdout.contains("yuvj420p  bt709/bt709/bt709 full 8-bit SDR"), "\(full.stdout)")
+    }
+}
