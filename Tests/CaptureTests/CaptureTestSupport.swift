@@ -24,6 +24,13 @@ func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? 
             output.stopRecording()
         }
     }
+    // A device that stops delivering must fail the test, not hang it.
+    let watchdog = Task {
+        try await Task.sleep(nanoseconds: 60_000_000_000)
+        output.stopRecording()
+        session.stopRunning()
+    }
+    defer { watchdog.cancel() }
     var result: CaptureRecordingResult?
     for await event in recording {
         if case .finished(let finished) = event { result = finished }
@@ -48,6 +55,15 @@ struct DecodedMovie {
     var sampleRate = 0
     /// The container's metadata, and the first box types of the file.
     var formatName = ""
+    /// The last picture's planes: Y at full size, Cb and Cr at half size (4:2:0), each row `width` (or half) bytes.
+    var lastPicture: (width: Int, height: Int, y: [UInt8], cb: [UInt8], cr: [UInt8])?
+
+    /// The (Y, Cb, Cr) values of the last picture at pixel (`x`, `y`).
+    func ycbcr(x: Int, y: Int) -> (Int, Int, Int)? {
+        guard let picture = lastPicture else { return nil }
+        let chroma = (y / 2) * (picture.width / 2) + x / 2
+        return (Int(picture.y[y * picture.width + x]), Int(picture.cb[chroma]), Int(picture.cr[chroma]))
+    }
 
     /// The times (s) of the pictures brighter than `threshold` that follow a darker picture.
     func flashTimes(threshold: Double = 200) -> [Double] {
@@ -114,6 +130,14 @@ func decodeMovie(_ url: URL) throws -> DecodedMovie {
                     for y in 0..<frame.height { for x in 0..<frame.width { sum += Int(plane[y * rowBytes + x]) } }
                 }
                 movie.frames.append((time, Double(sum) / Double(frame.width * frame.height)))
+                func copy(_ plane: Int, width: Int, height: Int) -> [UInt8] {
+                    guard let base = frame.plane(plane) else { return [] }
+                    let stride = frame.bytesPerRow(ofPlane: plane)
+                    return (0..<height).flatMap { row in Array(UnsafeBufferPointer(start: base + row * stride, count: width)) }
+                }
+                movie.lastPicture = (frame.width, frame.height, copy(0, width: frame.width, height: frame.height),
+                                     copy(1, width: frame.width / 2, height: frame.height / 2),
+                                     copy(2, width: frame.width / 2, height: frame.height / 2))
             } else {
                 movie.sampleRate = frame.sampleRate
                 if let channel = frame.plane(0) {

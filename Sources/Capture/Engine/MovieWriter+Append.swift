@@ -19,7 +19,7 @@ extension MovieWriter {
         do {
             if videoGraph == nil {
                 videoGraph = try FilterGraph(
-                    description: "[in]scale=\(video.width):\(video.height),format=yuv420p[out]",
+                    description: "[in]scale=\(video.width):\(video.height):out_color_matrix=bt709:out_range=tv,format=yuv420p[out]",
                     sources: [.video(.init(label: "in", width: frame.width, height: frame.height, pixelFormat: frame.format,
                                            timeBase: AVRational(num: 1, den: video.frameRate)))],
                     sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
@@ -47,7 +47,8 @@ extension MovieWriter {
         if movieStart == nil {
             if settings.video == nil {
                 guard time + Int64(frame.sampleCount) * 1_000_000 / Int64(settings.audioSampleRate ?? 1) > requestedStart else { return }
-                movieStart = requestedStart
+                // The movie starts with the first sample at or after the request (a device opened late starts late).
+                movieStart = max(requestedStart, time)
             } else {
                 // Held until the first picture fixes the movie's time zero.
                 if let copy = try? frame.clone() { pendingAudio.append((copy, time)) }
