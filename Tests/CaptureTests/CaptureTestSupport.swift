@@ -18,12 +18,7 @@ func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? 
     let events = session.events
     session.startRunning()
     let recording = output.startRecording(to: url)
-    let stopper = Task {
-        if let seconds {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            output.stopRecording()
-        }
-    }
+    var stopper: Task<Void, any Error>?
     // A device that stops delivering must fail the test, not hang it.
     let watchdog = Task {
         try await Task.sleep(nanoseconds: 60_000_000_000)
@@ -33,9 +28,19 @@ func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? 
     defer { watchdog.cancel() }
     var result: CaptureRecordingResult?
     for await event in recording {
-        if case .finished(let finished) = event { result = finished }
+        switch event {
+        case .started:
+            // Timed from the first frame written, not from the request (opening devices takes a while under load).
+            if let seconds {
+                stopper = Task {
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                    output.stopRecording()
+                }
+            }
+        case .finished(let finished): result = finished
+        }
     }
-    stopper.cancel()
+    stopper?.cancel()
     session.stopRunning()
     for await event in events {
         if case .stopped = event { break }

@@ -14,7 +14,10 @@ extension MovieWriter {
         }
         guard let movieStart else { return }
         let slot = ((time - movieStart) * Int64(video.frameRate) + 500_000) / 1_000_000
-        if let endTime, slot >= (endTime * Int64(video.frameRate) + 999_999) / 1_000_000 { return }
+        if let endTime, slot >= (endTime * Int64(video.frameRate) + 999_999) / 1_000_000 {
+            videoReachedEnd = true
+            return
+        }
         guard slot > lastVideoSlot else { droppedFrames += 1; return }
         do {
             if videoGraph == nil {

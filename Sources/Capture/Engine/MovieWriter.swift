@@ -31,6 +31,8 @@ final class MovieWriter {
     var pendingBytes: Int64 = 0
     var lastDiskCheck: Int64 = -1_000_000
     var droppedFrames = 0
+    /// True once a picture at or past the end arrived (a late device may skip the last slots).
+    var videoReachedEnd = false
     /// The largest packet written so far, bytes (a key frame), for keeping under the size limit.
     var largestPacket: Int64 = 0
     /// The audio encoder's priming samples. A fragment cannot start before 0, so the fragmenting muxer moves every
@@ -97,7 +99,7 @@ final class MovieWriter {
     /// True when every stream has reached the end time.
     var isComplete: Bool {
         guard let endTime else { return false }
-        let videoDone = settings.video.map { lastVideoSlot + 1 >= Self.slots(endTime, $0.frameRate) } ?? true
+        let videoDone = settings.video.map { videoReachedEnd || lastVideoSlot + 1 >= Self.slots(endTime, $0.frameRate) } ?? true
         let audioDone = settings.audioSampleRate.map { (nextAudioSample ?? 0) >= endTime * Int64($0) / 1_000_000 } ?? true
         return videoDone && audioDone
     }

@@ -2,9 +2,19 @@ extension CaptureSession {
     /// The quality a session captures at (AVFoundation's `AVCaptureSession.Preset`); see
     /// ``CaptureDevice/format(for:)`` for the format each picks on a device.
     public enum Preset: String, Sendable, Hashable, Codable, CaseIterable {
-        case high, medium, low, photo
+        /// The largest picture that still reaches 24 fps.
+        case high
+        /// The largest picture at most 640 pixels wide reaching 24 fps.
+        case medium
+        /// The smallest picture.
+        case low
+        /// The largest picture at any frame rate.
+        case photo
+        /// Exactly 1920 × 1080 pixels.
         case hd1920x1080 = "1920x1080"
+        /// Exactly 1280 × 720 pixels.
         case hd1280x720 = "1280x720"
+        /// Exactly 640 × 480 pixels.
         case vga640x480 = "640x480"
 
         /// The picture size of the fixed-size presets, pixels; nil for the others.

@@ -25,8 +25,11 @@ package protocol V4L2DeviceIO: Sendable {
 
 /// A failed ioctl: its name and the errno it set.
 package struct V4L2IOError: Error, Sendable, Hashable {
+    /// The ioctl's name (`VIDIOC_S_CTRL`).
     package var ioctl: String
+    /// The errno it set.
     package var errno: Int32
+    /// A failure of `ioctl` with `errno`.
     package init(ioctl: String, errno: Int32) {
         self.ioctl = ioctl
         self.errno = errno
@@ -35,8 +38,11 @@ package struct V4L2IOError: Error, Sendable, Hashable {
 
 /// The reply to `VIDIOC_QUERYCAP` (`struct v4l2_capability`).
 package struct V4L2Capability: Sendable, Hashable {
+    /// The driver's name (`uvcvideo`).
     package var driver: String
+    /// The device's name (`HD Pro Webcam C920`).
     package var card: String
+    /// Where it is attached (`usb-0000:00:14.0-2`).
     package var busInfo: String
     /// `device_caps` (the node's own capabilities; `capabilities` covers the whole device).
     package var deviceCapabilities: UInt32
@@ -46,6 +52,7 @@ package struct V4L2Capability: Sendable, Hashable {
     /// `V4L2_CAP_META_CAPTURE` (the UVC metadata node every UVC camera also exposes).
     package static let metaCapture: UInt32 = 0x0080_0000
 
+    /// A reply with these fields.
     package init(driver: String, card: String, busInfo: String, deviceCapabilities: UInt32) {
         self.driver = driver
         self.card = card
@@ -59,8 +66,11 @@ package struct V4L2Capability: Sendable, Hashable {
 
 /// One `VIDIOC_ENUM_FMT` reply: the FourCC and the driver's description.
 package struct V4L2PixelFormat: Sendable, Hashable {
+    /// The pixel format's FourCC (`YUYV`, `MJPG`).
     package var fourCC: String
+    /// The driver's description of it.
     package var description: String
+    /// A reply with these fields.
     package init(fourCC: String, description: String) {
         self.fourCC = fourCC
         self.description = description
@@ -69,8 +79,11 @@ package struct V4L2PixelFormat: Sendable, Hashable {
 
 /// One `VIDIOC_ENUM_FRAMESIZES` reply (discrete), pixels.
 package struct V4L2FrameSize: Sendable, Hashable {
+    /// Pixels.
     package var width: Int
+    /// Pixels.
     package var height: Int
+    /// A size in pixels.
     package init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -79,8 +92,11 @@ package struct V4L2FrameSize: Sendable, Hashable {
 
 /// One `VIDIOC_ENUM_FRAMEINTERVALS` reply (discrete): the frame duration `numerator/denominator` seconds.
 package struct V4L2FrameInterval: Sendable, Hashable {
+    /// Seconds per frame: numerator.
     package var numerator: Int32
+    /// Seconds per frame: denominator.
     package var denominator: Int32
+    /// A frame duration of `numerator/denominator` seconds.
     package init(_ numerator: Int32, _ denominator: Int32) {
         self.numerator = numerator
         self.denominator = denominator
@@ -91,16 +107,24 @@ package struct V4L2FrameInterval: Sendable, Hashable {
 package struct V4L2ControlInfo: Sendable, Hashable {
     /// `V4L2_CTRL_TYPE_*`.
     package enum Kind: Sendable, Hashable { case integer, boolean, menu, button }
+    /// The control ID (`V4L2_CID_*`).
     package var id: UInt32
+    /// The driver's name for it.
     package var name: String
+    /// Its type.
     package var kind: Kind
+    /// The smallest value, in the control's unit.
     package var minimum: Int32
+    /// The largest value.
     package var maximum: Int32
+    /// The step between values.
     package var step: Int32
+    /// The driver's default.
     package var defaultValue: Int32
     /// The menu indices the driver accepts (`VIDIOC_QUERYMENU` succeeded for them); empty for other kinds.
     package var menuItems: [Int32]
 
+    /// A reply with these fields.
     package init(id: UInt32, name: String, kind: Kind, minimum: Int32, maximum: Int32, step: Int32 = 1,
                  defaultValue: Int32, menuItems: [Int32] = []) {
         self.id = id
