@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AudioMix", targets: ["AudioMix"]),
         .library(name: "Export", targets: ["Export"]),
         .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
+        .library(name: "Capture", targets: ["Capture"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -31,9 +32,11 @@ let package = Package(
         // The FFmpeg owner types (one Swift owner per allocation) shared by the engines through `package` access.
         .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
         .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
+        // The capture engine: devices (V4L2, PulseAudio, X11, virtual), sessions, crash-safe movie file output.
+        .target(name: "Capture", dependencies: ["CMedia", "SpliceFFmpeg", "Composition"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture"]),
         .target(name: "SpliceTesting", dependencies: ["Splice", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
@@ -47,6 +50,8 @@ let package = Package(
         // Runs the built `splice` executable.
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice"]),
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export"]),
+        // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
     ]
 )

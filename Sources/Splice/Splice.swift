@@ -1,5 +1,6 @@
 // The umbrella module: `import Splice` gives a user every public module at once.
 @_exported import AudioMix
+@_exported import Capture
 @_exported import Composition
 @_exported import Export
 @_exported import SpliceFFmpeg

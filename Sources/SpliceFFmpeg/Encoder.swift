@@ -78,6 +78,10 @@ package final class Encoder {
     /// Samples per audio frame the opened encoder wants (`frame_size`; 0 when any size is accepted).
     package var frameSize: Int { Int(pointer.pointee.frame_size) }
 
+    /// Samples an opened audio encoder puts before the first input sample (`initial_padding`: AAC's priming, 1024),
+    /// at the encoder's sample rate; 0 for video.
+    package var initialPadding: Int { Int(pointer.pointee.initial_padding) }
+
     /// The sample format of an audio encoder.
     package var sampleFormat: AVSampleFormat { pointer.pointee.sample_fmt }
 

@@ -47,6 +47,8 @@ package final class Frame {
     }
     package var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
     package var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// Samples per second of an audio frame (`sample_rate`; 0 for a picture).
+    package var sampleRate: Int { Int(pointer.pointee.sample_rate) }
     package var hasData: Bool { pointer.pointee.data.0 != nil || pointer.pointee.buf.0 != nil }
 
     /// The pixel format (`AVPixelFormat`) or sample format (`AVSampleFormat`) raw value; −1 when unset.
@@ -104,6 +106,12 @@ package final class Frame {
         pointer.pointee.sample_rate = Int32(sampleRate)
         av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channelCount))
         try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+    }
+
+    /// Keeps only the first `count` samples of an audio frame (`nb_samples` lowered; the buffers stay as they are),
+    /// e.g. to end a recording on an exact sample. A `count` at or above the frame's count changes nothing.
+    package func truncateSamples(to count: Int) {
+        if count < sampleCount { pointer.pointee.nb_samples = Int32(max(0, count)) }
     }
 
     /// Gives an audio frame whose channel order is unspecified the layout `layout` (a copy); frames with a known

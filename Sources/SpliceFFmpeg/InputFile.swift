@@ -65,6 +65,56 @@ package final class InputFile {
         }
     }
 
+    /// Opens the capture device `device` through libavdevice's input format `formatName` (`lavfi`, `pulse`,
+    /// `x11grab`, `v4l2`, …) with the device options `options` (e.g. `video_size`, `framerate`, `sample_rate`), and
+    /// reads its stream information.
+    ///
+    /// Wraps `avdevice_register_all`, `av_find_input_format`, `avformat_open_input` and `avformat_find_stream_info`.
+    /// Unlike ``init(url:cancellation:)`` no file-system preflight runs (a device name is not a path) and no protocol
+    /// whitelist applies. ``url`` is a `file:` URL of `device`, for messages only.
+    ///
+    /// - Parameters:
+    ///   - device: what the input format opens: a filter graph for `lavfi`, a source name for `pulse`, a display
+    ///     (`:99.0+0,0`) for `x11grab`, a node (`/dev/video0`) for `v4l2`.
+    ///   - formatName: the libavdevice (or libavformat) input format's short name.
+    ///   - options: device private options; every one must be recognised.
+    ///   - cancellation: polled during blocking reads; a fresh flag when nil.
+    /// - Throws: ``InputFileError/readFailed(_:)`` when FFmpeg has no such input format or an option is not
+    ///   recognised; ``InputFileError/unreadableHeader(_:format:)`` with FFmpeg's error when the device cannot be
+    ///   opened (EIO for a PulseAudio server that is not there, …); `CancellationError` when cancelled.
+    package init(device: String, formatName: String, options: [String: String], cancellation: CancellationFlag? = nil) throws {
+        MediaLibrary.installLogRouting()
+        MediaLibrary.registerDevices()
+        url = URL(fileURLWithPath: device)
+        let flag = cancellation ?? CancellationFlag()
+        self.cancellation = flag
+        guard let format = av_find_input_format(formatName) else {
+            throw InputFileError.readFailed("FFmpeg has no input format named \(formatName)")
+        }
+        guard let allocated = avformat_alloc_context() else {
+            throw InputFileError.readFailed("out of memory allocating the demuxer context")
+        }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: inputFileInterruptCallback, opaque: Unmanaged.passUnretained(flag).toOpaque())
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let openCode = avformat_open_input(&context, device, format, &dictionary)
+        let unrecognised = av_dict_count(dictionary)
+        av_dict_free(&dictionary)
+        guard openCode >= 0, let opened = context else {
+            if flag.isCancelled || openCode == cmedia_AVERROR_EXIT() { throw CancellationError() }
+            throw InputFileError.unreadableHeader(FFmpegError(rawValue: openCode), format: formatName)
+        }
+        pointer = opened
+        if unrecognised > 0 { throw InputFileError.readFailed("\(formatName) did not recognise \(unrecognised) option(s)") }
+        let infoCode = avformat_find_stream_info(pointer, nil)
+        if infoCode < 0 {
+            if flag.isCancelled || infoCode == cmedia_AVERROR_EXIT() { throw CancellationError() }
+            throw InputFileError.unreadableStreamInformation(FFmpegError(rawValue: infoCode))
+        }
+    }
+
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)

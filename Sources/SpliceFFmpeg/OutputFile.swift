@@ -117,6 +117,20 @@ package final class OutputFile {
     /// Current size of the written file in bytes (`avio_size`), for file length limits.
     package var bytesWritten: Int64 { avio_tell(pointer.pointee.pb) }
 
+    /// Pushes what the muxer has written so far out of the I/O buffer into the file (`avio_flush`), so that a crash
+    /// after this call loses nothing already written.
+    package func flush() {
+        if ioOpen { avio_flush(pointer.pointee.pb) }
+    }
+
+    /// Ends the current movie fragment now and flushes it to the file (`av_write_frame(s, NULL)`, which the `mov`
+    /// muxer takes as "write the fragment" under `movflags=frag_custom`, then `avio_flush`).
+    /// - Throws: ``FFmpegError`` from the write.
+    package func writeFragment() throws {
+        try FFmpegError.check(av_write_frame(pointer, nil))
+        flush()
+    }
+
     /// Flushes interleaving queues and writes the trailer (`av_write_trailer`), then closes the file.
     package func finish() throws {
         try FFmpegError.check(av_write_trailer(pointer))

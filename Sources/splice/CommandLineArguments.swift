@@ -6,7 +6,7 @@
 struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
-        case export, probe, frame, graph, validate, expand, help
+        case export, probe, frame, graph, validate, expand, devices, record, repair, help
     }
 
     /// What was asked for.
@@ -64,7 +64,14 @@ struct CommandLineArguments: Equatable {
             return [output, overwrite, Option(name: "at", short: nil, takesValue: true)]
         case .validate:
             return [output, Option(name: "json", short: nil, takesValue: false)]
-        case .graph, .expand, .help:
+        case .devices:
+            return [Option(name: "json", short: nil, takesValue: false)]
+        case .record:
+            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space"]
+                .map { Option(name: $0, short: nil, takesValue: true) }
+                + [Option(name: "preset", short: nil, takesValue: true,
+                          allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"])]
+        case .graph, .expand, .repair, .help:
             return []
         }
     }
@@ -72,7 +79,8 @@ struct CommandLineArguments: Equatable {
     /// How many operands each command takes: (minimum, maximum; nil for any number).
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
-        case .export, .frame, .graph, .validate, .expand: return (1, 1)
+        case .export, .frame, .graph, .validate, .expand, .repair: return (1, 1)
+        case .devices, .record: return (0, 0)
         case .probe: return (1, nil)
         case .help: return (0, 1)
         }

@@ -23,6 +23,9 @@ enum Help {
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
           expand DOC.json              print the full form of a (short-form) document
+          devices                      list capture devices (cameras, audio sources, screens, virtual devices)
+          record -o OUT.mp4            record from capture devices into a crash-safe movie
+          repair MOVIE.mp4             cut the torn last fragment off a recording a crash left behind
           help [COMMAND]               this text, or a command's
 
         Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
@@ -46,6 +49,9 @@ enum Help {
         case .graph: return graph
         case .validate: return validate
         case .expand: return expand
+        case .devices: return devices
+        case .record: return record
+        case .repair: return repair
         case .help: return general
         }
     }

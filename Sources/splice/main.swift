@@ -22,6 +22,9 @@ do {
             case .graph: try await DocumentCommands.graph(arguments)
             case .validate: try await DocumentCommands.validate(arguments)
             case .expand: try await DocumentCommands.expand(arguments)
+            case .devices: try DeviceCommands.devices(arguments)
+            case .record: try await RecordCommand.run(arguments)
+            case .repair: try DeviceCommands.repair(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success

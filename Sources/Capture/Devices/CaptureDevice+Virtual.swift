@@ -1,0 +1,48 @@
+extension CaptureDevice {
+    /// A virtual camera (FFmpeg `lavfi`): `testsrc2` at `width` × `height` pixels and `frameRate` fps, paced to real
+    /// time (`realtime`), with every frame whose number is a multiple of `markerInterval` × `frameRate` painted white
+    /// (a "flash"; nil for no markers). Marked ``isVirtual``; for tests, demos and CI.
+    ///
+    /// The flash of second k is frame k·frameRate·markerInterval, exactly k·markerInterval seconds after the device
+    /// starts; ``virtualMicrophone(sampleRate:markerInterval:)`` beeps at the same instants.
+    public static func virtualCamera(width: Int = 640, height: Int = 480, frameRate: Int = 30,
+                                     markerInterval: Int? = 1) -> CaptureDevice {
+        var graph = "testsrc2=size=\(width)x\(height):rate=\(frameRate)"
+        if let markerInterval {
+            graph += ",drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='eq(mod(n\\,\(frameRate * markerInterval))\\,0)'"
+        }
+        graph += ",format=yuv420p,realtime"
+        let format = Format(pixelFormat: "yuv420p", width: width, height: height,
+                            frameRateRanges: [FrameRateRange(framesPerSecond: Int32(frameRate))])
+        let id = markerInterval == nil ? "virtual:camera" : "virtual:camera-markers"
+        return CaptureDevice(
+            uniqueID: id, localizedName: markerInterval == nil ? "Virtual Camera" : "Virtual Camera (flash every \(markerInterval!) s)",
+            modelID: "lavfi testsrc2", deviceType: .virtualCamera, isVirtual: true, formats: [format], mediaTypes: [.video],
+            source: CaptureSource(formatName: "lavfi", device: graph, options: [:], clock: .zeroAtOpen))
+    }
+
+    /// A virtual microphone (FFmpeg `lavfi`): a stereo 440 Hz tone at −20 dBFS (amplitude 0.1), paced to real time
+    /// (`arealtime`), with a 1 kHz beep at amplitude 0.8 for the first 1/30 s of every `markerInterval` seconds
+    /// (nil for no beeps). Marked ``isVirtual``.
+    public static func virtualMicrophone(sampleRate: Int = 48_000, markerInterval: Int? = 1) -> CaptureDevice {
+        let tone = "0.1*sin(2*PI*440*t)"
+        let expression: String
+        if let markerInterval {
+            expression = "if(lt(mod(n\\,\(sampleRate * markerInterval))\\,\(sampleRate / 30))\\,0.8*sin(2*PI*1000*t)\\,\(tone))"
+        } else {
+            expression = tone
+        }
+        let graph = "aevalsrc=exprs='\(expression)':s=\(sampleRate):c=stereo:n=1024,arealtime"
+        let id = markerInterval == nil ? "virtual:microphone" : "virtual:microphone-markers"
+        return CaptureDevice(
+            uniqueID: id, localizedName: markerInterval == nil ? "Virtual Microphone" : "Virtual Microphone (beep every \(markerInterval!) s)",
+            modelID: "lavfi aevalsrc", deviceType: .virtualMicrophone, isVirtual: true,
+            formats: [Format(sampleRate: sampleRate, channelCount: 2)], mediaTypes: [.audio],
+            source: CaptureSource(formatName: "lavfi", device: graph, options: [:], clock: .zeroAtOpen))
+    }
+
+    /// The virtual devices discovery lists: a camera and a microphone, each plain and with markers.
+    static var virtualDevices: [CaptureDevice] {
+        [virtualCamera(markerInterval: nil), virtualCamera(), virtualMicrophone(markerInterval: nil), virtualMicrophone()]
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SpliceFFmpeg
+internal import CMedia
+
+/// Turns a finished fragmented movie into a regular one (one `moov` with every sample table), by stream copy into a
+/// temporary file beside it that then replaces it (`rename`, atomic): what a clean stop leaves, as AVFoundation
+/// leaves a normal movie. Players that cannot read fragments can then play it.
+enum MovieFinisher {
+    /// Rewrites the movie at `url` in place, moving every stream `audioPriming` samples (at `sampleRate`) earlier
+    /// again: the fragmenting muxer had moved them all later so the AAC priming would not start before 0. The
+    /// picture starts at 0 again and the priming lands before 0, written as an edit list (players skip it).
+    /// - Throws: ``FFmpegError`` or ``InputFileError``; the original file is untouched then.
+    static func rewriteAsRegularMovie(at url: URL, audioPriming: Int64, sampleRate: Int) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).finishing")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            let input = try InputFile(url: url)
+            let output = try OutputFile(path: temporary.path, formatName: url.pathExtension.lowercased() == "mov" ? "mov" : "mp4",
+                                        cancellation: CancellationFlag())
+            var inputTimeBases: [AVRational] = []
+            var isAudio: [Bool] = []
+            for index in 0..<input.streamCount {
+                let stream = input.stream(at: index)
+                inputTimeBases.append(stream.pointee.time_base)
+                isAudio.append(stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO)
+                _ = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+            }
+            try output.writeHeader(options: [:])
+            let packet = try Packet()
+            while try input.readPacket(into: packet) {
+                let index = packet.streamIndex
+                guard index < inputTimeBases.count else { continue }
+                if audioPriming > 0 {
+                    let shift = av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(sampleRate)), inputTimeBases[index])
+                    packet.pointer.pointee.pts -= shift
+                    packet.pointer.pointee.dts -= shift
+                    // The fragmenting muxer kept the first picture at 0 (stretching its duration) while moving the
+                    // others: it goes back to 0, where it was shown (no B-frames: its dts is its pts).
+                    if !isAudio[index], packet.pointer.pointee.pts < 0 {
+                        packet.pointer.pointee.pts = 0
+                        packet.pointer.pointee.dts = 0
+                    }
+                }
+                av_packet_rescale_ts(packet.pointer, inputTimeBases[index], output.timeBase(ofStream: index))
+                packet.pointer.pointee.pos = -1
+                try output.write(packet)
+            }
+            try output.finish()
+        }
+        guard rename(temporary.path, url.path) == 0 else { throw FFmpegError.posix(errno) }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SpliceFFmpeg
+internal import CMedia
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes one recording on the engine thread: H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
+/// `default_base_moof`, `frag_custom`), a fragment written and flushed to the file at each fragment boundary so a
+/// crash keeps every complete fragment. Video frames are placed on the frame grid of the movie (a frame per slot of
+/// 1/frameRate s; a second frame in the same slot is dropped); audio is counted sample by sample from the first
+/// buffer's session time. The recording ends on an exact frame and sample.
+final class MovieWriter {
+    let settings: MovieWriterSettings
+    let muxer: EncodingMuxer
+    var videoStream: Int?
+    var audioStream: Int?
+    var videoGraph: FilterGraph?
+    var audioGraph: FilterGraph?
+    let filtered: Frame
+    /// Session time (µs) of the movie's time zero; nil until the first frame decides it.
+    var movieStart: Int64?
+    let requestedStart: Int64
+    var pendingAudio: [(Frame, Int64)] = []
+    var lastVideoSlot: Int64 = -1
+    var nextAudioSample: Int64?
+    var writtenAudioSamples: Int64 = 0
+    var endTime: Int64?
+    var endReason: CaptureRecordingError?
+    var nextFragment: Int64
+    var pendingBytes: Int64 = 0
+    var lastDiskCheck: Int64 = -1_000_000
+    var droppedFrames = 0
+    /// True once a picture at or past the end arrived (a late device may skip the last slots).
+    var videoReachedEnd = false
+    /// The largest packet written so far, bytes (a key frame), for keeping under the size limit.
+    var largestPacket: Int64 = 0
+    /// The audio encoder's priming samples. A fragment cannot start before 0, so the fragmenting muxer moves every
+    /// stream this much later (`avoid_negative_ts`); the regular movie moves them back, the priming into an edit list.
+    var audioPriming: Int64 = 0
+
+    /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders.
+    /// - Throws: ``CaptureRecordingError``.
+    init(settings: MovieWriterSettings, requestedStart: Int64) throws(CaptureRecordingError) {
+        self.settings = settings
+        self.requestedStart = requestedStart
+        nextFragment = settings.initialFragmentInterval
+        let path = settings.url.path
+        let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+        guard claim >= 0 else {
+            if errno == EEXIST { throw .fileAlreadyExists(path) }
+            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(claim)
+        do {
+            let format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+            muxer = try EncodingMuxer(path: path, formatName: format)
+            filtered = try Frame()
+            if let video = settings.video {
+                var configuration = EncoderConfiguration(encoderName: "libx264", media: .video(.init(
+                    width: video.width, height: video.height, pixelFormat: AV_PIX_FMT_YUV420P,
+                    timeBase: AVRational(num: 1, den: video.frameRate), frameRate: AVRational(num: video.frameRate, den: 1))))
+                if case .video(var picture) = configuration.media {
+                    picture.keyFrameInterval = Int(video.frameRate)
+                    picture.color = .bt709
+                    configuration.media = .video(picture)
+                }
+                configuration.threadCount = 1
+                configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "crf": "23"]
+                videoStream = try muxer.addStream(try Encoder(configuration: configuration))
+            }
+            if let sampleRate = settings.audioSampleRate {
+                var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(
+                    sampleRate: sampleRate, sampleFormat: AV_SAMPLE_FMT_FLTP, channelCount: 2)))
+                configuration.bitRate = 128_000
+                let encoder = try Encoder(configuration: configuration)
+                audioStream = try muxer.addStream(encoder)
+                audioPriming = Int64(encoder.initialPadding)
+            }
+            try muxer.writeHeader(options: ["movflags": "empty_moov+default_base_moof+frag_custom"])
+            muxer.output.flush()
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw .writeFailed(path: path, reason: String(describing: error))
+        }
+        if let maxDuration = settings.maxDuration { endTime = maxDuration; endReason = .maximumDurationReached }
+    }
+
+    /// Movie time recorded so far, µs.
+    var recordedDuration: Int64 {
+        let video = settings.video.map { (lastVideoSlot + 1) * 1_000_000 / Int64($0.frameRate) } ?? 0
+        let audio = settings.audioSampleRate.map { writtenAudioSamples * 1_000_000 / Int64($0) } ?? 0
+        return max(video, audio)
+    }
+
+    /// Bytes in the file plus those the muxer holds for the current fragment.
+    var recordedFileSize: Int64 { muxer.output.bytesWritten + pendingBytes }
+
+    /// True when every stream has reached the end time.
+    var isComplete: Bool {
+        guard let endTime else { return false }
+        let videoDone = settings.video.map { videoReachedEnd || lastVideoSlot + 1 >= Self.slots(endTime, $0.frameRate) } ?? true
+        let audioDone = settings.audioSampleRate.map { (nextAudioSample ?? 0) >= endTime * Int64($0) / 1_000_000 } ?? true
+        return videoDone && audioDone
+    }
+
+    /// Ends the recording at movie time `time` µs — for a clean stop (`reason` nil) no earlier than the sound
+    /// already encoded — rounded up to a whole frame, unless an earlier end is already set.
+    func end(at time: Int64, reason: CaptureRecordingError?) {
+        var time = max(0, time)
+        // Sound already handed to the encoder cannot be taken back: the end is at least where it ends.
+        if let rate = settings.audioSampleRate, let pushed = nextAudioSample, reason == nil {
+            time = max(time, (pushed * 1_000_000 + Int64(rate) - 1) / Int64(rate))
+        }
+        if let video = settings.video {
+            time = Self.slots(time, video.frameRate) * 1_000_000 / Int64(video.frameRate)
+        }
+        if let endTime, endTime <= time { return }
+        endTime = time
+        endReason = reason
+    }
+
+    private static func slots(_ micros: Int64, _ frameRate: Int32) -> Int64 {
+        (micros * Int64(frameRate) + 999_999) / 1_000_000
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// What a ``MovieWriter`` writes: the file, the streams and the limits, in the session's units (microseconds, bytes).
+struct MovieWriterSettings: Sendable {
+    var url: URL
+    /// Pixels and frames per second of the video stream; nil without video.
+    var video: (width: Int, height: Int, frameRate: Int32)?
+    /// Samples per second of the (stereo) audio stream; nil without audio.
+    var audioSampleRate: Int?
+    /// Movie time at which to stop, µs; nil for none.
+    var maxDuration: Int64?
+    /// Bytes the finished file may not exceed; nil for none.
+    var maxFileSize: Int64?
+    /// Free bytes below which recording stops; nil for none.
+    var minFreeDiskSpace: Int64?
+    /// Fragment length after the first, µs.
+    var fragmentInterval: Int64
+    /// The first fragment's length, µs.
+    var initialFragmentInterval: Int64
+}

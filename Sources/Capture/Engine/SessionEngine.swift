@@ -1,0 +1,155 @@
+import Composition
+import Foundation
+import SpliceFFmpeg
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The session's thread: opens the devices, reads them in time order, feeds the movie outputs' writers, and closes
+/// everything when the session stops or a device fails. Every FFmpeg owner lives and dies here.
+struct SessionEngine {
+    let session: CaptureSession
+    let devices: [CaptureDevice]
+    let movieOutputs: [CaptureMovieFileOutput]
+    let stop: CancellationFlag
+
+    func run() {
+        // The clock `av_gettime` reads (CLOCK_REALTIME, µs), which wall-clock devices stamp their packets with.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let startWallClock = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+        var readers: [DeviceReader] = []
+        do {
+            for device in devices {
+                readers.append(try DeviceReader(device: device, sessionStartWallClock: startWallClock, cancellation: stop))
+            }
+        } catch {
+            let failure = error as? CaptureDeviceError ?? .openFailed(device: "?", reason: String(describing: error))
+            session.emit(.runtimeError(failure))
+            for output in movieOutputs { Self.rejectPending(output) }
+            session.markStopped()
+            return
+        }
+        session.emit(.started)
+        var writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)] = [:]
+        var latest: Int64 = 0
+        var failure: CaptureRecordingError?
+        while !stop.isCancelled, failure == nil, !readers.isEmpty {
+            for output in movieOutputs { startOrStop(output, writers: &writers, readers: readers, now: latest) }
+            guard let reader = readers.min(by: { $0.lastTime < $1.lastTime }) else { break }
+            do {
+                try reader.readNext { frame, time in
+                    latest = max(latest, time)
+                    for (writer, _) in writers.values {
+                        if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
+                    }
+                }
+            } catch let error as CaptureDeviceError {
+                if stop.isCancelled { break }
+                session.markInterrupted(deviceID: reader.device.uniqueID)
+                session.emit(.runtimeError(error))
+                failure = .deviceWasDisconnected(reader.device.uniqueID)
+            } catch let error as CaptureRecordingError {
+                failure = error
+            } catch {
+                failure = .writeFailed(path: "?", reason: String(describing: error))
+            }
+            for output in movieOutputs {
+                guard let (writer, continuation) = writers[ObjectIdentifier(output)] else { continue }
+                output.state.withLock { state in
+                    state.recordedDuration = MediaTime(value: writer.recordedDuration, timescale: 1_000_000)
+                    state.recordedFileSize = writer.recordedFileSize
+                }
+                if writer.isComplete || failure != nil {
+                    Self.finish(writer, output: output, continuation: continuation, error: failure ?? writer.endReason)
+                    writers[ObjectIdentifier(output)] = nil
+                }
+            }
+        }
+        for output in movieOutputs {
+            if let (writer, continuation) = writers[ObjectIdentifier(output)] {
+                Self.finish(writer, output: output, continuation: continuation, error: failure)
+            }
+            Self.rejectPending(output)
+        }
+        readers.removeAll()
+        session.markStopped()
+    }
+
+    /// Opens a writer for a pending recording, or marks the end of a running one after ``stopRecording()``.
+    private func startOrStop(_ output: CaptureMovieFileOutput,
+                             writers: inout [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)],
+                             readers: [DeviceReader], now: Int64) {
+        let key = ObjectIdentifier(output)
+        if let (writer, _) = writers[key] {
+            if output.state.withLock({ $0.stopRequested }) {
+                writer.end(at: now - (writer.movieStart ?? now), reason: nil)
+            }
+            return
+        }
+        guard let (url, continuation) = output.state.withLock({ state -> (URL, AsyncStream<CaptureRecordingEvent>.Continuation)? in
+            defer { state.pendingStart = nil }
+            return state.pendingStart
+        }) else { return }
+        let (settings, connections) = output.state.withLock { ($0.settings, $0.connections) }
+        let enabled = connections.filter(\.isEnabled)
+        let video = enabled.first { $0.mediaType == .video }?.inputDevice.activeFormat
+        let audio = enabled.first { $0.mediaType == .audio }?.inputDevice.activeFormat
+        func micros(_ time: MediaTime) -> Int64? {
+            time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
+        }
+        let writerSettings = MovieWriterSettings(
+            url: url,
+            video: video.map { ($0.width, $0.height, Int32($0.maxFrameRate.rounded())) },
+            audioSampleRate: audio?.sampleRate,
+            maxDuration: micros(settings.maxRecordedDuration),
+            maxFileSize: settings.maxRecordedFileSize > 0 ? settings.maxRecordedFileSize : nil,
+            minFreeDiskSpace: settings.minFreeDiskSpaceLimit > 0 ? settings.minFreeDiskSpaceLimit : nil,
+            fragmentInterval: max(micros(settings.movieFragmentInterval) ?? 10_000_000, 100_000),
+            initialFragmentInterval: max(micros(settings.initialMovieFragmentInterval) ?? 1_000_000, 100_000))
+        do {
+            let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
+            output.state.withLock { $0.isRecording = true }
+            continuation.yield(.started(url))
+            writers[key] = (writer, continuation)
+        } catch {
+            continuation.yield(.finished(CaptureRecordingResult(url: url, recordedDuration: .zero, fileSize: 0, error: error,
+                                                                droppedFrameCount: 0)))
+            continuation.finish()
+        }
+    }
+
+    private static func finish(_ writer: MovieWriter, output: CaptureMovieFileOutput,
+                               continuation: AsyncStream<CaptureRecordingEvent>.Continuation, error: CaptureRecordingError?) {
+        var error = error
+        do { try writer.finish() } catch let failure { error = failure }
+        let size = (try? FileManager.default.attributesOfItem(atPath: writer.settings.url.path)[.size] as? Int64) ?? 0
+        let duration: MediaTime
+        if let video = writer.settings.video {
+            duration = MediaTime(value: writer.lastVideoSlot + 1, timescale: video.frameRate)
+        } else if let rate = writer.settings.audioSampleRate {
+            duration = MediaTime(value: writer.writtenAudioSamples, timescale: Int32(rate))
+        } else {
+            duration = .zero
+        }
+        output.state.withLock { state in
+            state.isRecording = false
+            state.stopRequested = false
+            state.recordedDuration = duration
+            state.recordedFileSize = size
+        }
+        continuation.yield(.finished(CaptureRecordingResult(url: writer.settings.url, recordedDuration: duration, fileSize: size,
+                                                            error: error, droppedFrameCount: writer.droppedFrames)))
+        continuation.finish()
+    }
+
+    private static func rejectPending(_ output: CaptureMovieFileOutput) {
+        guard let (url, continuation) = output.state.withLock({ state -> (URL, AsyncStream<CaptureRecordingEvent>.Continuation)? in
+            defer { state.pendingStart = nil }
+            return state.pendingStart
+        }) else { return }
+        continuation.yield(.finished(CaptureRecordingResult(url: url, recordedDuration: .zero, fileSize: 0, error: .noDataCaptured,
+                                                            droppedFrameCount: 0)))
+        continuation.finish()
+    }
+}

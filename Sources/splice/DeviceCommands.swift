@@ -1,0 +1,54 @@
+import Foundation
+import Splice
+
+/// `splice devices [--json]` and `splice repair MOVIE`.
+enum DeviceCommands {
+    /// One device as `--json` prints it.
+    struct DeviceSummary: Codable {
+        var uniqueID: String
+        var name: String
+        var type: String
+        var mediaTypes: [String]
+        var position: String
+        var virtual: Bool
+        var formats: [String]
+    }
+
+    static func devices(_ arguments: CommandLineArguments) throws(CommandExit) {
+        let devices = CaptureDevice.DiscoverySession().devices
+        if arguments.has("json") {
+            let summaries = devices.map { device in
+                DeviceSummary(uniqueID: device.uniqueID, name: device.localizedName, type: device.deviceType.rawValue,
+                              mediaTypes: device.mediaTypes.map(\.rawValue).sorted(), position: device.position.rawValue,
+                              virtual: device.isVirtual, formats: device.formats.map(\.description))
+            }
+            do { Console.out(try JSONText.pretty(summaries)) } catch {
+                Console.error("splice: cannot write JSON: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
+            return
+        }
+        for device in devices {
+            let media = device.mediaTypes.map(\.rawValue).sorted().joined(separator: "+")
+            Console.out("\(device.uniqueID)\t\(media)\t\(device.localizedName)\(device.isVirtual ? " [virtual]" : "")")
+            for format in device.formats.prefix(8) { Console.out("    \(format)") }
+            if device.formats.count > 8 { Console.out("    … \(device.formats.count - 8) more formats") }
+        }
+    }
+
+    static func repair(_ arguments: CommandLineArguments) throws(CommandExit) {
+        guard let path = arguments.operands.first else { throw CommandExit(status: .usage) }
+        do {
+            let report = try MovieFileRepair.repair(at: URL(fileURLWithPath: path))
+            if report.wasRepaired {
+                Console.out("\(path): cut a torn fragment: kept \(report.keptSize) of \(report.originalSize) bytes, "
+                            + "\(report.completeFragments) complete fragments")
+            } else {
+                Console.out("\(path): complete (\(report.completeFragments) fragments, \(report.originalSize) bytes); left as it was")
+            }
+        } catch {
+            Console.error("splice: \(path): \(error)")
+            throw CommandExit(status: .invalidInput)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// The help texts of the capture commands.
+extension Help {
+    static let devices = """
+        Usage: splice devices [--json]
+
+        Lists the capture devices this machine has now: V4L2 cameras (by their stable /dev/v4l/by-id or by-path
+        name), PulseAudio sources and monitors, X11 screens, and Splice's virtual devices (marked [virtual]: a test
+        pattern with a white flash every second, a 440 Hz tone with a 1 kHz beep every second). `record` takes the
+        IDs or names printed here.
+
+        Options:
+          --json    one JSON object per device: uniqueID, name, type, mediaTypes, position, virtual, formats
+
+        \(exitCodes)
+        """
+
+    static let record = """
+        Usage: splice record -o OUT.mp4 [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size BYTES]
+                             [--fragment-interval T] [--min-free-space BYTES]
+
+        Records from capture devices into OUT (.mp4 or .mov; an existing file is never overwritten). While
+        recording, the file is a fragmented movie flushed at every fragment (the first after 1 s, then every
+        --fragment-interval, default 10 s): killed or crashed, it still plays up to its last complete fragment
+        (`splice repair` cuts a torn one). A clean end — a limit, or Ctrl-C — finishes it as a regular movie.
+
+        Options:
+          -o, --output FILE         the movie to write (required)
+          --video ID                a video device's ID or name from `splice devices` (default: the first camera,
+                                    else a screen, else the virtual camera)
+          --audio ID                a sound device's ID or name (default: none unless --video is virtual, then
+                                    the virtual microphone); `none` for no sound
+          --preset P                high (default), medium, low, photo, 1920x1080, 1280x720, 640x480
+          --max-duration T          stop after T (3s, 500ms, 00:01:00)
+          --max-size BYTES          stop before the file would exceed BYTES
+          --fragment-interval T     time between fragments after the first (default 10s)
+          --min-free-space BYTES    stop when the disk has less free space
+
+        Progress (recorded time and size) is printed to stderr once a second. Ctrl-C (SIGINT) or SIGTERM stops the
+        recording and finishes the file (exit 0).
+
+        Examples:
+          splice record --video virtual:camera-markers --audio virtual:microphone-markers --max-duration 5s -o t.mp4
+          splice record --video x11:99.0 --audio pulse:vsink.monitor -o screen.mov
+
+        \(exitCodes)
+        """
+
+    static let repair = """
+        Usage: splice repair MOVIE
+
+        Checks a fragmented recording (what `splice record` writes while recording) and, when its last fragment is
+        torn — the process was killed while writing it — cuts the file after its last complete fragment. Prints
+        what was kept. A complete file is left untouched.
+
+        \(exitCodes)
+        """
+}

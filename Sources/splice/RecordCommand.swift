@@ -1,0 +1,107 @@
+import Foundation
+import Splice
+
+/// `splice record -o OUT [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size B] …`.
+enum RecordCommand {
+    static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        guard let path = arguments.value("output") else {
+            Usage.report(CommandLineArguments.UsageError(message: "record needs -o OUT.mp4", command: .record))
+            throw CommandExit(status: .usage)
+        }
+        let devices = try resolveDevices(arguments)
+        let session = CaptureSession()
+        for device in devices {
+            do { session.addInput(try CaptureDeviceInput(device: device)) } catch {
+                Console.error("splice: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
+        }
+        if let preset = arguments.value("preset").flatMap(CaptureSession.Preset.init(rawValue:)) {
+            do { try session.setSessionPreset(preset) } catch {
+                Console.error("splice: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
+        }
+        let output = CaptureMovieFileOutput()
+        if let text = arguments.value("max-duration") { output.maxRecordedDuration = try time(text, option: "max-duration") }
+        if let text = arguments.value("fragment-interval") { output.movieFragmentInterval = try time(text, option: "fragment-interval") }
+        if let text = arguments.value("max-size") { output.maxRecordedFileSize = try bytes(text, option: "max-size") }
+        if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
+        session.addOutput(output)
+
+        let url = URL(fileURLWithPath: path)
+        let events = session.events
+        session.startRunning()
+        let recording = output.startRecording(to: url)
+        let signals = SignalCancellation { output.stopRecording() }
+        defer { signals.restore() }
+        let progress = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(nanoseconds: 1_000_000_000)
+                Console.error("recording \(Console.clock(output.recordedDuration.seconds))  \(Console.bytes(output.recordedFileSize))")
+            }
+        }
+        var result: CaptureRecordingResult?
+        for await event in recording {
+            switch event {
+            case .started(let url): Console.error("splice: recording to \(url.path) (Ctrl-C stops and finishes the file)")
+            case .finished(let finished): result = finished
+            }
+        }
+        progress.cancel()
+        session.stopRunning()
+        for await event in events {
+            if case .runtimeError(let error) = event { Console.error("splice: \(error)") }
+            if case .stopped = event { break }
+        }
+        guard let result else { throw CommandExit(status: .renderFailed) }
+        let reason = result.error.map { " (\($0))" } ?? ""
+        Console.out("\(result.url.path): \(Console.number(result.recordedDuration.seconds)) s, \(result.fileSize) bytes\(reason)")
+        if !result.recordingSuccessfullyFinished {
+            if case .fileAlreadyExists? = result.error { throw CommandExit(status: .invalidInput) }
+            throw CommandExit(status: .renderFailed)
+        }
+    }
+
+    /// The devices named by --video and --audio, or the defaults.
+    private static func resolveDevices(_ arguments: CommandLineArguments) throws(CommandExit) -> [CaptureDevice] {
+        func find(_ id: String) throws(CommandExit) -> CaptureDevice {
+            guard let device = CaptureDevice.device(withUniqueID: id) else {
+                Console.error("splice: \(CaptureDeviceError.notFound(id))")
+                throw CommandExit(status: .invalidInput)
+            }
+            return device
+        }
+        var devices: [CaptureDevice] = []
+        let videoID = arguments.value("video")
+        if videoID != "none" {
+            if let videoID { devices.append(try find(videoID)) } else if let device = CaptureDevice.default(for: .video) { devices.append(device) }
+        }
+        if let audioID = arguments.value("audio") {
+            if audioID != "none" { devices.append(try find(audioID)) }
+        } else if devices.first?.isVirtual == true {
+            devices.append(try find(devices[0].uniqueID.hasSuffix("-markers") ? "virtual:microphone-markers" : "virtual:microphone"))
+        }
+        guard !devices.isEmpty else {
+            Usage.report(CommandLineArguments.UsageError(message: "record needs at least one device", command: .record))
+            throw CommandExit(status: .usage)
+        }
+        return devices
+    }
+
+    private static func time(_ text: String, option: String) throws(CommandExit) -> MediaTime {
+        do { return try TimeSyntax.parse(text) } catch {
+            Usage.report(CommandLineArguments.UsageError(message: "--\(option): \(error)", command: .record))
+            throw CommandExit(status: .usage)
+        }
+    }
+
+    private static func bytes(_ text: String, option: String) throws(CommandExit) -> Int64 {
+        guard let value = Int64(text), value > 0 else {
+            Usage.report(CommandLineArguments.UsageError(message: "--\(option) takes a number of bytes, not '\(text)'",
+                                                         command: .record))
+            throw CommandExit(status: .usage)
+        }
+        return value
+    }
+}

@@ -1,0 +1,115 @@
+import Capture
+import Composition
+import Foundation
+import SpliceTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real capture devices, from servers the tests start in user space and stop by PID: a PulseAudio null sink's
+/// monitor with a known tone played into it, and an Xvfb screen showing known colours. When a server cannot start
+/// here, one line says the suite was skipped and why (CI installs both: scripts/packages/capture.list).
+@Suite("Real devices started in user space", .serialized)
+struct RealDeviceTests {
+    @Test("PulseAudio: a 440 Hz sine at amplitude 0.5 played into a null sink comes back from its monitor at 440 ± 1 Hz, −9.03 ± 0.5 dBFS")
+    func pulseAudioMonitor() async throws {
+        let scratch = try ScratchDirectory("capture-pulse")
+        defer { scratch.remove() }
+        let runtime = scratch.file("xdg")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = runtime.appendingPathComponent("pulse/native").path
+        let environment = ["XDG_RUNTIME_DIR": runtime.path, "HOME": scratch.url.path, "PULSE_SERVER": "unix:\(socket)"]
+        let server: UserSpaceService
+        do {
+            server = try UserSpaceService(
+                name: "PulseAudio", executable: "pulseaudio",
+                arguments: ["--daemonize=no", "--exit-idle-time=-1", "-n", "--disallow-exit", "--disable-shm=yes",
+                            "--load=module-null-sink sink_name=vsink", "--load=module-native-protocol-unix",
+                            "--log-target=stderr"],
+                environment: environment, log: scratch.file("pulse.log")) { FileManager.default.fileExists(atPath: socket) }
+        } catch {
+            UserSpaceService.reportSkip("PulseAudio suite", error)
+            return
+        }
+        defer { server.stop() }
+
+        // 30 s of a 440 Hz sine (the recording starts within it even on a loaded machine), amplitude 0.5 (16384 of 32768), both channels, played with paplay.
+        var tone = Data(capacity: 30 * 48_000 * 4)
+        for index in 0..<(30 * 48_000) {
+            let value = Int16((16384 * sin(2 * Double.pi * 440 * Double(index) / 48_000)).rounded())
+            withUnsafeBytes(of: value.littleEndian) { tone.append(contentsOf: $0); tone.append(contentsOf: $0) }
+        }
+        let raw = try scratch.write("tone.raw", tone)
+        guard let paplay = UserSpaceService.find("paplay") else {
+            UserSpaceService.reportSkip("PulseAudio suite", UserSpaceService.Unavailable(reason: "paplay is not installed"))
+            return
+        }
+        let player = try ChildProcess(
+            path: paplay, arguments: ["--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=vsink", raw.path],
+            environment: environment, log: scratch.file("paplay.log"))
+        defer { player.stop() }
+        try await Task.sleep(nanoseconds: 500_000_000)
+
+        // Recorded by a `splice record` child talking to this server (the client library reads PULSE_SERVER once
+        // per process, so the child gets its own environment): the device is found by its ID as `devices` prints it.
+        let url = scratch.file("monitor.mp4")
+        let output = scratch.file("record.out")
+        let recorder = try ChildProcess(
+            path: try SpliceExecutable.url().path,
+            arguments: ["record", "--video", "none", "--audio", "pulse:vsink.monitor", "--max-duration", "2s", "-o", url.path],
+            environment: environment, log: output)
+        defer { recorder.stop() }
+        let ended = await recorder.wait(seconds: 60)
+        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(ended && recorder.exitCode == 0, "splice record: \(printed)")
+        #expect(printed.contains(": 2 s,") && printed.contains("maximum recorded duration"), "\(printed)")
+        #expect(player.isRunning, "paplay stopped early: \((try? String(contentsOf: scratch.file("paplay.log"), encoding: .utf8)) ?? "")")
+        let movie = try decodeMovie(url)
+        #expect(movie.frames.isEmpty)
+        #expect(abs(movie.samples.count - 96_000) <= 1024, "\(movie.samples.count) samples")
+        let frequency = movie.frequency(from: 0.25, to: 1.75), level = movie.level(from: 0.25, to: 1.75)
+        #expect(abs(frequency - 440) <= 1, "\(frequency) Hz")
+        #expect(abs(level - 20 * log10(0.5 / 2.0.squareRoot())) <= 0.5, "\(level) dBFS")
+    }
+
+    @Test("Xvfb + x11grab: a screen painted red on the left and blue on the right records those colours (BT.709 limited)")
+    func x11Screen() async throws {
+        let scratch = try ScratchDirectory("capture-x11")
+        defer { scratch.remove() }
+        guard let number = (90..<140).first(where: {
+            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+        }) else {
+            UserSpaceService.reportSkip("Xvfb suite", UserSpaceService.Unavailable(reason: "no free X display number"))
+            return
+        }
+        let server: UserSpaceService
+        do {
+            server = try UserSpaceService(
+                name: "Xvfb", executable: "Xvfb", arguments: [":\(number)", "-screen", "0", "320x240x24", "-nolisten", "tcp"],
+                log: scratch.file("xvfb.log")) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }
+        } catch {
+            UserSpaceService.reportSkip("Xvfb suite", error)
+            return
+        }
+        defer { server.stop() }
+        let painter = try XlibPainter(displayName: ":\(number)")
+        defer { painter.close() }
+        painter.fill(x: 0, y: 0, width: 160, height: 240, rgb: 0xFF0000)
+        painter.fill(x: 160, y: 0, width: 160, height: 240, rgb: 0x0000FF)
+
+        let device = try #require(CaptureDevice.device(withUniqueID: "x11:\(number).0"))
+        #expect(device.deviceType == .screen && device.formats.first?.width == 320 && device.formats.first?.height == 240)
+        let url = scratch.file("screen.mp4")
+        let result = try await record([device], to: url) { $0.maxRecordedDuration = MediaTime(seconds: 1) }
+        #expect(result.error == .maximumDurationReached)
+        let movie = try decodeMovie(url)
+        // x11grab grabs when asked: on a loaded machine a late grab leaves its slot empty, never a doubled frame.
+        #expect(result.recordedDuration <= MediaTime(seconds: 1) && result.recordedDuration.seconds >= 0.5, "\(result.recordedDuration)")
+        #expect(movie.frames.count >= 15 && movie.frames.count <= 30, "\(movie.frames.count) frames")
+        let red = try #require(movie.ycbcr(x: 80, y: 120)), blue = try #require(movie.ycbcr(x: 240, y: 120))
+        // BT.709 limited range: red (63, 102, 240), blue (32, 240, 118).
+        #expect(abs(red.0 - 63) <= 3 && abs(red.1 - 102) <= 3 && abs(red.2 - 240) <= 3, "red pixel \(red)")
+        #expect(abs(blue.0 - 32) <= 3 && abs(blue.1 - 240) <= 3 && abs(blue.2 - 118) <= 3, "blue pixel \(blue)")
+    }
+}
