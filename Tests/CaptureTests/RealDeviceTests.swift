@@ -34,9 +34,9 @@ struct RealDeviceTests {
         }
         defer { server.stop() }
 
-        // 30 s of a 440 Hz sine (the recording starts within it even on a loaded machine), amplitude 0.5 (16384 of 32768), both channels, played with paplay.
-        var tone = Data(capacity: 30 * 48_000 * 4)
-        for index in 0..<(30 * 48_000) {
+        // 90 s of a 440 Hz sine (the recording starts and ends within it even on a heavily loaded machine), amplitude 0.5 (16384 of 32768), both channels, played with paplay.
+        var tone = Data(capacity: 90 * 48_000 * 4)
+        for index in 0..<(90 * 48_000) {
             let value = Int16((16384 * sin(2 * Double.pi * 440 * Double(index) / 48_000)).rounded())
             withUnsafeBytes(of: value.littleEndian) { tone.append(contentsOf: $0); tone.append(contentsOf: $0) }
         }

@@ -43,7 +43,9 @@ struct VirtualRecordingTests {
         let result = try await record([.virtualCamera(markerInterval: nil), .virtualMicrophone(markerInterval: nil)],
                                       to: url, stopAfter: 2)
         #expect(result.error == nil)
-        #expect(result.recordedDuration.seconds > 1 && result.recordedDuration.seconds < 4, "\(result.recordedDuration)")
+        // The stop is asked for after 2 s of wall time; a starved machine (the parallel suite on 2 cores) can deliver
+        // it seconds later, so only a gross miss fails here. What matters is below: whole frames, decoded = reported.
+        #expect(result.recordedDuration.seconds > 1 && result.recordedDuration.seconds < 15, "\(result.recordedDuration)")
         let movie = try decodeMovie(url)
         #expect(Double(movie.frames.count) == (result.recordedDuration.seconds * 30).rounded())
         #expect(abs(Double(movie.samples.count) / 48_000 - result.recordedDuration.seconds) <= 1024.0 / 48_000)

@@ -58,7 +58,7 @@ struct DocumentationSampleTests {
     @Test(arguments: documents)
     func everySwiftBlockIsAVerbatimSample(document: String) throws {
         let samples = try Self.samples()
-        #expect(samples.count == 4)
+        #expect(samples.count == 5)
         for block in try Self.swiftBlocks(in: document) {
             #expect(samples.values.contains(block),
                     "a Swift block in \(document) is not a sample of DocumentationSamples.swift (edit the sample, paste it): \n\(block)")
