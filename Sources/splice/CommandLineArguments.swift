@@ -7,6 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, help
+        case plan, renderSegment = "render-segment", join, submit
     }
 
     /// What was asked for.
@@ -66,6 +67,16 @@ struct CommandLineArguments: Equatable {
             return [Option(name: "json", short: nil, takesValue: false)]
         case .graph, .expand, .help:
             return []
+        case .plan:
+            return [output, Option(name: "segments", short: nil, takesValue: true), Option(name: "parts", short: nil, takesValue: true)]
+        case .renderSegment:
+            return [Option(name: "index", short: nil, takesValue: true)]
+        case .join:
+            return [output, overwrite]
+        case .submit:
+            return [output, overwrite, Option(name: "slurm", short: nil, takesValue: false),
+                    Option(name: "kubernetes", short: nil, takesValue: false),
+                    Option(name: "image", short: nil, takesValue: true)]
         }
     }
 
@@ -73,6 +84,7 @@ struct CommandLineArguments: Equatable {
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
         case .export, .frame, .graph, .validate, .expand: return (1, 1)
+        case .plan, .renderSegment, .join, .submit: return (1, 1)
         case .probe: return (1, nil)
         case .help: return (0, 1)
         }

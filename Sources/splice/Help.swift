@@ -23,6 +23,10 @@ enum Help {
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
           expand DOC.json              print the full form of a (short-form) document
+          plan DOC.json --segments N -o PLAN.json       split an export into segments (docs/cli.md)
+          render-segment PLAN.json --index I           render one segment (any machine, any order)
+          join PLAN.json -o OUT.mp4                    check the parts and join them with the audio
+          submit --slurm|--kubernetes PLAN.json -o OUT run the steps on Slurm / print a Kubernetes Job
           help [COMMAND]               this text, or a command's
 
         Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
@@ -47,6 +51,10 @@ enum Help {
         case .validate: return validate
         case .expand: return expand
         case .help: return general
+        case .plan: return plan
+        case .renderSegment: return renderSegment
+        case .join: return join
+        case .submit: return submit
         }
     }
 

@@ -22,6 +22,10 @@ do {
             case .graph: try await DocumentCommands.graph(arguments)
             case .validate: try await DocumentCommands.validate(arguments)
             case .expand: try await DocumentCommands.expand(arguments)
+            case .plan: try await SegmentCommands.plan(arguments)
+            case .renderSegment: try await SegmentCommands.renderSegment(arguments)
+            case .join: try await SegmentCommands.join(arguments)
+            case .submit: try await SubmitCommand.run(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success

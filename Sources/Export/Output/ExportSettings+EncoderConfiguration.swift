@@ -6,7 +6,11 @@ extension VideoSettings {
     /// 4:2:0 8-bit (ProRes: 4:2:2 10-bit) limited-range BT.709, a key frame every `keyFrameInterval` frames (default
     /// 2 s; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
     /// x264/x265 presets, libvpx's real-time mode for the fast presets, and `hvc1` for HEVC outside Matroska.
-    func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType) -> EncoderConfiguration {
+    /// A `segmentPart` (``SegmentPlan``) gets closed GOPs (`open-gop=0`), IDR key frames (`forced-idr`) and, for x264,
+    /// headers that do not depend on the content (`stitchable=1`: every part gets the same SPS/PPS), so its first
+    /// picture is an IDR and no picture refers across a join; the encoder's first picture is always a key frame.
+    func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType,
+                              segmentPart: Bool = false) -> EncoderConfiguration {
         var picture = EncoderConfiguration.Video(
             width: video.outputSize.width, height: video.outputSize.height,
             pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P, timeBase: clock.timeBase,
@@ -32,7 +36,11 @@ extension VideoSettings {
             configuration.options["cpu-used"] = fast ? "8" : "2"
             configuration.options["row-mt"] = "1"
         }
-        if codec == .hevc { configuration.options["x265-params"] = "log-level=error" }
+        if codec == .hevc { configuration.options["x265-params"] = segmentPart ? "log-level=error:open-gop=0" : "log-level=error" }
+        if segmentPart && codec == .h264 {
+            configuration.options["x264-params"] = "open-gop=0:stitchable=1"
+            configuration.options["forced-idr"] = "1"
+        }
         return configuration
     }
 }
