@@ -145,6 +145,19 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.overwritesExistingFile = newValue } }
     }
 
+    /// Set to encode the video as a joinable part of a segmented export (``SegmentedExport``) whose whole duration
+    /// this is: IDR first, closed GOPs, the same encoder clock in every part.
+    var segmentedExportDuration: MediaTime? {
+        get { request.withLock { $0.segmentedExportDuration } }
+        set { request.withLock { $0.segmentedExportDuration = newValue } }
+    }
+
+    /// The checked plan the session would run (``export()``'s planning, without touching a file).
+    func makePlan() throws -> ExportPlan {
+        let request = self.request.withLock { $0 }
+        return try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
+    }
+
     // MARK: Observation
 
     /// Where the export is.

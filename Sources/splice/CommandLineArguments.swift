@@ -7,6 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
+        case plan, renderSegment = "render-segment", join, submit
     }
 
     /// What was asked for.
@@ -73,6 +74,16 @@ struct CommandLineArguments: Equatable {
                           allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"])]
         case .graph, .expand, .repair, .help:
             return []
+        case .plan:
+            return [output, Option(name: "segments", short: nil, takesValue: true), Option(name: "parts", short: nil, takesValue: true)]
+        case .renderSegment:
+            return [Option(name: "index", short: nil, takesValue: true)]
+        case .join:
+            return [output, overwrite]
+        case .submit:
+            return [output, overwrite, Option(name: "slurm", short: nil, takesValue: false),
+                    Option(name: "kubernetes", short: nil, takesValue: false),
+                    Option(name: "image", short: nil, takesValue: true)]
         }
     }
 
@@ -81,6 +92,7 @@ struct CommandLineArguments: Equatable {
         switch command {
         case .export, .frame, .graph, .validate, .expand, .repair: return (1, 1)
         case .devices, .record: return (0, 0)
+        case .plan, .renderSegment, .join, .submit: return (1, 1)
         case .probe: return (1, nil)
         case .help: return (0, 1)
         }

@@ -26,6 +26,10 @@ enum Help {
           devices                      list capture devices (cameras, audio sources, screens, virtual devices)
           record -o OUT.mp4            record from capture devices into a crash-safe movie
           repair MOVIE.mp4             cut the torn last fragment off a recording a crash left behind
+          plan DOC.json --segments N -o PLAN.json       split an export into segments (docs/cli.md)
+          render-segment PLAN.json --index I           render one segment (any machine, any order)
+          join PLAN.json -o OUT.mp4                    check the parts and join them with the audio
+          submit --slurm|--kubernetes PLAN.json -o OUT run the steps on Slurm / print a Kubernetes Job
           help [COMMAND]               this text, or a command's
 
         Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
@@ -53,6 +57,10 @@ enum Help {
         case .record: return record
         case .repair: return repair
         case .help: return general
+        case .plan: return plan
+        case .renderSegment: return renderSegment
+        case .join: return join
+        case .submit: return submit
         }
     }
 

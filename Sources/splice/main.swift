@@ -25,6 +25,10 @@ do {
             case .devices: try DeviceCommands.devices(arguments)
             case .record: try await RecordCommand.run(arguments)
             case .repair: try DeviceCommands.repair(arguments)
+            case .plan: try await SegmentCommands.plan(arguments)
+            case .renderSegment: try await SegmentCommands.renderSegment(arguments)
+            case .join: try await SegmentCommands.join(arguments)
+            case .submit: try await SubmitCommand.run(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success

@@ -9,7 +9,11 @@ extension VideoSettings {
     /// `keyFrameInterval` frames (default
     /// 2 s; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
     /// x264/x265 presets, libvpx's real-time mode for the fast presets, and `hvc1` for HEVC outside Matroska.
-    func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType) -> EncoderConfiguration {
+    /// A `segmentPart` (``SegmentPlan``) gets closed GOPs (`open-gop=0`), IDR key frames (`forced-idr`) and, for x264,
+    /// headers that do not depend on the content (`stitchable=1`: every part gets the same SPS/PPS), so its first
+    /// picture is an IDR and no picture refers across a join; the encoder's first picture is always a key frame.
+    func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType,
+                              segmentPart: Bool = false) -> EncoderConfiguration {
         var picture = EncoderConfiguration.Video(
             width: video.outputSize.width, height: video.outputSize.height,
             pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : video.color.pixelFormat, timeBase: clock.timeBase,
@@ -57,7 +61,7 @@ extension VideoSettings {
         // ProRes 422 HQ (`apch`), as AVFoundation's ProRes 422 HQ preset, whatever prores_ks's default.
         if codec == .prores { configuration.options["profile"] = "hq" }
         if codec == .hevc {
-            var parameters = ["log-level=error"]
+            var parameters = segmentPart ? ["log-level=error", "open-gop=0"] : ["log-level=error"]
             if video.color.isHDR {
                 let names = tags.names
                 parameters += ["colorprim=\(names.primaries)", "transfer=\(names.transfer)",
@@ -71,6 +75,10 @@ extension VideoSettings {
                 }
             }
             configuration.options["x265-params"] = parameters.joined(separator: ":")
+        }
+        if segmentPart && codec == .h264 {
+            configuration.options["x264-params"] = "open-gop=0:stitchable=1"
+            configuration.options["forced-idr"] = "1"
         }
         return configuration
     }

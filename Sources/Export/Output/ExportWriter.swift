@@ -104,9 +104,10 @@ final class ExportWriter {
 
     private func openVideoEncoder(_ video: VideoPlan, _ settings: VideoSettings) throws {
         guard plan.fileType.supportsVideo else { return }
-        let clock = EncoderClock(video)
+        let clock = EncoderClock(video, segmentedExportDuration: plan.segmentedExportDuration)
         encoderClock = clock
-        let configuration = settings.encoderConfiguration(for: video, clock: clock, fileType: plan.fileType)
+        let configuration = settings.encoderConfiguration(
+            for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil)
         let (encoder, stream) = try addEncoder(configuration, settingsDescription: "the settings \(configuration.options)")
         videoStream = stream
         videoEncoder = encoder
@@ -217,14 +218,23 @@ struct EncoderClock {
         self.lastFrameDuration = lastFrameDuration
     }
 
-    init(_ plan: VideoPlan) {
+    /// The clock for `plan`; for a part of a segmented export, the time base comes from the whole export's duration
+    /// (reduced), so that every part — which starts and ends on the frame grid or at the export's end — has the same.
+    init(_ plan: VideoPlan, segmentedExportDuration: MediaTime? = nil) {
         let fd = plan.frameDuration, duration = plan.duration
         let lastIndex = Int64(max(plan.frameCount - 1, 0))
-        let a = Int64(fd.timescale), b = Int64(duration.timescale)
+        var b = Int64(duration.timescale)
+        if let whole = segmentedExportDuration, whole.isNumeric, whole.value != 0 {
+            b = Int64(whole.timescale) / Int64(Int64.greatestCommonDivisor(whole.value, Int64(whole.timescale)))
+            let g = Int64(Int64.greatestCommonDivisor(fd.value, Int64(fd.timescale)))
+            let reducedFrameScale = Int64(fd.timescale) / g
+            b = b / Int64(Int64.greatestCommonDivisor(b, reducedFrameScale)) * reducedFrameScale
+        }
+        let a = Int64(fd.timescale)
         let lcm = a / Int64(Int64.greatestCommonDivisor(a, b)) * b
         if lcm <= 1_000_000_000, fd.value <= Int64(Int32.max) {
             let ticksPerFrame = fd.value * (lcm / a)
-            let total = duration.value * (lcm / b)
+            let total = Int64(clamping: Int128(duration.value) * Int128(lcm) / Int128(duration.timescale))
             let lastPTS = lastIndex * ticksPerFrame
             self.init(timeBase: AVRational(num: 1, den: Int32(lcm)), ticksPerFrame: ticksPerFrame,
                       lastFramePTS: lastPTS, lastFrameDuration: max(1, total - lastPTS))

@@ -16,5 +16,7 @@ struct ExportPlan: Sendable {
     var fileLengthLimit: Int64?
     /// Set for the passthrough preset: packets are copied instead of rendered.
     var passthrough: PassthroughPlan?
+    /// Set for a joinable segment part: the whole export's duration (see ``ExportRequest/segmentedExportDuration``).
+    var segmentedExportDuration: MediaTime?
 
 }

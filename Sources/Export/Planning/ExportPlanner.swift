@@ -80,7 +80,7 @@ struct ExportPlanner {
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
-            fileLengthLimit: request.fileLengthLimit)
+            fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration)
     }
 
     // MARK: Checks

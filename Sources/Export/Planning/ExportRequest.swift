@@ -17,4 +17,8 @@ struct ExportRequest: Sendable {
     /// Bytes.
     var fileLengthLimit: Int64?
     var overwritesExistingFile = false
+    /// Set for a part of a segmented export (``SegmentPlan``): the whole export's duration. The video is encoded as
+    /// an independently decodable piece — an IDR picture first, closed GOPs — on an encoder clock fixed by this
+    /// duration rather than the part's, so every part has the same time base and parameter sets.
+    var segmentedExportDuration: MediaTime?
 }
