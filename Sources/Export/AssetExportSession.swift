@@ -152,7 +152,8 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.segmentedExportDuration = newValue } }
     }
 
-    /// The checked plan the session would run (``export()``'s planning, without touching a file).
+    /// The checks made from the models alone (``validate()``, ``export()`` and segmented export all start here): the
+    /// plan, or the refusal. Opens no file.
     func makePlan() throws -> ExportPlan {
         let request = self.request.withLock { $0 }
         return try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
@@ -260,13 +261,6 @@ public final class AssetExportSession: Sendable {
         } onCancel: {
             cancellation.cancel()
         }
-    }
-
-    /// The checks made from the models alone (``validate()`` and ``export()`` both start here): the plan, or the
-    /// refusal. Opens no file.
-    private func makePlan() throws -> ExportPlan {
-        let request = self.request.withLock { $0 }
-        return try ExportPlanner(composition: asset, settings: settings, preset: preset, request: request).makePlan()
     }
 
     /// The checks that read the sources (passthrough cut points and codec parameters), made on a worker thread
