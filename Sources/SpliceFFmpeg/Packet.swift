@@ -96,4 +96,15 @@ package final class Packet {
         pointer.pointee.stream_index = Int32(index)
         pointer.pointee.pos = -1
     }
+
+    /// Moves the presentation and decoding timestamps `ticks` earlier (in the packet's time base).
+    package func shiftTimestamps(earlierBy ticks: Int64) {
+        pointer.pointee.pts -= ticks
+        pointer.pointee.dts -= ticks
+    }
+
+    /// Converts the timestamps and duration from time base `source` to `destination` (wraps `av_packet_rescale_ts`).
+    package func rescaleTimestamps(from source: AVRational, to destination: AVRational) {
+        av_packet_rescale_ts(pointer, source, destination)
+    }
 }

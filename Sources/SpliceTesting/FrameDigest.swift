@@ -195,6 +195,8 @@ public struct FrameDigestLog: Sendable, Hashable {
 
     /// Feeds the frame's packed data to `md5`; returns the byte count and a description of the format.
     private static func hash(_ frame: Frame, into md5: MD5) throws -> (Int, String) {
+        // The digest hashes the frame's raw planes exactly as FFmpeg's framemd5 muxer does, so it reads the AVFrame
+        // layout itself (format, planes, line sizes) rather than through the owner's typed members.
         let pointer = frame.pointer
         if pointer.pointee.nb_samples > 0 {
             let format = AVSampleFormat(rawValue: pointer.pointee.format)

@@ -185,6 +185,8 @@ final class SyntheticMediaWriter {
             throw ExportError.unsupportedSettings("the video description '\(description)' states no frame rate (set r=)")
         }
         let encoder = try Self.encoder("ffv1")
+        // Test media sets encoder fields EncoderConfiguration does not carry (e.g. a copied channel layout), so it
+        // configures the context directly.
         let context = encoder.pointer
         context.pointee.width = Int32(properties.width)
         context.pointee.height = Int32(properties.height)

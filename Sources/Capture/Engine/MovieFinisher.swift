@@ -32,17 +32,15 @@ enum MovieFinisher {
                 guard index < inputTimeBases.count else { continue }
                 if audioPriming > 0 {
                     let shift = av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(sampleRate)), inputTimeBases[index])
-                    packet.pointer.pointee.pts -= shift
-                    packet.pointer.pointee.dts -= shift
+                    packet.shiftTimestamps(earlierBy: shift)
                     // The fragmenting muxer kept the first picture at 0 (stretching its duration) while moving the
                     // others: it goes back to 0, where it was shown (no B-frames: its dts is its pts).
-                    if !isAudio[index], packet.pointer.pointee.pts < 0 {
-                        packet.pointer.pointee.pts = 0
-                        packet.pointer.pointee.dts = 0
+                    if !isAudio[index], let pts = packet.presentationTimestamp, pts < 0 {
+                        packet.setTiming(presentation: 0, decoding: 0, duration: packet.duration)
                     }
                 }
-                av_packet_rescale_ts(packet.pointer, inputTimeBases[index], output.timeBase(ofStream: index))
-                packet.pointer.pointee.pos = -1
+                packet.rescaleTimestamps(from: inputTimeBases[index], to: output.timeBase(ofStream: index))
+                packet.prepareForMuxing(stream: index)
                 try output.write(packet)
             }
             try output.finish()

@@ -109,9 +109,9 @@ extension MovieWriter {
 
     private func encode(_ frame: Frame?, stream: Int) throws {
         try muxer.encode(frame, stream: stream) { packet in
-            if stream == self.videoStream, packet.pointer.pointee.duration == 0 { packet.pointer.pointee.duration = 1 }
-            self.pendingBytes += Int64(packet.pointer.pointee.size)
-            self.largestPacket = max(self.largestPacket, Int64(packet.pointer.pointee.size))
+            if stream == self.videoStream, packet.duration == 0 { packet.duration = 1 }
+            self.pendingBytes += Int64(packet.size)
+            self.largestPacket = max(self.largestPacket, Int64(packet.size))
         }
     }
 
