@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Splice
 #if canImport(Glibc)
 import Glibc
@@ -24,30 +25,8 @@ enum Package {
     }
 }
 
-/// A fresh directory for one test, removed by `remove()`.
-struct Scratch {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Writes `text` to `name` and returns its URL.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = self.file(name)
-        try Data(text.utf8).write(to: file)
-        return file
-    }
-
-    /// The entries in the directory (to prove no temporary file survives).
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+/// A fresh directory for one test, removed by `remove()` (the shared test-support one).
+typealias Scratch = ScratchDirectory
 
 /// Running the built `splice` executable.
 enum SpliceTool {

@@ -1,5 +1,6 @@
 import Composition
 import Foundation
+import SpliceTestSupport
 import SpliceDocument
 
 /// The package's folders, found from this file.
@@ -16,27 +17,8 @@ enum Package {
     static func example(_ name: String) -> URL { root.appendingPathComponent("Examples").appendingPathComponent(name) }
 }
 
-/// A fresh directory for one test, removed by `remove()`.
-struct Scratch {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-document-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Writes `text` to `name` and returns its URL.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = self.file(name)
-        try Data(text.utf8).write(to: file)
-        return file
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+/// A fresh directory for one test, removed by `remove()` (the shared test-support one).
+typealias Scratch = ScratchDirectory
 
 /// Documents written into a scratch folder beside links to the canonical fixtures (`clipA.mp4`, `clipB.mp4`,
 /// `music.m4a`, `watermark.png`) and to the stills (`photo.jpg`, `alpha.png`).

@@ -25,6 +25,14 @@ package struct ScratchDirectory: Sendable {
         return file
     }
 
+    /// Writes `text` (UTF-8) to `name` in the directory.
+    /// - Returns: the file's URL.
+    /// - Throws: `Data.write(to:)`'s error.
+    @discardableResult
+    package func write(_ name: String, _ text: String) throws -> URL {
+        try write(name, Data(text.utf8))
+    }
+
     /// Every entry left in the directory, hidden temporary files included, sorted (to prove no temporary file
     /// survives).
     package var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
