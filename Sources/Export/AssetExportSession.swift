@@ -2,7 +2,6 @@ import SpliceFFmpeg
 import AudioMix
 import Composition
 import Foundation
-import Synchronization
 import VideoComposition
 
 /// Renders a composition — with an optional video composition and audio mix — to a file, asynchronously, with
@@ -53,8 +52,8 @@ public final class AssetExportSession: Sendable {
     public let settings: ExportSettings?
     /// The preset the session was made with, if any.
     public let preset: ExportPreset?
-    private let request: Mutex<ExportRequest>
-    private let state = Mutex(State())
+    private let request: Locked<ExportRequest>
+    private let state = Locked(State())
     private let cancellation = CancellationFlag()
 
     /// A session for `asset` with an AVFoundation preset.
@@ -62,7 +61,7 @@ public final class AssetExportSession: Sendable {
         self.asset = asset
         self.preset = preset
         settings = preset.settings
-        request = Mutex(ExportRequest())
+        request = Locked(ExportRequest())
         if preset == .appleM4A { request.withLock { $0.outputFileType = .m4a } }
     }
 
@@ -83,7 +82,7 @@ public final class AssetExportSession: Sendable {
         self.asset = asset
         self.preset = nil
         self.settings = settings
-        request = Mutex(ExportRequest())
+        request = Locked(ExportRequest())
     }
 
     // MARK: Configuration (set before export())

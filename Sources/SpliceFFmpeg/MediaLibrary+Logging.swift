@@ -35,7 +35,11 @@ extension MediaLibrary {
         var level: LogLevel = .warning
     }
 
-    private static let routing = Mutex(LogRouting())
+    private static let routing = Locked(LogRouting())
+
+    /// The most verbose FFmpeg level a handler wants, `Int32.min` when none is set: read on every FFmpeg log call
+    /// (thousands a second from decoder and filter threads), so it is one atomic load, not a lock.
+    private static let threshold = Atomic<Int32>(Int32.min)
 
     /// Routes FFmpeg's log output (process-wide) to `handler` for messages at `level` or more severe.
     ///
@@ -44,7 +48,10 @@ extension MediaLibrary {
     /// called from any thread (export workers, FFmpeg's own threads) and must not block.
     public static func setLogHandler(level: LogLevel = .warning, _ handler: LogHandler?) {
         installLogRouting()
-        routing.withLock { $0 = LogRouting(handler: handler, level: level) }
+        routing.withLock {
+            $0 = LogRouting(handler: handler, level: level)
+            threshold.store(handler == nil ? Int32.min : level.rawValue, ordering: .sequentiallyConsistent)
+        }
     }
 
     private static let installation: Void = {
@@ -64,7 +71,7 @@ extension MediaLibrary {
     }
 
     fileprivate static func wants(_ level: Int32) -> Bool {
-        routing.withLock { $0.handler != nil && LogLevel(ffmpegLevel: level) <= $0.level }
+        LogLevel(ffmpegLevel: level).rawValue <= threshold.load(ordering: .relaxed)
     }
 }
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SpliceFFmpeg
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +52,7 @@ final class SignalCancellation {
     }
 
     private final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
 
         func increment() -> Int {
             count.withLock { value in

@@ -1,6 +1,6 @@
 @testable import Capture
 import Foundation
-import Synchronization
+import SpliceFFmpeg
 
 /// V4L2 replies of two UVC webcams, replayed through ``V4L2DeviceIO``.
 ///
@@ -19,8 +19,8 @@ final class RecordedV4L2Device: V4L2DeviceIO, Sendable {
     let formatReplies: [(V4L2PixelFormat, [(V4L2FrameSize, [V4L2FrameInterval])])]
     let controlReplies: [V4L2ControlInfo]
     /// The control values now, changed by `VIDIOC_S_CTRL`; every set is logged.
-    let values: Mutex<[UInt32: Int32]>
-    let setLog = Mutex<[(UInt32, Int32)]>([])
+    let values: Locked<[UInt32: Int32]>
+    let setLog = Locked<[(UInt32, Int32)]>([])
 
     init(path: String, capability: V4L2Capability, formats: [(V4L2PixelFormat, [(V4L2FrameSize, [V4L2FrameInterval])])],
          controls: [V4L2ControlInfo]) {
@@ -28,7 +28,7 @@ final class RecordedV4L2Device: V4L2DeviceIO, Sendable {
         replyCapability = capability
         formatReplies = formats
         controlReplies = controls
-        values = Mutex(Dictionary(uniqueKeysWithValues: controls.map { ($0.id, $0.defaultValue) }))
+        values = Locked(Dictionary(uniqueKeysWithValues: controls.map { ($0.id, $0.defaultValue) }))
     }
 
     func capability() throws(V4L2IOError) -> V4L2Capability { replyCapability }

@@ -1,6 +1,5 @@
 import SpliceFFmpeg
 import Foundation
-import Synchronization
 import Testing
 @testable import Export
 import Splice
@@ -12,7 +11,7 @@ import SpliceTestSupport
 struct ExportProgressStagesTests {
     /// Every value the job reports, each with whether the output file existed then.
     final class Recorder: Sendable {
-        let values = Mutex<[(value: Double, fileExists: Bool)]>([])
+        let values = Locked<[(value: Double, fileExists: Bool)]>([])
     }
 
     static func composition() async throws -> MutableComposition {

@@ -1,6 +1,5 @@
 import SpliceFFmpeg
 import Foundation
-import Synchronization
 import Testing
 import Splice
 import SpliceTestSupport
@@ -8,7 +7,7 @@ import SpliceTestSupport
 @Suite("FFmpeg log routing")
 struct LoggingTests {
     @Test func ffmpegMessagesReachTheHandlerNotStderr() async throws {
-        let lines = Mutex<[(LogLevel, String)]>([])
+        let lines = Locked<[(LogLevel, String)]>([])
         MediaLibrary.setLogHandler(level: .warning) { level, line in lines.withLock { $0.append((level, line)) } }
         defer { MediaLibrary.setLogHandler(nil) }
         // A file cut short: libavformat logs while reading it.

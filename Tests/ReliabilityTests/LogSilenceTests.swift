@@ -1,6 +1,5 @@
 import SpliceFFmpeg
 import Foundation
-import Synchronization
 import Testing
 import Splice
 import SpliceTestSupport
@@ -56,7 +55,7 @@ extension Reliability {
             #expect(withoutHandler == marker, "written to stderr: \(withoutHandler.prefix(2000))")
 
             // With a handler: the messages arrive there, with levels, and still nothing on stderr.
-            final class Messages: Sendable { let list = Mutex<[(LogLevel, String)]>([]) }
+            final class Messages: Sendable { let list = Locked<[(LogLevel, String)]>([]) }
             let messages = Messages()
             MediaLibrary.setLogHandler(level: .warning) { level, text in messages.list.withLock { $0.append((level, text)) } }
             defer { MediaLibrary.setLogHandler(nil) }
@@ -83,7 +82,7 @@ extension Reliability {
 final class StandardErrorCapture: Sendable {
     private let saved: Int32
     private let readEnd: Int32
-    private let collected = Mutex(Data())
+    private let collected = Locked(Data())
     private let drained = DispatchSemaphore(value: 0)
 
     init() throws {

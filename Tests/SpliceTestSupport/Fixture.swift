@@ -1,6 +1,6 @@
 import Foundation
 import Splice
-import Synchronization
+import SpliceFFmpeg
 import Testing
 
 /// The repository's fixtures, found from this file's path (`#filePath`; no bundled resources): the bundled media
@@ -51,7 +51,7 @@ package enum Fixture {
 /// `atexit` handler: it runs after Swift Testing and XCTest print their summaries), so a run that skipped them
 /// cannot pass for one that ran them.
 package enum SkippedTests {
-    private static let names = Mutex<(registered: Bool, names: [String])>((false, []))
+    private static let names = Locked<(registered: Bool, names: [String])>((false, []))
 
     /// Records that `name` was skipped for lack of `what`; the first call registers the end-of-run line.
     package static func record(_ name: String, needs what: String) {

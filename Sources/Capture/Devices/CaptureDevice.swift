@@ -1,5 +1,5 @@
 import Composition
-import Synchronization
+import SpliceFFmpeg
 
 /// A device that captures pictures or sound, as AVFoundation's `AVCaptureDevice`: a camera (V4L2), a microphone or
 /// an audio server's monitor (PulseAudio), a screen (X11), or a virtual test device (FFmpeg's `lavfi`).
@@ -34,7 +34,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     let source: CaptureSource
     /// The device's controls (V4L2), nil when it has none.
     let controls: V4L2Controls?
-    let state: Mutex<ConfigurationState>
+    let state: Locked<ConfigurationState>
 
     init(uniqueID: String, localizedName: String, modelID: String, deviceType: DeviceType, position: Position = .unspecified,
          isVirtual: Bool = false, formats: [Format], mediaTypes: Set<MediaType>, source: CaptureSource,
@@ -49,7 +49,7 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.mediaTypes = mediaTypes
         self.source = source
         self.controls = controls
-        self.state = Mutex(ConfigurationState(activeFormat: formats.first))
+        self.state = Locked(ConfigurationState(activeFormat: formats.first))
     }
 
     /// True when the device delivers `mediaType` (as AVFoundation's `hasMediaType`).

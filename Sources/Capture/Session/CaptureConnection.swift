@@ -1,5 +1,5 @@
 import Composition
-import Synchronization
+import SpliceFFmpeg
 
 /// The link between one input's media and one output (AVFoundation's `AVCaptureConnection`): made by the session
 /// when an output is added, one per media type the output takes and an input delivers.
@@ -8,7 +8,7 @@ public final class CaptureConnection: Sendable {
     public let mediaType: MediaType
     /// The device whose media is carried.
     public let inputDevice: CaptureDevice
-    private let enabled = Mutex(true)
+    private let enabled = Locked(true)
 
     init(mediaType: MediaType, inputDevice: CaptureDevice) {
         self.mediaType = mediaType

@@ -1,6 +1,6 @@
 import Composition
 import Foundation
-import Synchronization
+import SpliceFFmpeg
 
 /// Records a session's video and audio into a QuickTime or MPEG-4 movie (AVFoundation's
 /// `AVCaptureMovieFileOutput`): H.264 and AAC, `.mov` or `.mp4` by the file's extension.
@@ -29,7 +29,7 @@ public final class CaptureMovieFileOutput: CaptureOutput {
         var recordedFileSize: Int64 = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// An output with AVFoundation's defaults: no limits, 10 s fragments after a 1 s first one.
     public init() {}

@@ -1,7 +1,6 @@
 import Composition
 import Foundation
 import SpliceFFmpeg
-import Synchronization
 
 /// Joins devices to outputs and runs the capture (AVFoundation's `AVCaptureSession`).
 ///
@@ -22,7 +21,7 @@ public final class CaptureSession: Sendable {
         var stop: CancellationFlag?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// An empty session with preset `.high`.
     public init() {}

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SpliceFFmpeg
 
 /// Runs one test of this test binary again in a child process, alone.
 ///
@@ -55,7 +55,7 @@ enum ChildTest {
         try process.run()
         // Read on another thread so a chatty child never blocks on a full pipe.
         final class Collected: Sendable {
-            let data = Mutex(Data())
+            let data = Locked(Data())
             let done = DispatchSemaphore(value: 0)
         }
         let collected = Collected()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SpliceFFmpeg
 import Splice
 import SpliceTestSupport
 
@@ -70,7 +70,7 @@ func withTimeout<Value: Sendable>(
 
 /// Hands the first of "finished" and "timed out" to the waiting continuation.
 private final class TimeoutGate<Value: Sendable>: Sendable {
-    let continuation = Mutex<CheckedContinuation<Timed<Value>, Never>?>(nil)
+    let continuation = Locked<CheckedContinuation<Timed<Value>, Never>?>(nil)
 
     func resume(_ result: Timed<Value>) -> Bool {
         guard let continuation = continuation.withLock({ $0.take() }) else { return false }
