@@ -11,30 +11,41 @@ import Glibc
 /// service stopped with SIGTERM reads "received SIGTERM". The progress bar's line is cleared (`\r`, `ESC [K`) only
 /// when `clearsLine` — a bar on a terminal — so plain logs never carry escape codes.
 final class SignalCancellation {
-    private let sources: [DispatchSourceSignal]
+    private let source: DispatchSourceRead
     private static let signals: [Int32] = [SIGINT, SIGTERM]
 
     /// Installs the handlers; they stay until ``restore()``.
+    ///
+    /// A `sigaction` handler writes the signal's number to a pipe that a dispatch source reads. A dispatch signal
+    /// source alone is not enough on Linux: it reads a `signalfd`, which sees a signal only while every thread blocks
+    /// it, and with `SIG_IGN` set a signal that reaches an unblocking thread is discarded (an interrupted export ran
+    /// on to the end that way).
     /// - Parameters:
     ///   - clearsLine: erase the current terminal line before the notice (a progress bar is drawn there).
     ///   - cancel: called once, on the first signal.
     init(clearsLine: Bool = false, _ cancel: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "splice.signals")
+        let readEnd = SignalPipe.readEnd
         let received = Counter()
-        sources = Self.signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "splice.signals"))
+        source.setEventHandler {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) == 1 {
                 if received.increment() == 1 {
                     if clearsLine { Console.errorRaw("\r\u{1B}[K") }
-                    Console.error(Self.notice(for: number))
+                    Console.error(Self.notice(for: Int32(byte)))
                     cancel()
                 } else {
                     _exit(ExitStatus.cancelled.rawValue)
                 }
             }
-            source.resume()
-            return source
+        }
+        source.resume()
+        for number in Self.signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = signalReceived
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
         }
     }
 
@@ -47,8 +58,8 @@ final class SignalCancellation {
 
     /// Removes the handlers and restores the default actions.
     func restore() {
-        for source in sources { source.cancel() }
         for number in Self.signals { signal(number, SIG_DFL) }
+        source.cancel()
     }
 
     private final class Counter: Sendable {
@@ -61,4 +72,30 @@ final class SignalCancellation {
             }
         }
     }
+}
+
+/// The self-pipe between the signal handler and the dispatch source: created once, before any handler is installed,
+/// both ends close-on-exec and non-blocking (a full pipe drops a byte rather than block the handler).
+private enum SignalPipe {
+    static let ends: (read: Int32, write: Int32) = {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        signalWriteEnd = ends[1]
+        return (ends[0], ends[1])
+    }()
+
+    static var readEnd: Int32 { ends.read }
+}
+
+/// The pipe's write end for the handler, which may read nothing but a plain global (async-signal safety).
+nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
+
+/// The `sigaction` handler: only `write(2)`, which is async-signal-safe.
+private func signalReceived(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalWriteEnd, &byte, 1)
 }

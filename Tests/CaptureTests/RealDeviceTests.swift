@@ -46,8 +46,8 @@ struct RealDeviceTests {
             return
         }
         let player = try ChildProcess(
-            path: paplay, arguments: ["--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=vsink", raw.path],
-            environment: environment, log: scratch.file("paplay.log"))
+            executable: paplay, arguments: ["--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=vsink", raw.path],
+            environment: environment, standardOutput: scratch.file("paplay.log"), standardError: scratch.file("paplay.log"))
         defer { player.stop() }
         try await Task.sleep(nanoseconds: 500_000_000)
 
@@ -56,15 +56,18 @@ struct RealDeviceTests {
         let url = scratch.file("monitor.mp4")
         let output = scratch.file("record.out")
         let recorder = try ChildProcess(
-            path: try SpliceExecutable.url().path,
+            executable: try SpliceExecutable.url().path,
             arguments: ["record", "--video", "none", "--audio", "pulse:vsink.monitor", "--max-duration", "2s", "-o", url.path],
-            environment: environment, log: output)
+            environment: environment, standardOutput: output, standardError: output)
         defer { recorder.stop() }
         let ended = await recorder.wait(seconds: 60)
         let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(ended && recorder.exitCode == 0, "splice record: \(printed)")
         #expect(printed.contains(": 2 s,") && printed.contains("maximum recorded duration"), "\(printed)")
-        #expect(player.isRunning, "paplay stopped early: \((try? String(contentsOf: scratch.file("paplay.log"), encoding: .utf8)) ?? "")")
+        #expect(player.isRunning, """
+            paplay stopped early (exit \(player.exitCode.map(String.init) ?? "none"), signal \(player.terminationSignal.map(String.init) ?? "none")): \
+            \((try? String(contentsOf: scratch.file("paplay.log"), encoding: .utf8)) ?? "")
+            """)
         let movie = try decodeMovie(url)
         #expect(movie.frames.isEmpty)
         #expect(abs(movie.samples.count - 96_000) <= 1024, "\(movie.samples.count) samples")

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 /// A server a test starts in user space (PulseAudio, Xvfb) and stops by its PID.
 final class UserSpaceService {
     let name: String
-    let process: Process
+    let process: ChildProcess
     let log: URL
 
     /// Starts `executable` with `arguments` and `environment` added, and waits (up to `timeout` s) for `ready`.
@@ -18,21 +19,15 @@ final class UserSpaceService {
         guard let path = UserSpaceService.find(executable) else {
             throw Unavailable(reason: "\(executable) is not installed")
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(executable: path, arguments: arguments, environment: environment,
+                                   standardOutput: log, standardError: log)
         let deadline = Date().addingTimeInterval(timeout)
         while !ready() {
             guard process.isRunning else {
                 let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                throw Unavailable(reason: "\(executable) exited with status \(process.terminationStatus): \(text.suffix(300))")
+                let status = process.exitCode.map { "status \($0)" } ?? "signal \(process.terminationSignal ?? 0)"
+                throw Unavailable(reason: "\(executable) exited with \(status): \(text.suffix(300))")
             }
             guard Date() < deadline else {
                 stop()
@@ -44,16 +39,8 @@ final class UserSpaceService {
 
     /// Stops the server by its PID: SIGTERM, then SIGKILL after 3 s.
     func stop() {
-        guard process.isRunning else { return }
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        var deadline = Date().addingTimeInterval(3)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        guard process.isRunning else { return }
-        kill(pid, SIGKILL)
-        // Bounded: a child that already exited on its own may never be reported as ended here.
-        deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        process.send(SIGTERM)
+        if !process.waitBlocking(seconds: 3) { process.stop() }
     }
 
     /// Why a service could not run here.

@@ -45,7 +45,7 @@ struct VirtualRecordingTests {
         #expect(result.error == nil)
         // The stop is asked for after 2 s of wall time; a starved machine (the parallel suite on 2 cores) can deliver
         // it seconds later, so only a gross miss fails here. What matters is below: whole frames, decoded = reported.
-        #expect(result.recordedDuration.seconds > 1 && result.recordedDuration.seconds < 15, "\(result.recordedDuration)")
+        #expect(result.recordedDuration.seconds > 1 && result.recordedDuration.seconds < 45, "\(result.recordedDuration)")
         let movie = try decodeMovie(url)
         #expect(Double(movie.frames.count) == (result.recordedDuration.seconds * 30).rounded())
         #expect(abs(Double(movie.samples.count) / 48_000 - result.recordedDuration.seconds) <= 1024.0 / 48_000)

@@ -115,7 +115,8 @@ final class StandardErrorCapture: Sendable {
         fflush(nil)
         dup2(saved, STDERR_FILENO)
         close(saved)
-        drained.wait()
+        // Bounded: a child spawned meanwhile by code outside the tests could hold a copy of the pipe's write end.
+        _ = drained.wait(timeout: .now() + 10)
         close(readEnd)
         return collected.withLock { String(decoding: $0, as: UTF8.self) }
     }

@@ -72,11 +72,11 @@ enum SpliceTool {
 
     /// A started process with its output captured to files (no pipe can fill up and block it).
     final class Started {
-        let process: Process
+        let process: ChildProcess
         let stdoutURL: URL
         let stderrURL: URL
 
-        init(process: Process, stdoutURL: URL, stderrURL: URL) {
+        init(process: ChildProcess, stdoutURL: URL, stderrURL: URL) {
             self.process = process
             self.stdoutURL = stdoutURL
             self.stderrURL = stderrURL
@@ -87,18 +87,12 @@ enum SpliceTool {
     }
 
     static func start(_ arguments: [String], in directory: URL? = nil) throws -> Started {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-run-\(UUID().uuidString)")
         let stdoutURL = base.appendingPathExtension("out"), stderrURL = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(executable: try executable().path, arguments: arguments, directory: directory,
+                                       standardOutput: stdoutURL, standardError: stderrURL)
         return Started(process: process, stdoutURL: stdoutURL, stderrURL: stderrURL)
     }
 
@@ -106,7 +100,7 @@ enum SpliceTool {
         let deadline = Date().addingTimeInterval(timeout)
         while started.process.isRunning {
             if Date() > deadline {
-                started.process.terminate()
+                started.process.stop()
                 throw Failure.timedOut(arguments)
             }
             try await Task.sleep(nanoseconds: 20_000_000)
@@ -116,7 +110,7 @@ enum SpliceTool {
             try? FileManager.default.removeItem(at: started.stderrURL)
         }
         return Run(
-            status: started.process.terminationStatus,
+            status: started.process.exitCode ?? started.process.terminationSignal ?? -1,
             stdout: (try? String(contentsOf: started.stdoutURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: started.stderrURL, encoding: .utf8)) ?? "")
     }

@@ -214,7 +214,7 @@ struct CommandLineTests {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         #expect(started.process.isRunning, "the export must still be running when interrupted")
-        started.process.interrupt()  // SIGINT, as Ctrl-C
+        started.process.send(SIGINT)  // SIGINT, as Ctrl-C
         let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
         #expect(run.status == 130, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").last == #"{"event":"cancelled","exitCode":130}"#)

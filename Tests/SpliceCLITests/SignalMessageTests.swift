@@ -20,7 +20,7 @@ struct SignalMessageTests {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         #expect(started.process.isRunning, "the export must still be running when stopped")
-        started.process.terminate()  // SIGTERM
+        started.process.send(SIGTERM)  // SIGTERM
         let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
         #expect(run.status == 130, "\(run.stderr)")
         #expect(run.stderr.contains("splice: received SIGTERM: cancelling"), "\(run.stderr)")

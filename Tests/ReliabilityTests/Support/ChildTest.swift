@@ -1,5 +1,6 @@
 import Foundation
 import SpliceFFmpeg
+import SpliceTestSupport
 
 /// Runs one test of this test binary again in a child process, alone.
 ///
@@ -41,43 +42,18 @@ enum ChildTest {
     /// process with `SPLICE_RELIABILITY_CHILD=role`, waiting at most `timeout` seconds (then the child is killed).
     static func run(filter: String, role: String, environment: [String: String] = [:], timeout: Double) throws -> Result {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        var childEnvironment = ProcessInfo.processInfo.environment
+        var childEnvironment = environment
         childEnvironment[variable] = role
-        for (key, value) in environment { childEnvironment[key] = value }
-        process.environment = childEnvironment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read on another thread so a chatty child never blocks on a full pipe.
-        final class Collected: Sendable {
-            let data = Locked(Data())
-            let done = DispatchSemaphore(value: 0)
-        }
-        let collected = Collected()
-        let reader = Thread {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            collected.data.withLock { $0 = data }
-            collected.done.signal()
-        }
-        reader.start()
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            usleep(20_000)
-        }
-        process.waitUntilExit()
-        _ = collected.done.wait(timeout: .now() + 5)
-        let output = collected.data.withLock { String(decoding: $0, as: UTF8.self) }
-        return Result(status: process.terminationStatus, output: output, timedOut: timedOut)
+        // Output goes to a file, not a pipe: nothing can block the child, and no reader thread is needed.
+        let log = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-child-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = try ChildProcess(
+            executable: executable, arguments: ["--testing-library", "swift-testing", "--filter", filter],
+            environment: childEnvironment, standardOutput: log, standardError: log)
+        let timedOut = !process.waitBlocking(seconds: timeout)
+        if timedOut { process.stop() }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Result(status: process.exitCode ?? process.terminationSignal ?? -1, output: output, timedOut: timedOut)
     }
 }
