@@ -34,8 +34,15 @@ struct TextOverlayConfiguration: Hashable {
         let local = Rect(x: frame.minX - Double(left), y: frame.minY - Double(top), width: frame.width, height: frame.height)
         var transparent = style.background ?? style.color
         transparent.alpha = 0
-        let source = "color=c=\(transparent.ffmpegSyntax):s=\(right - left)x\(bottom - top):r=\(frameRate.num)/\(frameRate.den)"
-        let chain = ([source, "format=rgba", try drawtext(in: local), ] + FilterGraphCompiler.graphicSteps(canvas: color)).joined(separator: ",")
+        let size = Size(width: right - left, height: bottom - top)
+        let drawing: [String]
+        if case .runs(let layout) = style.font {
+            drawing = try runSteps(layout, in: local, size: size, transparent: transparent, frameRate: frameRate)
+        } else {
+            let source = "color=c=\(transparent.ffmpegSyntax):s=\(size.width)x\(size.height):r=\(frameRate.num)/\(frameRate.den)"
+            drawing = [source, "format=rgba", try drawtext(in: local)]
+        }
+        let chain = (drawing + FilterGraphCompiler.graphicSteps(canvas: color)).joined(separator: ",")
         return (chain, left, top)
     }
 
@@ -43,6 +50,7 @@ struct TextOverlayConfiguration: Hashable {
         switch style.font {
         case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
         case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
+        case .runs(let layout): return "fontfile=\(FilterGraphCompiler.escape(layout.runs.first?.fontFile ?? ""))"
         }
     }
 
