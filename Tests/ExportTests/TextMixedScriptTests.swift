@@ -110,6 +110,8 @@ struct TextMixedScriptTests {
     /// The family is honoured first: with "WenQuanYi Micro Hei" the same title's Latin letters are drawn by the CJK
     /// font (which has them) and only the Arabic falls back to DejaVu Sans.
     @Test func theFamilyDrawsEveryCharacterItHas() throws {
+        // The documentation says the linked libavfilter has libass's filters, and why Splice does not use them.
+        #expect(MediaLibrary.hasFilter(named: "ass") && MediaLibrary.hasFilter(named: "subtitles"))
         guard FileManager.default.fileExists(atPath: Self.wqy) else {
             print("TextMixedScriptTests: skipped: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
             return
@@ -120,6 +122,13 @@ struct TextMixedScriptTests {
         }
         #expect(layout.runs.map(\.fontFile) == [Self.wqy, TextFontFallbackTests.dejaVuFile])
         #expect(layout.runs.first?.text == "Ab 标题 ")
+        // docs/document-format.md's example: DejaVu Sans draws the Latin and Cyrillic words, the CJK font 标题.
+        guard case .runs(let example) = try FontResolver.font(family: "DejaVu Sans", text: "Title 标题 Заголовок", fontSize: 32) else {
+            Issue.record("the documentation's example is drawn in runs")
+            return
+        }
+        #expect(example.runs.map(\.fontFile) == [TextFontFallbackTests.dejaVuFile, Self.wqy, TextFontFallbackTests.dejaVuFile])
+        #expect(example.runs.map(\.text) == ["Title ", "标题 ", "Заголовок"])
         // One font for the whole text: one drawtext, the family's own font.
         #expect(try FontResolver.font(family: "DejaVu Sans", text: "Жж ab بت", fontSize: 32) == .file(TextFontFallbackTests.dejaVuFile))
     }

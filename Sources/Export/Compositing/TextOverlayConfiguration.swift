@@ -50,6 +50,7 @@ struct TextOverlayConfiguration: Hashable {
         switch style.font {
         case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
         case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
+        // Not reached: a text in runs is drawn by `runSteps`, one drawtext per run with its own font file.
         case .runs(let layout): return "fontfile=\(FilterGraphCompiler.escape(layout.runs.first?.fontFile ?? ""))"
         }
     }

@@ -48,7 +48,9 @@ enum FontResolver {
             if let font = choices[index].font { next = font } else { choices[index].font = next ?? 0 }
         }
         let used = Set(choices.compactMap(\.font))
-        if used.count <= 1 { return .file(fonts.files[used.first ?? 0]) }
+        // One font, and drawtext's own shaping gives the forms it has: one drawtext.
+        let unshaped = zip(choices, visual).contains { $0.code != $1.code }
+        if used.count <= 1, !unshaped { return .file(fonts.files[used.first ?? 0]) }
         let runs = choices.map { (code: $0.code, file: fonts.files[$0.font ?? 0]) }
         return .runs(try TextLayout(visual: runs, fontSize: fontSize, text: text))
     }
