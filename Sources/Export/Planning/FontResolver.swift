@@ -12,7 +12,7 @@ internal import CFontconfig
 /// that needs several is split into runs (``TextLayout``). Only face 0 of a font collection (`.ttc`) is chosen, the
 /// face `drawtext` loads. Whitespace and control characters need no glyph.
 enum FontResolver {
-    /// How `text` in `family` at `fontSize` pixels is drawn: `.file` when one font has every character (the
+    /// How `text` in `family` at `fontSize` pixels is drawn: `.file` when every character takes the same font (the
     /// family's own font whenever it covers the text), `.runs` when several fonts are needed, or nil when
     /// fontconfig cannot be used (no configuration), in which case `drawtext` resolves the family itself.
     ///

@@ -8,6 +8,11 @@
 /// lines are `lineHeight` apart, the tallest glyph extent of the text (`max_glyph_h`); lines start at the block's
 /// left edge. The block is `width` (the widest line's advance, `text_w`) by `height` (`text_h`) and is placed by
 /// the overlay's alignment rules exactly as one `drawtext`'s `x`/`y` expressions place it.
+///
+/// Why `drawtext` runs and not libass (the linked libavfilter has `ass` and `subtitles`, which do font fallback and
+/// HarfBuzz shaping themselves): those filters read a subtitle file, size fonts by ASS rules (not the em height
+/// `drawtext` and `fontSize` use) and place text by ASS margins, so every text overlay's size, position and picture
+/// would change; runs keep a text one font covers exactly as it was and draw the others as that one `drawtext`.
 struct TextLayout: Hashable, Sendable {
     /// A piece of one line drawn with one font.
     struct Run: Hashable, Sendable {
