@@ -18,7 +18,8 @@ struct TextOverlayConfiguration: Hashable {
     /// V 167 instead of 162). The transparent pixels carry the box colour (or the text colour without a box), so the
     /// partly covered pixels along glyph edges blend towards the right colour and 4:2:0 averaging does not grey them.
     ///
-    /// Like a CATextLayer, the text is clipped to its frame (and to the canvas).
+    /// Like a CATextLayer, the text is clipped to its frame (and to the canvas). A text that needs several fonts is
+    /// drawn by one `drawtext` per font run on the same picture (``runSteps(_:in:size:transparent:frameRate:)``).
     ///
     /// - Parameters:
     ///   - canvas: the render canvas (pixels).
