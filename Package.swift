@@ -26,12 +26,14 @@ let package = Package(
         ),
         // fontconfig, for text overlays' font fallback (the font that has every character of a text).
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        // FreeType and libfribidi, for text that needs several fonts: runs measured and shaped as drawtext does.
+        .systemLibrary(name: "CTextLayout", pkgConfig: "freetype2 fribidi", providers: [.apt(["libfreetype-dev", "libfribidi-dev"])]),
         .target(name: "Composition"),
         .target(name: "VideoComposition", dependencies: ["Composition"]),
         .target(name: "AudioMix", dependencies: ["Composition"]),
         // The FFmpeg owner types (one Swift owner per allocation) shared by the engines through `package` access.
         .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
-        .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
+        .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "CTextLayout", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
         // The capture engine: devices (V4L2, PulseAudio, X11, virtual), sessions, crash-safe movie file output.
         .target(name: "Capture", dependencies: ["CMedia", "SpliceFFmpeg", "Composition"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.

@@ -19,13 +19,15 @@ public struct TextLayerContent: Sendable, Hashable {
     /// A font file (TrueType/OpenType) to draw the whole text with, used as given (a character it lacks is drawn
     /// as its `.notdef` box); when nil, ``fontFamily`` is looked up with fontconfig.
     public var fontFile: URL?
-    /// A fontconfig family name (`"DejaVu Sans"`, `"sans-serif"`), used when ``fontFile`` is nil. The text is drawn
-    /// with the first font in fontconfig's fallback order for the family that has every character (the family's own
-    /// font for text it covers; e.g. a CJK font for `"Title 标题"`, whose Latin letters it draws too): FFmpeg's
-    /// `drawtext` draws one text with one font. Export throws `ExportError.noFontForCharacter` naming a character no
-    /// installed font has. Arabic and Hebrew are shaped and each right-to-left run is reversed (FFmpeg 5.1's
-    /// `drawtext` with libfribidi); the line itself is laid out left to right (an Arabic run at the start stays on
-    /// the left), and scripts that need OpenType shaping (Devanagari, Thai, …) are drawn unshaped.
+    /// A fontconfig family name (`"DejaVu Sans"`, `"sans-serif"`), used when ``fontFile`` is nil. Each character is
+    /// drawn with the first font in fontconfig's fallback order for the family that has it (the family's own font
+    /// for every character it has; e.g. a CJK font for the `标题` of `"Title 标题"`). FFmpeg's `drawtext` draws one
+    /// text with one font, so a text that needs several is drawn in runs, one `drawtext` per font, placed where one
+    /// `drawtext` would put the glyphs if one font had them all (one baseline, the same alignment and centring).
+    /// Export throws `ExportError.noFontForCharacter` naming a character no installed font has. Arabic and Hebrew
+    /// are shaped and each right-to-left run is reversed (FFmpeg 5.1's `drawtext` with libfribidi, over the whole
+    /// line); the line itself is laid out left to right (an Arabic run at the start stays on the left), and scripts
+    /// that need OpenType shaping (Devanagari, Thai, …) are drawn unshaped.
     public var fontFamily: String
     /// The font size in pixels of the render canvas (the em height).
     public var fontSize: Double

@@ -5,7 +5,8 @@ import SpliceTestSupport
 
 /// Text in other scripts (issue 16, item 3): a character the family's font lacks is drawn with the first font in
 /// fontconfig's fallback order that has it, not as the `.notdef` box; no font at all is a typed error; Arabic is
-/// shaped and laid right to left by FFmpeg 5.1's `drawtext` (`text_shaping`, through libfribidi).
+/// shaped and laid right to left by FFmpeg 5.1's `drawtext` (`text_shaping`, through libfribidi). Texts that need
+/// several fonts: TextMixedScriptTests and TextRunLayoutTests.
 ///
 /// Needs scripts/packages/fonts.list (DejaVu Sans and WenQuanYi Micro Hei); without a CJK font the CJK test prints
 /// one line saying so and how to install it.
@@ -51,7 +52,7 @@ struct TextFontFallbackTests {
         #expect(Self.inked(biao) > 0.01 && Self.inked(ti) > 0.01, "ink \(Self.inked(biao)), \(Self.inked(ti))")
         #expect(Self.difference(biao, boxBiao) > 0.01, "标 differs from the .notdef box: \(Self.difference(biao, boxBiao))")
         #expect(Self.difference(biao, ti) > 0.01, "标 and 题 are different glyphs: \(Self.difference(biao, ti))")
-        // Mixed text: one font has both scripts; the Latin letters are drawn too (more ink than the CJK alone).
+        // Mixed text: the Latin letters are drawn too, in their own font (more ink than the CJK alone).
         let mixed = try await Self.ink("Title 标题", family: "DejaVu Sans")
         #expect(Self.inked(mixed) > Self.inked(biao) + Self.inked(ti))
     }
@@ -63,29 +64,6 @@ struct TextFontFallbackTests {
         video.overlays = [OverlayLayer(content: .text(content), frame: Self.band, timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)))]
         await #expect(throws: ExportError.noFontForCharacter(character: "'\u{10FFFD}' (U+10FFFD)", text: "A\u{10FFFD}B", family: "DejaVu Sans")) {
             _ = try await OverlayRenderingTests.picture(composition, video)
-        }
-    }
-
-    /// Chinese and Arabic in one text: each is in some installed font, but no one font has both (with the fonts of
-    /// fonts.list), and drawtext draws a text with one font: refused with the characters named, never boxes.
-    @Test func textNoOneFontCoversIsRefusedNamingTheCharacters() async throws {
-        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc") else {
-            print("TextFontFallbackTests: skipped the mixed-script test: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
-            return
-        }
-        let composition = try await OverlayRenderingTests.blueCanvas()
-        var video = MutableVideoComposition(propertiesOf: composition)
-        let content = TextLayerContent(string: "标ب", fontFamily: "DejaVu Sans", fontSize: 24)
-        video.overlays = [OverlayLayer(content: .text(content), frame: Self.band, timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)))]
-        do {
-            _ = try await OverlayRenderingTests.picture(composition, video)
-            Issue.record("a text no one font covers was drawn")
-        } catch let error as ExportError {
-            guard case .unsupportedSettings(let reason) = error else {
-                Issue.record("unexpected error \(error)")
-                return
-            }
-            #expect(reason.contains("DejaVuSans.ttf") && reason.contains("'标' (U+6807)") && reason.contains("one font"), "\(reason)")
         }
     }
 

@@ -18,7 +18,8 @@ struct TextOverlayConfiguration: Hashable {
     /// V 167 instead of 162). The transparent pixels carry the box colour (or the text colour without a box), so the
     /// partly covered pixels along glyph edges blend towards the right colour and 4:2:0 averaging does not grey them.
     ///
-    /// Like a CATextLayer, the text is clipped to its frame (and to the canvas).
+    /// Like a CATextLayer, the text is clipped to its frame (and to the canvas). A text that needs several fonts is
+    /// drawn by one `drawtext` per font run on the same picture (``runSteps(_:in:size:transparent:frameRate:)``).
     ///
     /// - Parameters:
     ///   - canvas: the render canvas (pixels).
@@ -34,8 +35,15 @@ struct TextOverlayConfiguration: Hashable {
         let local = Rect(x: frame.minX - Double(left), y: frame.minY - Double(top), width: frame.width, height: frame.height)
         var transparent = style.background ?? style.color
         transparent.alpha = 0
-        let source = "color=c=\(transparent.ffmpegSyntax):s=\(right - left)x\(bottom - top):r=\(frameRate.num)/\(frameRate.den)"
-        let chain = ([source, "format=rgba", try drawtext(in: local), ] + FilterGraphCompiler.graphicSteps(canvas: color)).joined(separator: ",")
+        let size = Size(width: right - left, height: bottom - top)
+        let drawing: [String]
+        if case .runs(let layout) = style.font {
+            drawing = try runSteps(layout, in: local, size: size, transparent: transparent, frameRate: frameRate)
+        } else {
+            let source = "color=c=\(transparent.ffmpegSyntax):s=\(size.width)x\(size.height):r=\(frameRate.num)/\(frameRate.den)"
+            drawing = [source, "format=rgba", try drawtext(in: local)]
+        }
+        let chain = (drawing + FilterGraphCompiler.graphicSteps(canvas: color)).joined(separator: ",")
         return (chain, left, top)
     }
 
@@ -43,6 +51,8 @@ struct TextOverlayConfiguration: Hashable {
         switch style.font {
         case .file(let path): return "fontfile=\(FilterGraphCompiler.escape(path))"
         case .family(let family): return "font=\(FilterGraphCompiler.escape(family))"
+        // Not reached: a text in runs is drawn by `runSteps`, one drawtext per run with its own font file.
+        case .runs(let layout): return "fontfile=\(FilterGraphCompiler.escape(layout.runs.first?.fontFile ?? ""))"
         }
     }
 

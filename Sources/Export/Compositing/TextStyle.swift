@@ -1,7 +1,9 @@
-/// How `drawtext` finds its font: a file, or a family name resolved by fontconfig (FFmpeg's `font=` option).
+/// How `drawtext` finds its font: a file, a family name resolved by fontconfig (FFmpeg's `font=` option), or, for
+/// a text no one font covers, runs each drawn with its own font file (``TextLayout``).
 enum FontChoice: Hashable, Sendable {
     case file(String)
     case family(String)
+    case runs(TextLayout)
 }
 
 /// The constant part of a text overlay: what `drawtext` draws and how it looks, the same at every time.

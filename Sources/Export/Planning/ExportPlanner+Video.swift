@@ -149,9 +149,9 @@ extension ExportPlanner {
         return Size(width: even(Double(renderSize.width) * scale), height: even(Double(renderSize.height) * scale))
     }
 
-    /// The font of a text layer: its own file (which must exist, used as given), else the first font in
-    /// fontconfig's fallback order for its family that has every character of the text (``FontResolver``; an empty
-    /// family means "Sans"); the family name itself only when fontconfig cannot be used.
+    /// The font of a text layer: its own file (which must exist, used as given), else the fonts fontconfig's
+    /// fallback order for its family gives its characters (``FontResolver``: one file when one font has them all,
+    /// runs otherwise; an empty family means "Sans"); the family name itself only when fontconfig cannot be used.
     ///
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a missing font file;
     ///   ``ExportError/noFontForCharacter(character:text:family:)`` when no installed font has a character.
@@ -164,6 +164,6 @@ extension ExportPlanner {
         }
         let family = text.fontFamily.trimmingCharacters(in: .whitespaces)
         let name = family.isEmpty ? "Sans" : family
-        return try FontResolver.fontFile(family: name, covering: text.string).map(FontChoice.file) ?? .family(name)
+        return try FontResolver.font(family: name, text: text.string, fontSize: text.fontSize) ?? .family(name)
     }
 }
