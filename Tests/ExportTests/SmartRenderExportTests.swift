@@ -111,6 +111,7 @@ struct SmartRenderExportTests {
         let exported = try #require(try await Asset.load(from: output).tracks(withMediaType: .video).first)
         #expect(exported.video?.frameCount == 300)
         #expect(exported.timeRange.duration == MediaTime(seconds: 10))
+        if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
     }
 
     /// The same edit on open GOPs: only the first group (the one IDR picture) can start a copy.
