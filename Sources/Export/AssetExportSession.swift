@@ -43,6 +43,7 @@ public final class AssetExportSession: Sendable {
         var error: (any Error)?
         var progress: Double = 0
         var fileLengthLimitReached = false
+        var smartRenderReport: SmartRenderReport?
         var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
     }
 
@@ -52,8 +53,8 @@ public final class AssetExportSession: Sendable {
     public let settings: ExportSettings?
     /// The preset the session was made with, if any.
     public let preset: ExportPreset?
-    private let request: Locked<ExportRequest>
-    private let state = Locked(State())
+    let request: Locked<ExportRequest>
+    let state = Locked(State())
     private let cancellation = CancellationFlag()
 
     /// A session for `asset` with an AVFoundation preset.
@@ -272,6 +273,9 @@ public final class AssetExportSession: Sendable {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
             try Self.checkSources(of: plan, cancellation: cancellation)
+            if plan.smartRendering, let report = try plan.smartRenderReport(cancellation: cancellation) {
+                state.withLock { $0.smartRenderReport = report }
+            }
             return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }

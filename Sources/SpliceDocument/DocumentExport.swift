@@ -29,11 +29,14 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// The largest file to write, in bytes; the export stops at a frame boundary before it (AVFoundation's
     /// `fileLengthLimit`). nil for no limit.
     public var fileLengthLimit: Int64?
+    /// Plan the video as copied and re-encoded spans (``AssetExportSession/smartRendering``); nil for false.
+    public var smartRendering: Bool?
 
     /// Export settings; every part optional.
     public init(
         preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
-        metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil
+        metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil,
+        smartRendering: Bool? = nil
     ) {
         self.preset = preset
         self.settings = settings
@@ -42,5 +45,6 @@ public struct DocumentExport: Sendable, Hashable, Codable {
         self.metadata = metadata
         self.optimizeForNetworkUse = optimizeForNetworkUse
         self.fileLengthLimit = fileLengthLimit
+        self.smartRendering = smartRendering
     }
 }

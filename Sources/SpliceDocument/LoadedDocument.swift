@@ -73,6 +73,7 @@ public struct LoadedDocument: Sendable {
         if let metadata = export.metadata { session.metadata = metadata }
         if let optimize = export.optimizeForNetworkUse { session.shouldOptimizeForNetworkUse = optimize }
         if let limit = export.fileLengthLimit { session.fileLengthLimit = limit }
+        if let smart = export.smartRendering { session.smartRendering = smart }
         return session
     }
 

@@ -26,6 +26,16 @@ public enum SyntheticMedia {
         case yuv420p
     }
 
+    /// How the pictures are encoded.
+    public enum VideoCodec: Sendable, Hashable {
+        /// Lossless FFV1, every frame a key frame (the default).
+        case ffv1
+        /// Lossy H.264 through libx264 (preset `veryfast`, one thread, so the same input gives the same packets), with
+        /// x264's own options (`"keyint=10:min-keyint=10:scenecut=0:bframes=3:open-gop=1"`): for tests of group of
+        /// pictures structure (closed and open GOPs, B-frames). Needs ``PixelFormat/yuv420p``.
+        case h264(x264Parameters: String)
+    }
+
     /// Renders the lavfi descriptions for `duration` and writes them, losslessly, to a new `.mov` or `.mkv` file.
     ///
     /// Each description is a filter chain (or graph) in FFmpeg's `-filter_complex` syntax whose single unlabelled
@@ -44,6 +54,7 @@ public enum SyntheticMedia {
     ///   - audio: the sound source, or nil for a picture-only file.
     ///   - duration: how long the media lasts (seconds as an exact ``MediaTime``); positive.
     ///   - pixelFormat: how the pictures are stored; ``PixelFormat/rgb`` by default.
+    ///   - videoCodec: how the pictures are encoded; ``VideoCodec/ffv1`` (lossless) by default.
     ///   - url: a `file:` URL ending in `.mov` or `.mkv`, in an existing directory where no file exists yet (nothing
     ///     is overwritten); written through a temporary file beside it, moved into place when complete.
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` for no source, a non-positive duration, another file
@@ -52,8 +63,12 @@ public enum SyntheticMedia {
     ///   ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks `ffv1` or `pcm_s16le`;
     ///   ``ExportError/writeFailed(_:reason:)``.
     public static func write(
-        video: String?, audio: String?, duration: MediaTime, pixelFormat: PixelFormat = .rgb, to url: URL
+        video: String?, audio: String?, duration: MediaTime, pixelFormat: PixelFormat = .rgb,
+        videoCodec: VideoCodec = .ffv1, to url: URL
     ) throws {
+        if case .h264 = videoCodec, pixelFormat != .yuv420p {
+            throw ExportError.unsupportedSettings("synthetic H.264 media needs pixelFormat .yuv420p")
+        }
         guard video != nil || audio != nil else {
             throw ExportError.unsupportedSettings("synthetic media needs a video or an audio description")
         }
@@ -76,7 +91,8 @@ public enum SyntheticMedia {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).splice-\(UUID().uuidString).partial")
         do {
             let writer = try SyntheticMediaWriter(
-                video: video, audio: audio, duration: duration, pixelFormat: pixelFormat, path: temporary.path,
+                video: video, audio: audio, duration: duration, pixelFormat: pixelFormat, videoCodec: videoCodec,
+                path: temporary.path,
                 muxer: muxer)
             try writer.run()
         } catch {
@@ -121,7 +137,8 @@ final class SyntheticMediaWriter {
         }
     }
 
-    init(video: String?, audio: String?, duration: MediaTime, pixelFormat: SyntheticMedia.PixelFormat, path: String,
+    init(video: String?, audio: String?, duration: MediaTime, pixelFormat: SyntheticMedia.PixelFormat,
+         videoCodec: SyntheticMedia.VideoCodec = .ffv1, path: String,
          muxer formatName: String) throws {
         self.duration = duration
         url = URL(fileURLWithPath: path)
@@ -131,7 +148,7 @@ final class SyntheticMediaWriter {
             throw ExportError.outputNotWritable(url, reason: "\(error)")
         }
         frame = try Frame()
-        if let video { streams.append(try makeVideoStream(video, pixelFormat: pixelFormat)) }
+        if let video { streams.append(try makeVideoStream(video, pixelFormat: pixelFormat, codec: videoCodec)) }
         if let audio { streams.append(try makeAudioStream(audio)) }
         do {
             try muxer.writeHeader()
@@ -159,10 +176,10 @@ final class SyntheticMediaWriter {
     }
 
     /// Opens `encoder` and adds its stream to the file.
-    private func addStream(_ encoder: Encoder, graph: FilterGraph, isAudio: Bool) throws -> Stream {
+    private func addStream(_ encoder: Encoder, graph: FilterGraph, isAudio: Bool, options: [String: String] = [:]) throws -> Stream {
         let index: Int
         do {
-            index = try muxer.addStream(encoder)
+            index = try muxer.addStream(encoder, options: options)
         } catch {
             throw ExportError.renderingFailed(stage: "opening the \(encoder.codecName) encoder", reason: "\(error)")
         }
@@ -170,7 +187,9 @@ final class SyntheticMediaWriter {
                       timeBase: encoder.pointer.pointee.time_base)
     }
 
-    private func makeVideoStream(_ description: String, pixelFormat: SyntheticMedia.PixelFormat) throws -> Stream {
+    private func makeVideoStream(
+        _ description: String, pixelFormat: SyntheticMedia.PixelFormat, codec: SyntheticMedia.VideoCodec
+    ) throws -> Stream {
         let tail: String
         switch pixelFormat {
         case .rgb: tail = "format=bgr0"
@@ -184,7 +203,14 @@ final class SyntheticMediaWriter {
         guard rate.num > 0, rate.den > 0 else {
             throw ExportError.unsupportedSettings("the video description '\(description)' states no frame rate (set r=)")
         }
-        let encoder = try Self.encoder("ffv1")
+        var options: [String: String] = [:]
+        let encoder: Encoder
+        switch codec {
+        case .ffv1: encoder = try Self.encoder("ffv1")
+        case .h264(let parameters):
+            encoder = try Self.encoder("libx264")
+            options = ["preset": "veryfast", "x264-params": parameters]
+        }
         // Test media sets encoder fields EncoderConfiguration does not carry (e.g. a copied channel layout), so it
         // configures the context directly.
         let context = encoder.pointer
@@ -194,7 +220,7 @@ final class SyntheticMediaWriter {
         context.pointee.time_base = AVRational(num: rate.den, den: rate.num)
         context.pointee.framerate = rate
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        context.pointee.gop_size = 1
+        if codec == .ffv1 { context.pointee.gop_size = 1 }  // x264: keyint in its parameters
         context.pointee.thread_count = 1
         if pixelFormat == .yuv420p {
             context.pointee.color_range = AVCOL_RANGE_MPEG
@@ -202,7 +228,7 @@ final class SyntheticMediaWriter {
             context.pointee.color_trc = AVCOL_TRC_BT709
             context.pointee.colorspace = AVCOL_SPC_BT709
         }
-        return try addStream(encoder, graph: graph, isAudio: false)
+        return try addStream(encoder, graph: graph, isAudio: false, options: options)
     }
 
     private func makeAudioStream(_ description: String) throws -> Stream {

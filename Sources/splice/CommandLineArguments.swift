@@ -57,7 +57,7 @@ struct CommandLineArguments: Equatable {
         let overwrite = Option(name: "overwrite", short: nil, takesValue: false)
         switch command {
         case .export:
-            return [output, overwrite,
+            return [output, overwrite, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false)]

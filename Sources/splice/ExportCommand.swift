@@ -1,7 +1,7 @@
 import Foundation
 import Splice
 
-/// `splice export DOC.json -o OUT [--overwrite] [--progress MODE]`.
+/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--progress MODE]`.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
@@ -20,6 +20,7 @@ enum ExportCommand {
         }
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
+        if arguments.has("smart") { session.smartRendering = true }
         do {
             try await loaded.checkExport(session)  // every check export() makes before it writes, as `validate`
         } catch is CancellationError {
@@ -68,6 +69,9 @@ enum ExportCommand {
         let attributes = try? FileManager.default.attributesOfItem(atPath: outputURL.path)
         let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         reporter.completed(output: outputURL.path, bytes: bytes)
+        if let report = session.smartRenderReport, mode != .json {
+            for line in report.description.split(separator: "\n") { Console.error("smart rendering: \(line)") }
+        }
         if session.fileLengthLimitReached {
             Console.error("splice: the file length limit was reached: the export stopped early")
         }

@@ -287,3 +287,32 @@ struct ColourCommandTests {
         #expect(full.stdout.contains("yuvj420p  bt709/bt709/bt709 full 8-bit SDR"), "\(full.stdout)")
     }
 }
+
+/// `splice export --smart`: the plan is printed, span by span, with what was done.
+@Suite("splice export --smart")
+struct SmartExportCommandTests {
+    /// clipA (640 × 360 H.264, 1 s groups of pictures) from 0.5 s, then all of clipB, at the clips' own size.
+    static let document = """
+        {
+          "version": 1,
+          "clips": [ { "source": "clipA.mp4", "start": "0.5s", "duration": "3.5s" }, { "source": "clipB.mp4" } ],
+          "export": \(fastExport)
+        }
+        """
+
+    @Test func printsEachSpanAndTheFallback() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.document)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4", "--smart"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("smart rendering: ") }
+        #expect(lines == [
+            "smart rendering: re-encode 0.000–0.500 s (15 frames): partial group of pictures at the cut at 0.000 s",
+            "smart rendering: copy 0.500–3.500 s (90 frames, 3 groups of pictures)",
+            "smart rendering: copy 3.500–7.500 s (120 frames, 4 groups of pictures)",
+            "smart rendering: everything was re-encoded: writing copied and re-encoded pieces into one H.264 stream is "
+                + "not supported yet",
+        ], "\(run.stderr)")
+    }
+}

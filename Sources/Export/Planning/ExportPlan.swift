@@ -18,5 +18,7 @@ struct ExportPlan: Sendable {
     var passthrough: PassthroughPlan?
     /// Set for a joinable segment part: the whole export's duration (see ``ExportRequest/segmentedExportDuration``).
     var segmentedExportDuration: MediaTime?
-
+    /// Set when smart rendering was asked for (``AssetExportSession/smartRendering``): the job plans the copied and
+    /// re-encoded spans (``smartRenderReport(cancellation:)``) before rendering.
+    var smartRendering = false
 }

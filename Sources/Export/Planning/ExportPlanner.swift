@@ -26,6 +26,11 @@ struct ExportPlanner {
         }
         try checkOutputLocation(outputURL)
         guard var settings else {
+            if request.smartRendering {
+                throw ExportError.unsupportedSettings(
+                    "smartRendering needs encoder settings for the spans it re-encodes; the passthrough preset copies "
+                        + "everything or nothing")
+            }
             let duration = composition.duration
             guard duration.isNumeric, duration > .zero else {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
@@ -80,7 +85,8 @@ struct ExportPlanner {
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
-            fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration)
+            fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
+            smartRendering: request.smartRendering)
     }
 
     // MARK: Checks

@@ -21,4 +21,6 @@ struct ExportRequest: Sendable {
     /// an independently decodable piece — an IDR picture first, closed GOPs — on an encoder clock fixed by this
     /// duration rather than the part's, so every part has the same time base and parameter sets.
     var segmentedExportDuration: MediaTime?
+    /// Smart rendering (``AssetExportSession/smartRendering``): plan which video spans could be copied.
+    var smartRendering = false
 }

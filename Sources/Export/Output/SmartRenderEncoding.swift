@@ -1,0 +1,116 @@
+import SpliceFFmpeg
+import Foundation
+internal import CMedia
+
+/// Encoder settings for the pieces smart rendering re-encodes between copied H.264 packets, so that one stream
+/// holds both: the same profile and level as the copied source, the export's canvas (4:2:0 at its bit depth, its
+/// colour tags, square pixels), every piece starting with an IDR picture and closed (`open-gop=0`, `forced-idr`), no
+/// B-frames (presentation order is decoding order, so the pieces take the copied source's decoding delay without
+/// reordering), and the parameter sets written in-band before every key frame (`repeat-headers=1`) under an SPS/PPS
+/// id the source does not use (x264's `sps-id`; x264 gives the PPS the same id), so a decoder holds both sets at once.
+///
+/// The writer that joins copied and re-encoded pieces is not part of this version (docs/smart-rendering.md); these
+/// settings are its first part, checked against x264's output by the tests.
+enum SmartRenderEncoding {
+    /// What the re-encoded pieces must match, read from the copied source's `avcC` decoder configuration.
+    struct SourceParameters: Hashable, Sendable {
+        /// `profile_idc` (66 Baseline, 77 Main, 100 High, 110 High 10).
+        var profile: Int
+        /// `level_idc` (level × 10: 40 is level 4.0).
+        var level: Int
+        /// The `seq_parameter_set_id`s of the source's SPS (PPS ids follow x264's rule of the same id).
+        var parameterSetIDs: Set<Int>
+
+        /// The first parameter-set id (0…31) the source does not use.
+        var freeParameterSetID: Int? { (0..<32).first { !parameterSetIDs.contains($0) } }
+
+        /// x264's `profile` option for ``profile``, or nil when x264 cannot encode it.
+        var x264Profile: String? {
+            switch profile {
+            case 66: return "baseline"
+            case 77: return "main"
+            case 100: return "high"
+            case 110: return "high10"
+            default: return nil
+            }
+        }
+
+        /// x264's `level` option for ``level`` ("4.0", "3.1", "1b" is not handled).
+        var x264Level: String { "\(level / 10).\(level % 10)" }
+
+        /// Reads an `avcC` record (ISO/IEC 14496-15 §5.3.3.1): the profile and level bytes, then each SPS's id.
+        /// - Returns: nil for anything but an `avcC` with at least one SPS (Annex B extradata, HEVC).
+        init?(avcC data: [UInt8]) {
+            guard data.count > 8, data[0] == 1 else { return nil }
+            profile = Int(data[1])
+            level = Int(data[3])
+            let count = Int(data[5] & 0x1F)
+            var offset = 6
+            var ids: Set<Int> = []
+            for _ in 0..<count {
+                guard offset + 2 <= data.count else { return nil }
+                let length = Int(data[offset]) << 8 | Int(data[offset + 1])
+                offset += 2
+                guard length > 4, offset + length <= data.count else { return nil }
+                // NAL header, profile_idc, constraint flags, level_idc, then seq_parameter_set_id as ue(v).
+                guard let id = Self.exponentialGolomb(Array(data[(offset + 4)..<(offset + length)])) else { return nil }
+                ids.insert(id)
+                offset += length
+            }
+            guard !ids.isEmpty else { return nil }
+            parameterSetIDs = ids
+        }
+
+        /// A described source (tests).
+        init(profile: Int, level: Int, parameterSetIDs: Set<Int>) {
+            self.profile = profile
+            self.level = level
+            self.parameterSetIDs = parameterSetIDs
+        }
+
+        /// The first unsigned exponential-Golomb code (`ue(v)`, H.264 §9.1) at the start of `bits`.
+        static func exponentialGolomb(_ bytes: [UInt8]) -> Int? {
+            var position = 0
+            func bit() -> Int? {
+                guard position / 8 < bytes.count else { return nil }
+                defer { position += 1 }
+                return Int(bytes[position / 8] >> (7 - UInt8(position % 8)) & 1)
+            }
+            var zeros = 0
+            while let next = bit(), next == 0 {
+                zeros += 1
+                if zeros > 31 { return nil }
+            }
+            var value = 1
+            for _ in 0..<zeros {
+                guard let next = bit() else { return nil }
+                value = value << 1 | next
+            }
+            return value - 1
+        }
+    }
+
+    /// Why the pieces cannot be matched to `source`, or nil when they can.
+    static func mismatch(_ source: SourceParameters, video: VideoPlan) -> String? {
+        guard source.x264Profile != nil else { return "H.264 profile_idc \(source.profile) cannot be encoded by x264" }
+        if (source.profile == 110) != (video.color.bitDepth > 8) {
+            return "profile_idc \(source.profile) does not match the output's \(video.color.bitDepth)-bit canvas"
+        }
+        guard source.freeParameterSetID != nil else { return "the source uses every SPS id (0…31)" }
+        return nil
+    }
+
+    /// The configuration for a re-encoded piece of `video`, matched to `source` (check ``mismatch(_:video:)``
+    /// first: a source that does not match gets the export's own H.264 settings).
+    static func configuration(
+        _ settings: VideoSettings, video: VideoPlan, clock: EncoderClock, fileType: FileType, source: SourceParameters
+    ) -> EncoderConfiguration {
+        var configuration = settings.encoderConfiguration(for: video, clock: clock, fileType: fileType)
+        if let profile = source.x264Profile { configuration.options["profile"] = profile }
+        configuration.options["level"] = source.x264Level
+        configuration.options["forced-idr"] = "1"
+        let id = source.freeParameterSetID ?? 0
+        configuration.options["x264-params"] = "open-gop=0:bframes=0:repeat-headers=1:sps-id=\(id)"
+        return configuration
+    }
+}
