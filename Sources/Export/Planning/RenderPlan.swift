@@ -30,6 +30,8 @@ struct InstructionPlan: Sendable {
     var layers: [LayerPlan]
     /// Whether overlays are drawn during this instruction.
     var drawsOverlays: Bool
+    /// The instruction's transition between two of its layers, if any.
+    var transition: TransitionPlan? = nil
 }
 
 /// An image overlay as the renderer sees it.
