@@ -8,10 +8,18 @@ import Composition
 public struct MutableAudioMix: Sendable, Hashable {
     /// Per-track parameters, at most one per track.
     public var inputParameters: [AudioMixInputParameters]
+    /// Crossfades between tracks (the sound of transitions); their gains multiply the tracks' volumes.
+    public var crossfades: [AudioCrossfade]
 
-    /// An audio mix.
+    /// An audio mix without crossfades.
     public init(inputParameters: [AudioMixInputParameters] = []) {
+        self.init(inputParameters: inputParameters, crossfades: [])
+    }
+
+    /// An audio mix with crossfades.
+    public init(inputParameters: [AudioMixInputParameters], crossfades: [AudioCrossfade]) {
         self.inputParameters = inputParameters
+        self.crossfades = crossfades
     }
 
     /// The parameters for `trackID` (the first, if several), or nil: the track then plays at 1.0.
@@ -27,20 +35,22 @@ public struct MutableAudioMix: Sendable, Hashable {
 
 extension MutableAudioMix: Codable {
     private enum CodingKeys: String, CodingKey {
-        case inputParameters
+        case inputParameters, crossfades
     }
 
-    /// Decodes `{"inputParameters": [...]}`; the key may be left out (no parameters).
+    /// Decodes `{"inputParameters": [...], "crossfades": [...]}`; either key may be left out.
     ///
     /// - Throws: `DecodingError` naming the malformed value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(inputParameters: try container.decodeIfPresent([AudioMixInputParameters].self, forKey: .inputParameters) ?? [])
+        self.init(inputParameters: try container.decodeIfPresent([AudioMixInputParameters].self, forKey: .inputParameters) ?? [],
+                  crossfades: try container.decodeIfPresent([AudioCrossfade].self, forKey: .crossfades) ?? [])
     }
 
-    /// Encodes `{"inputParameters": [...]}`.
+    /// Encodes `{"inputParameters": [...]}` and, when there are any, `"crossfades"`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(inputParameters, forKey: .inputParameters)
+        if !crossfades.isEmpty { try container.encode(crossfades, forKey: .crossfades) }
     }
 }

@@ -63,6 +63,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case negativeVolume
         /// An instruction draws more layers than the engine composites at once.
         case tooManyLayers
+        /// A transition (a video instruction's or an audio crossfade) names tracks it cannot join: the same track
+        /// twice, a track the instruction does not draw, or an instruction with other layers besides the two.
+        case invalidTransition
     }
 
     /// Where a keyframed parameter sits, for the issues ``Keyframes/validationIssues(at:checkValue:)`` reports.

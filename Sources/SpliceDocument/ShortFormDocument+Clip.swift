@@ -1,3 +1,4 @@
+import AudioMix
 import Composition
 import VideoComposition
 
@@ -45,25 +46,27 @@ extension ShortFormDocument {
 
     /// A transition from one clip into the next: the two overlap by ``duration``.
     public struct Transition: Sendable, Hashable, Codable {
-        /// The kinds of transition.
-        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-            /// The outgoing clip dissolves into the incoming one (two alternating video tracks with opposite opacity
-            /// ramps; their sounds cross-fade).
-            case crossDissolve
-        }
+        /// The kinds of transition: ``VideoComposition/VideoTransitionStyle`` — `crossDissolve` (two alternating
+        /// video tracks with opposite opacity ramps) or any of FFmpeg's `xfade` transitions by its name
+        /// (`wipeleft`, `circleopen`, `dissolve`, …).
+        public typealias Kind = VideoTransitionStyle
 
         /// The kind of transition.
         public var type: Kind
         /// How long the clips overlap (output time); at most the length of either clip.
         public var duration: MediaTime
-        /// The curve of the dissolve; nil for linear.
+        /// The curve of the picture's progress; nil for linear.
         public var easing: Easing?
+        /// The curve of the sound's crossfade (``AudioMix/AudioFadeCurve``: `linear`, `equalPower` or an `afade`
+        /// curve name); nil for the linear volume ramps 1 → 0 and 0 → 1.
+        public var audioCurve: AudioFadeCurve?
 
         /// A transition.
-        public init(type: Kind = .crossDissolve, duration: MediaTime, easing: Easing? = nil) {
+        public init(type: Kind = .crossDissolve, duration: MediaTime, easing: Easing? = nil, audioCurve: AudioFadeCurve? = nil) {
             self.type = type
             self.duration = duration
             self.easing = easing
+            self.audioCurve = audioCurve
         }
     }
 }

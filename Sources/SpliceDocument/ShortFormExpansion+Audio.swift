@@ -11,7 +11,11 @@ extension ShortFormExpansion {
             guard let trackID = trackIDs[clip.lane] else { continue }
             var lane = parameters[clip.lane] ?? AudioMixInputParameters(trackID: trackID)
             let volume = clip.clip.volume ?? 1
-            if clip.transitionIn > .zero {
+            let curveIn = offsetCurve(placed, before: clip), curveOut = clip.clip.transition?.audioCurve
+            if clip.transitionIn > .zero, curveIn != nil {
+                // The crossfade (``audioCrossfades(_:trackIDs:)``) shapes the sound; the lane plays at its volume.
+                if level[clip.lane, default: 1] != volume { lane.setVolume(volume, at: clip.start) }
+            } else if clip.transitionIn > .zero {
                 lane.setVolumeRamp(fromStartVolume: 0, toEndVolume: volume, timeRange: TimeRange(start: clip.start, duration: clip.transitionIn))
             } else if let fadeIn = clip.clip.fadeIn {
                 lane.setVolumeRamp(fromStartVolume: 0, toEndVolume: volume, timeRange: TimeRange(start: clip.start, duration: fadeIn))
@@ -19,7 +23,7 @@ extension ShortFormExpansion {
                 lane.setVolume(volume, at: clip.start)
             }
             level[clip.lane] = volume
-            let fadeOut = clip.transitionOut > .zero ? clip.transitionOut : clip.clip.fadeOut
+            let fadeOut = clip.transitionOut > .zero ? (curveOut == nil ? clip.transitionOut : nil) : clip.clip.fadeOut
             if let fadeOut {
                 lane.setVolumeRamp(fromStartVolume: volume, toEndVolume: 0, timeRange: TimeRange(start: clip.end - fadeOut, end: clip.end))
                 level[clip.lane] = 0
@@ -27,6 +31,25 @@ extension ShortFormExpansion {
             parameters[clip.lane] = lane
         }
         return parameters.keys.sorted().compactMap { parameters[$0] }.filter { !$0.volumes.isEmpty }
+    }
+
+    /// The audio curve of the transition into `clip` (the previous clip's), or nil.
+    private func offsetCurve(_ placed: [PlacedClip], before clip: PlacedClip) -> AudioFadeCurve? {
+        guard let position = placed.firstIndex(where: { $0.index == clip.index }), position > 0 else { return nil }
+        return placed[position - 1].clip.transition?.audioCurve
+    }
+
+    /// The crossfades of transitions that name an `audioCurve`: from the outgoing clip's lane to the incoming
+    /// one's over their overlap (both clips must have sound).
+    func audioCrossfades(_ placed: [PlacedClip], trackIDs: [Int: Int32]) -> [AudioCrossfade] {
+        var crossfades: [AudioCrossfade] = []
+        for (offset, clip) in placed.enumerated() where offset + 1 < placed.count && clip.transitionOut > .zero {
+            let next = placed[offset + 1]
+            guard let curve = clip.clip.transition?.audioCurve, clip.audioRange != nil, next.audioRange != nil,
+                  let from = trackIDs[clip.lane], let to = trackIDs[next.lane] else { continue }
+            crossfades.append(AudioCrossfade(from: from, to: to, timeRange: TimeRange(start: next.start, end: clip.end), curve: curve))
+        }
+        return crossfades
     }
 
     mutating func musicTrack(

@@ -39,8 +39,8 @@ extension ShortFormExpansion {
             }
             if clip.transitionOut > .zero, offset + 1 < placed.count {
                 let next = placed[offset + 1]
-                instructions.append(.crossDissolve(
-                    from: trackIDs[clip.lane], to: trackIDs[next.lane],
+                instructions.append(.transition(
+                    clip.clip.transition?.type ?? .crossDissolve, from: trackIDs[clip.lane], to: trackIDs[next.lane],
                     timeRange: TimeRange(start: next.start, end: clip.end),
                     outgoingTransform: placements[offset], incomingTransform: placements[offset + 1],
                     easing: clip.clip.transition?.easing ?? .linear))

@@ -98,6 +98,8 @@ struct ShortFormExpansion {
         guard problems.isEmpty else { return nil }
         return CompositionDocument(
             composition: DocumentComposition(tracks: tracks), videoComposition: videoComposition,
-            audioMix: MutableAudioMix(inputParameters: inputParameters), export: document.export)
+            audioMix: MutableAudioMix(inputParameters: inputParameters,
+                                      crossfades: audioCrossfades(placed, trackIDs: audioTrackIDs)),
+            export: document.export)
     }
 }

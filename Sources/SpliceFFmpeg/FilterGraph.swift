@@ -17,22 +17,28 @@ package final class FilterGraph {
         package var pixelFormat: Int32
         package var timeBase: AVRational
         package var sampleAspectRatio = AVRational(num: 1, den: 1)
+        /// The constant frame rate (frames per second) the source declares (`buffer`'s `frame_rate`), or nil for
+        /// none (0/1). Filters such as `xfade` refuse inputs without one.
+        package var frameRate: AVRational?
 
         /// A source `width` × `height` pixels of pixel format `pixelFormat` (an `AVPixelFormat` raw value), frames
-        /// stamped in `timeBase`, with square pixels unless `sampleAspectRatio` says otherwise.
+        /// stamped in `timeBase`, with square pixels unless `sampleAspectRatio` says otherwise, declaring
+        /// `frameRate` (frames per second) when given.
         package init(label: String, width: Int, height: Int, pixelFormat: Int32, timeBase: AVRational,
-                     sampleAspectRatio: AVRational = AVRational(num: 1, den: 1)) {
+                     sampleAspectRatio: AVRational = AVRational(num: 1, den: 1), frameRate: AVRational? = nil) {
             self.label = label
             self.width = width
             self.height = height
             self.pixelFormat = pixelFormat
             self.timeBase = timeBase
             self.sampleAspectRatio = sampleAspectRatio
+            self.frameRate = frameRate
         }
 
         package var arguments: String {
             "video_size=\(width)x\(height):pix_fmt=\(pixelFormat):time_base=\(timeBase.num)/\(timeBase.den)"
                 + ":pixel_aspect=\(max(sampleAspectRatio.num, 1))/\(max(sampleAspectRatio.den, 1))"
+                + (frameRate.map { ":frame_rate=\($0.num)/\($0.den)" } ?? "")
         }
     }
 

@@ -14,7 +14,9 @@ extension MutableVideoComposition {
     /// - per instruction: its background colour; per layer instruction: the track exists, is video and has one layer
     ///   in the instruction; transforms finite; opacities in 0...1; crop rectangles finite, non-empty and inside the
     ///   track's coded frame (when its natural size is known); set times numeric; ramps with a positive duration
-    ///   and not overlapping other ramps of the same parameter;
+    ///   and not overlapping other ramps of the same parameter; a transition joins two distinct tracks that are the
+    ///   instruction's only two layers, in a style other than ``VideoTransitionStyle/crossDissolve`` (which is
+    ///   written as opacity ramps);
     /// - per overlay: an image file that exists and is readable (a `FileManager` check, the file is not opened);
     ///   a readable font file; a positive finite font size and non-negative padding; valid colours; a finite,
     ///   non-empty frame; a valid time range; opacities in 0...1; finite positions, scales and rotations; valid
@@ -27,6 +29,7 @@ extension MutableVideoComposition {
         issues += coverageIssues(for: composition)
         for (index, instruction) in instructions.enumerated() {
             issues += Self.issues(of: instruction, at: index, for: composition)
+            issues += Self.transitionIssues(of: instruction, at: index)
         }
         for (index, overlay) in overlays.enumerated() {
             issues += Self.issues(of: overlay, at: index)

@@ -16,6 +16,9 @@ public struct VideoCompositionInstruction: Sendable, Hashable {
     /// When false, the overlay layers are not drawn during this instruction, as AVFoundation's
     /// `enablePostProcessing` turns off the Core Animation tool's layers. True by default.
     public var enablePostProcessing: Bool
+    /// A transition drawn over the whole ``timeRange`` between two of the instruction's layers (nil: the layers are
+    /// composited as usual). See ``VideoTransition``.
+    public var transition: VideoTransition?
 
     /// An instruction.
     ///
@@ -24,14 +27,16 @@ public struct VideoCompositionInstruction: Sendable, Hashable {
     ///   - layerInstructions: the layers, top-most first.
     ///   - backgroundColor: nil for the video composition's background colour.
     ///   - enablePostProcessing: whether overlays are drawn during the instruction.
+    ///   - transition: a transition between two of the layers over the whole range, or nil.
     public init(
         timeRange: TimeRange, layerInstructions: [VideoCompositionLayerInstruction] = [], backgroundColor: Color? = nil,
-        enablePostProcessing: Bool = true
+        enablePostProcessing: Bool = true, transition: VideoTransition? = nil
     ) {
         self.timeRange = timeRange
         self.layerInstructions = layerInstructions
         self.backgroundColor = backgroundColor
         self.enablePostProcessing = enablePostProcessing
+        self.transition = transition
     }
 
     /// The layer instruction for `trackID` (the first, if several), or nil when the track is not drawn.
@@ -45,10 +50,11 @@ public struct VideoCompositionInstruction: Sendable, Hashable {
 
 extension VideoCompositionInstruction: Codable {
     private enum CodingKeys: String, CodingKey {
-        case timeRange, backgroundColor, layerInstructions, enablePostProcessing
+        case timeRange, backgroundColor, layerInstructions, enablePostProcessing, transition
     }
 
-    /// Decodes an instruction; only `timeRange` is required (no layers, the composition's background, overlays on).
+    /// Decodes an instruction; only `timeRange` is required (no layers, the composition's background, overlays on,
+    /// no transition).
     ///
     /// - Throws: `DecodingError` naming the missing key or malformed value.
     public init(from decoder: any Decoder) throws {
@@ -58,15 +64,17 @@ extension VideoCompositionInstruction: Codable {
             layerInstructions:
                 try container.decodeIfPresent([VideoCompositionLayerInstruction].self, forKey: .layerInstructions) ?? [],
             backgroundColor: try container.decodeIfPresent(Color.self, forKey: .backgroundColor),
-            enablePostProcessing: try container.decodeIfPresent(Bool.self, forKey: .enablePostProcessing) ?? true)
+            enablePostProcessing: try container.decodeIfPresent(Bool.self, forKey: .enablePostProcessing) ?? true,
+            transition: try container.decodeIfPresent(VideoTransition.self, forKey: .transition))
     }
 
-    /// Encodes every field (`backgroundColor` only when set).
+    /// Encodes every field (`backgroundColor` and `transition` only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(timeRange, forKey: .timeRange)
         try container.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
         try container.encode(layerInstructions, forKey: .layerInstructions)
         try container.encode(enablePostProcessing, forKey: .enablePostProcessing)
+        try container.encodeIfPresent(transition, forKey: .transition)
     }
 }

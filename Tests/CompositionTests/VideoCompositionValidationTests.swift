@@ -168,6 +168,9 @@ let validationCases: [ValidationCase] = [
     }(), ValidationIssue(
         kind: .negativeVolume, trackID: 2, time: s(1),
         message: "input parameters 0 for track 2: volume set at 1.000 s (1/1): value is -0.5, a negative gain")),
+    ValidationCase("transition from a track to itself", { $0.instructions[0].transition = VideoTransition(style: .wipeLeft, from: 1, to: 1) },
+                   ValidationIssue(kind: .invalidTransition, instructionIndex: 0, trackID: 1, time: .zero,
+                                   message: "instruction 0: the transition goes from track 1 to the same track")),
 ]
 
 @Suite("MutableVideoComposition.validate(for:)")

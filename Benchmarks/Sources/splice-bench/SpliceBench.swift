@@ -10,6 +10,7 @@ import Splice
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
+///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
 /// splice-bench frames     --clip FILE --out-dir DIR [--count 100]  W4: RGBA8 pictures at sorted times
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
@@ -37,7 +38,8 @@ struct SpliceBench {
             case "dissolves":
                 let edit = try await Workloads.dissolves(
                     inputs: options.directory("inputs"), clips: options.int("clips", 50),
-                    clipSeconds: options.decimal("clip-seconds", "2"), dissolveSeconds: options.decimal("dissolve-seconds", "0.5"))
+                    clipSeconds: options.decimal("clip-seconds", "2"), dissolveSeconds: options.decimal("dissolve-seconds", "0.5"),
+                    transition: options.transition())
                 summary = try await export(edit, to: options.path("out"))
             case "frames":
                 summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
@@ -136,6 +138,13 @@ struct Options {
         guard let value = values[name] else { return fallback }
         guard let number = Int(value), number > 0 else { SpliceBench.fail("--\(name) wants a positive integer, got '\(value)'") }
         return number
+    }
+
+    /// `--transition NAME`: a transition style by its document name (`wipeleft`), nil when absent.
+    func transition() -> VideoTransitionStyle? {
+        guard let value = values["transition"] else { return nil }
+        guard let style = VideoTransitionStyle(rawValue: value) else { SpliceBench.fail("--transition: unknown style '\(value)'") }
+        return style
     }
 
     /// A decimal number of seconds as an exact time (`"0.5"` → 1/2 s, via milliseconds).

@@ -107,7 +107,11 @@ enum Workloads {
     /// ((i / 2) mod slots) · clipSeconds (slots = how many whole clips fit in the source), placed at
     /// i · (clipSeconds − dissolveSeconds) on alternating tracks; each overlap is a cross-dissolve (the top track's
     /// opacity ramps) and a cross-fade of the clips' own audio (opposite linear volume ramps).
-    static func dissolves(inputs directory: URL, clips: Int, clipSeconds: MediaTime, dissolveSeconds: MediaTime) async throws -> Edit {
+    ///
+    /// With `transition` (W2w) each overlap is that catalogue transition instead (e.g. `.wipeLeft`: an `xfade`
+    /// instruction from the outgoing clip's track to the incoming one's), the sound unchanged.
+    static func dissolves(inputs directory: URL, clips: Int, clipSeconds: MediaTime, dissolveSeconds: MediaTime,
+                          transition: VideoTransitionStyle? = nil) async throws -> Edit {
         let inputs = try await Inputs(directory, music: false)
         let sources = [inputs.clipA, inputs.clipB]
         var composition = MutableComposition()
@@ -137,6 +141,11 @@ enum Workloads {
             let range = video.instructions[i].timeRange
             guard let k = overlaps.firstIndex(of: range) else {
                 throw BenchError.input("unexpected two-layer instruction \(range)")
+            }
+            if let transition {
+                let outgoing = videoTracks[k % 2], incoming = videoTracks[(k + 1) % 2]
+                video.instructions[i] = .transition(transition, from: outgoing, to: incoming, timeRange: range)
+                continue
             }
             for j in video.instructions[i].layerInstructions.indices
             where video.instructions[i].layerInstructions[j].trackID == videoTracks[0] {

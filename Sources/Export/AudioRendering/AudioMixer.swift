@@ -9,7 +9,7 @@ internal import CMedia
 ///
 /// Gain is the model's `volume(at:)`, evaluated at the edges of 64-sample blocks (1.3 ms at 48 kHz) and
 /// interpolated linearly inside a block: exact for linear ramps whose keys fall on block edges, and within one
-/// block of the model elsewhere.
+/// block of the model elsewhere. Crossfade gains (``CrossfadeWindow``) are applied to every sample exactly.
 final class AudioMixer {
     let plan: AudioPlan
     let frameSize: Int
@@ -43,6 +43,7 @@ final class AudioMixer {
         }
         for renderer in renderers {
             try renderer.read(into: &scratch, offset: 0, start: position, count: count)
+            applyCrossfades(renderer.track.trackID, count: count)
             let gain = plan.gains[renderer.track.trackID]
             var blockStart = 0
             while blockStart < count {
@@ -73,6 +74,21 @@ final class AudioMixer {
         frame.pts = position
         position += Int64(count)
         try emit(frame)
+    }
+
+    /// Multiplies the track's samples in `scratch` by the gains of the crossfades it takes part in, sample by
+    /// sample (the curves are not linear, so no block interpolation here).
+    private func applyCrossfades(_ trackID: Int32, count: Int) {
+        guard let windows = plan.crossfades[trackID] else { return }
+        for window in windows where window.overlaps(start: position, count: count) {
+            let from = Int(max(window.firstSample - position, 0))
+            let to = Int(min(window.firstSample + window.sampleCount - position, Int64(count)))
+            for i in from..<to {
+                let fraction = Double(position + Int64(i) - window.firstSample) / Double(window.sampleCount)
+                let gain = Float(window.gain(fraction))
+                for channel in scratch.indices { scratch[channel][i] *= gain }
+            }
+        }
     }
 
     private func time(ofSample index: Int64) -> MediaTime {

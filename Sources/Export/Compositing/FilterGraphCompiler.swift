@@ -17,7 +17,8 @@ enum FilterGraphCompilerError: Error {
 /// - rotation with scale: `scale`, then `rotate` on a transparent margin, then `overlay`;
 /// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
 /// - a singular transform (determinant 0): nothing (the picture covers no pixel);
-/// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`.
+/// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`;
+/// - a transition: its two layers each over the background, joined by `xfade` (``transitionBase(_:_:)``).
 /// Every picture is brought into the canvas's colour space and format (``CanvasColor``: 8-bit SDR BT.709 unless the
 /// plan says otherwise; HDR canvases are 10-bit and blend with `overlay=format=yuv420p10`) by
 /// ``normalizationSteps(for:canvas:keepAlpha:chromaSubsampled:)``, naming the source's matrix and range; a source
@@ -30,10 +31,18 @@ enum FilterGraphCompiler {
         let canvas = configuration.canvas
         let color = configuration.color
 
-        // The base: the bottom layer itself when it exactly covers the canvas opaquely, else the background.
+        // The base: the two canvases of a transition joined by `xfade`; else the bottom layer itself when it exactly
+        // covers the canvas opaquely, else the background.
         var layers = Array(configuration.layers.enumerated())
         var base: String
-        if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
+        if let transition = configuration.transition {
+            let joined = try transitionBase(configuration, transition)
+            chains = joined.chains
+            inputs = joined.inputs
+            opacityTargets = joined.opacityTargets
+            base = joined.base
+            layers = []
+        } else if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
             let label = "L\(index)"
             inputs.append((.layer(index), bottom.input))
             var steps = normalizationSteps(for: bottom.input, canvas: color, keepAlpha: false)

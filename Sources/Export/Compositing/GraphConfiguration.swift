@@ -38,6 +38,20 @@ struct GraphConfiguration: Hashable {
     /// The pixel format the graph hands the encoder (FFmpeg's name), when it is not the canvas's: ProRes takes
     /// `yuv422p10le`. Encoders do not convert, so the graph's last step does.
     var outputPixelFormat: String?
+    /// A transition joining two of ``layers``: each drawn alone over the background, then the two canvases mixed
+    /// by `xfade` at the configured progress. Part of the key, so a transition rebuilds the graph every frame.
+    var transition: TransitionConfiguration? = nil
+}
+
+/// The transition of one graph configuration (``FilterGraphCompiler/compileTransition(_:)``).
+struct TransitionConfiguration: Hashable {
+    /// `xfade`'s `transition` value.
+    var filterName: String
+    /// Eased progress 0…1 (0 = all A), from the model.
+    var progress: Double
+    /// Index into ``GraphConfiguration/layers`` of the outgoing (A) and the incoming (B) layer.
+    var outgoing: Int
+    var incoming: Int
 }
 
 /// `AVRational` as a hashable key.

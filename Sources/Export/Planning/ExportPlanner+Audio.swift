@@ -21,10 +21,23 @@ extension ExportPlanner {
                 gains[track.trackID] = { _ in preferred }
             }
         }
+        let format = AudioOutputFormat(sampleRate: settings.sampleRate, channelCount: settings.channelCount)
+        var crossfades: [Int32: [CrossfadeWindow]] = [:]
+        for crossfade in mix.crossfades {
+            // On the output grid, counted from the export range's start (a crossfade cut by the range keeps its
+            // curve: the window may start before sample 0).
+            let first = format.sampleIndex(of: crossfade.timeRange.start - range.start)
+            let count = format.sampleIndex(of: crossfade.timeRange.end - range.start) - first
+            guard count > 0 else { continue }
+            for trackID in [crossfade.fromTrackID, crossfade.toTrackID] {
+                crossfades[trackID, default: []].append(CrossfadeWindow(
+                    firstSample: first, sampleCount: count,
+                    gain: { crossfade.gain(forTrackID: trackID, fraction: $0) ?? 1 }))
+            }
+        }
         return AudioPlan(
-            format: AudioOutputFormat(sampleRate: settings.sampleRate, channelCount: settings.channelCount),
-            duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) }, gains: gains,
-            varispeedTrackIDs: varispeed)
+            format: format, duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) },
+            gains: gains, varispeedTrackIDs: varispeed, crossfades: crossfades)
     }
 }
 

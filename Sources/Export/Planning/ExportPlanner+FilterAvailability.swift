@@ -4,7 +4,7 @@ import VideoComposition
 
 extension ExportPlanner {
     /// The filters beyond the stock ones that rendering `videoComposition` over `range` needs: `drawtext` for a
-    /// text overlay, `perspective` (and the stock helpers of ``FilterGraphCompiler/warp``) for a layer whose transform
+    /// text overlay, `xfade` for a transition (FFmpeg 4.3 and later), `perspective` (and the stock helpers of ``FilterGraphCompiler/warp``) for a layer whose transform
     /// shears at some time
     /// (``LayerGeometry/general``). Checked before anything is opened or written, since an LGPL build of FFmpeg
     /// lacks the GPL-only `perspective` (FFmpeg builds `perspective` only with `--enable-gpl`).
@@ -22,6 +22,7 @@ extension ExportPlanner {
         for instruction in videoComposition.instructions {
             let clipped = instruction.timeRange.intersection(range)
             guard clipped.isValid, !clipped.isEmpty else { continue }
+            if instruction.transition != nil { need("xfade") }
             for layer in instruction.layerInstructions {
                 for segment in layer.transformSegments(in: clipped) {
                     var samples = [segment.startValue, segment.endValue]

@@ -93,7 +93,13 @@ extension ExportPlanner {
             return InstructionPlan(
                 timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),
                 background: RenderColor(instruction.backgroundColor ?? videoComposition.backgroundColor),
-                layers: layers, drawsOverlays: instruction.enablePostProcessing)
+                layers: layers, drawsOverlays: instruction.enablePostProcessing,
+                transition: instruction.transition.map { transition in
+                    let range = instruction.timeRange
+                    return TransitionPlan(
+                        filterName: transition.style.xfadeName ?? "fade", fromTrackID: transition.fromTrackID,
+                        toTrackID: transition.toTrackID, progress: { transition.progress(at: shifted($0), in: range) })
+                })
         }
 
         var images: [ImageOverlayPlan] = []

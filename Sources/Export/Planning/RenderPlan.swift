@@ -30,6 +30,8 @@ struct InstructionPlan: Sendable {
     var layers: [LayerPlan]
     /// Whether overlays are drawn during this instruction.
     var drawsOverlays: Bool
+    /// The instruction's transition between two of its layers, if any.
+    var transition: TransitionPlan? = nil
 }
 
 /// An image overlay as the renderer sees it.
@@ -103,6 +105,8 @@ struct AudioPlan: Sendable {
     var gains: [Int32: @Sendable (MediaTime) -> Double]
     /// Tracks whose speed changes also change pitch.
     var varispeedTrackIDs: Set<Int32>
+    /// The crossfades each track takes part in, on the output sample grid, by track ID.
+    var crossfades: [Int32: [CrossfadeWindow]] = [:]
 
     /// Output samples: the composition duration on the output grid.
     var sampleCount: Int64 { format.sampleIndex(of: duration) }

@@ -15,7 +15,9 @@ extension VideoPlan {
     ///   - picture: the format of the picture track `trackID` shows at `time` and the natural size (pixels) of the
     ///     source it comes from, or nil when it shows none.
     ///   - image: the format of an overlay image.
-    /// - Returns: the configuration and, per configured layer, its opacity at `time`.
+    /// - Returns: the configuration and, per configured layer, its opacity at `time`. An instruction's transition is
+    ///   configured (with its progress at `time`) when both its tracks show a picture; with one missing, the other
+    ///   is drawn as an ordinary layer.
     func configuration(
         at time: MediaTime, instructionIndex: Int?,
         picture: (Int32) throws -> (format: PictureFormat, naturalSize: Size)?, image: (URL) throws -> PictureFormat
@@ -23,6 +25,7 @@ extension VideoPlan {
         let instruction = instructionIndex.map { instructions[$0] }
         var layers: [LayerConfiguration] = []
         var opacities: [Double] = []
+        var layerTracks: [Int32] = []
         for layer in (instruction?.layers ?? []).reversed() {
             let opacity = layer.opacity(time)
             let constant = layer.isOpacityConstant(at: time)
@@ -35,6 +38,7 @@ extension VideoPlan {
                 crop = crop.map { fit.inverse.apply(to: $0) }
             }
             opacities.append(opacity)
+            layerTracks.append(layer.trackID)
             layers.append(LayerConfiguration(
                 input: format, transform: transform, crop: crop, opacity: constant ? opacity : nil))
         }
@@ -48,11 +52,18 @@ extension VideoPlan {
                 texts.append(text.configuration(at: time))
             }
         }
+        var transition: TransitionConfiguration?
+        if let plan = instruction?.transition, let outgoing = layerTracks.firstIndex(of: plan.fromTrackID),
+           let incoming = layerTracks.firstIndex(of: plan.toTrackID) {
+            transition = TransitionConfiguration(
+                filterName: plan.filterName, progress: plan.progress(time), outgoing: outgoing, incoming: incoming)
+        }
         let rate = AVRationalKey(num: frameDuration.timescale, den: Int32(clamping: frameDuration.value))
         let configuration = GraphConfiguration(
             instructionIndex: instructionIndex ?? -1, background: instruction?.background ?? .black,
             canvas: renderSize, output: outputSize, frameRate: rate, layers: layers,
-            imageOverlays: images, textOverlays: texts, color: color, outputPixelFormat: outputPixelFormat)
+            imageOverlays: images, textOverlays: texts, color: color, outputPixelFormat: outputPixelFormat,
+            transition: transition)
         return (configuration, opacities)
     }
 

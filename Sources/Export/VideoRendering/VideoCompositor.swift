@@ -144,8 +144,10 @@ final class VideoCompositor {
             case .layer(let i): label = "L\(i)"
             case .imageOverlay(let i): label = "I\(i)"
             }
+            // `xfade` (a transition) needs its inputs to declare a constant frame rate.
             return .video(.init(label: label, width: format.width, height: format.height,
-                                pixelFormat: format.pixelFormat, timeBase: timeBase))
+                                pixelFormat: format.pixelFormat, timeBase: timeBase,
+                                frameRate: wanted.transition == nil ? nil : wanted.frameRate.rational))
         }
         do {
             graph = try FilterGraph(description: compiledGraph.description, sources: sources, sinkLabels: ["out"],
