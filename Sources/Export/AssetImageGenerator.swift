@@ -6,7 +6,8 @@ import VideoComposition
 internal import CMedia
 
 /// Renders single pictures of a composition — through the same compositor, graphs and model evaluators as
-/// export — as RGBA8 ``VideoFrame``s: Splice's `AVAssetImageGenerator`.
+/// export — as RGBA ``VideoFrame``s: Splice's `AVAssetImageGenerator`. By default 8-bit SDR (an HDR composition
+/// tone-mapped exactly as an SDR export); ``dynamicRangePolicy`` `.matchSource` keeps HDR in 16-bit RGBA.
 ///
 /// Decoding seeks to the key frame at or before each time and decodes forward, never from the start of a file.
 /// ``images(for:)`` keeps decoders open across a batch, so sorted nearby times decode each stretch of source once.
@@ -33,6 +34,9 @@ public struct AssetImageGenerator: Sendable {
     /// How much later than the requested time the returned picture may be (AVFoundation's
     /// `requestedTimeToleranceAfter`; +∞ by default). Only a key frame is ever returned later than requested.
     public var requestedTimeToleranceAfter: MediaTime
+    /// Whether pictures keep a high dynamic range (AVFoundation's `dynamicRangePolicy`): `.forceSDR` (default) or
+    /// `.matchSource`. See ``DynamicRangePolicy-swift.enum``.
+    public var dynamicRangePolicy: DynamicRangePolicy
 
     /// A generator for `asset`, a composition.
     public init(asset: MutableComposition) {
@@ -42,6 +46,7 @@ public struct AssetImageGenerator: Sendable {
         maximumSize = nil
         requestedTimeToleranceBefore = .positiveInfinity
         requestedTimeToleranceAfter = .positiveInfinity
+        dynamicRangePolicy = .forceSDR
     }
 
     /// A generator for a plain loaded file — every video track, whole, upright — as `AVAssetImageGenerator(asset:)`
@@ -103,11 +108,18 @@ public struct AssetImageGenerator: Sendable {
                 }
             }
         }
+        let keepsHDR = dynamicRangePolicy == .matchSource
+        if !keepsHDR {
+            // SDR BT.709 whatever the fields say: HDR sources are tone-mapped as for an SDR export.
+            composition.colorPrimaries = nil
+            composition.colorTransferFunction = nil
+            composition.colorYCbCrMatrix = nil
+        }
         let plan = try ExportPlanner.videoPlan(
             composition: asset, tracks: tracks, videoComposition: composition,
-            range: TimeRange(start: .zero, duration: duration), maximumSize: maximumSize)
+            range: TimeRange(start: .zero, duration: duration), maximumSize: maximumSize, keepsHDR: keepsHDR)
         let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
-        let converter = try RGBAConverter(size: plan.outputSize)
+        let converter = try RGBAConverter(size: plan.outputSize, color: plan.color, sixteenBits: keepsHDR)
         let keyFrames = try KeyFrameLocator(cancellation: cancellation)
         var sequence = 0
         var lastRendered: (time: MediaTime, frame: VideoFrame)?
@@ -178,21 +190,32 @@ extension AssetImageGenerator {
     }
 }
 
-/// Converts canvas-format frames (yuv420p, limited range, BT.709) to RGBA8 with FFmpeg's `scale`, naming the
-/// matrix and range.
+/// Converts canvas-format frames to RGBA: the 8-bit SDR canvas (yuv420p, limited range, BT.709) to RGBA8 with
+/// FFmpeg's `scale`, naming the matrix and range; with `sixteenBits`, any canvas (SDR or HDR, 8 or 10 bits) to
+/// RGBA64 with `zscale` (libzimg: exact to the 16-bit step, where `scale` misses 10-bit limited range by up to
+/// 0.4 %), keeping the canvas's primaries and transfer — limited-range Y'CbCr to full-range R'G'B', nothing else.
 final class RGBAConverter {
     private let graph: FilterGraph
     private let output: Frame
+    private let dynamicRange: DynamicRange
 
-    init(size: Size) throws {
-        let description = "[in]scale=in_color_matrix=bt709:in_range=limited:out_range=full"
-            + ":flags=bicubic+accurate_rnd+full_chroma_int,format=rgba[out]"
+    init(size: Size, color: CanvasColor = .standard, sixteenBits: Bool = false) throws {
+        let description: String
+        if sixteenBits {
+            description = "[in]zscale=pin=\(color.primariesName):tin=\(color.transferName):min=\(color.matrixName):rin=limited"
+                + ":p=\(color.primariesName):t=\(color.transferName):r=full:filter=bicubic:dither=none"
+                + ",format=gbrp16le,format=rgba64le[out]"
+        } else {
+            description = "[in]scale=in_color_matrix=bt709:in_range=limited:out_range=full"
+                + ":flags=bicubic+accurate_rnd+full_chroma_int,format=rgba[out]"
+        }
         graph = try FilterGraph(
             description: description,
             sources: [.video(.init(label: "in", width: size.width, height: size.height,
-                                   pixelFormat: AV_PIX_FMT_YUV420P.rawValue, timeBase: AVRational(num: 1, den: 1)))],
+                                   pixelFormat: color.pixelFormat.rawValue, timeBase: AVRational(num: 1, den: 1)))],
             sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
         output = try Frame()
+        dynamicRange = sixteenBits ? color.dynamicRange : .sdr
     }
 
     private var sequence: Int64 = 0
@@ -205,6 +228,6 @@ final class RGBAConverter {
             throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "no frame")
         }
         defer { output.unref() }
-        return try VideoFrame(rgbaFrame: output)
+        return try VideoFrame(rgbaFrame: output, dynamicRange: dynamicRange)
     }
 }

@@ -31,6 +31,14 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
     public var backgroundColor: Color?
     /// The clips, played one after the other (a transition overlaps a clip with the next).
     public var clips: [Clip]
+    /// The colour space the clips are composited in (AVFoundation's `colorPrimaries`), copied to the expanded video
+    /// composition; nil: decided from the sources and the output, as ``VideoComposition/MutableVideoComposition/colorPrimaries`` says.
+    public var colorPrimaries: VideoColorPrimaries?
+    /// The transfer function of that colour space (`colorTransferFunction`: SDR, HLG or PQ); nil: decided.
+    public var colorTransferFunction: VideoTransferFunction?
+    /// The Y'CbCr matrix of that colour space (`colorYCbCrMatrix`); nil: decided. The bit depth is the output's:
+    /// `export.settings.video.bitDepth`.
+    public var colorYCbCrMatrix: VideoYCbCrMatrix?
     /// Music played under the clips from the start, for at most their length.
     public var music: Music?
     /// Image and text overlays drawn above the clips, the first one top-most.
@@ -41,7 +49,9 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
     /// A short-form document of the current version.
     public init(
         clips: [Clip], renderSize: Size? = nil, frameRate: FrameRate? = nil, backgroundColor: Color? = nil,
-        music: Music? = nil, overlays: [Overlay]? = nil, export: DocumentExport? = nil
+        music: Music? = nil, overlays: [Overlay]? = nil, export: DocumentExport? = nil,
+        colorPrimaries: VideoColorPrimaries? = nil, colorTransferFunction: VideoTransferFunction? = nil,
+        colorYCbCrMatrix: VideoYCbCrMatrix? = nil
     ) {
         self.version = CompositionDocument.currentVersion
         self.clips = clips
@@ -51,10 +61,14 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         self.music = music
         self.overlays = overlays
         self.export = export
+        self.colorPrimaries = colorPrimaries
+        self.colorTransferFunction = colorTransferFunction
+        self.colorYCbCrMatrix = colorYCbCrMatrix
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, renderSize, frameRate, backgroundColor, clips, music, overlays, export
+        case version, renderSize, frameRate, backgroundColor, colorPrimaries, colorTransferFunction, colorYCbCrMatrix
+        case clips, music, overlays, export
     }
 
     /// Decodes the document; `version` and `clips` are required. `renderSize` may be `[width, height]`.
@@ -74,6 +88,9 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         }
         frameRate = try container.decodeIfPresent(FrameRate.self, forKey: .frameRate)
         backgroundColor = try container.decodeIfPresent(Color.self, forKey: .backgroundColor)
+        colorPrimaries = try container.decodeIfPresent(VideoColorPrimaries.self, forKey: .colorPrimaries)
+        colorTransferFunction = try container.decodeIfPresent(VideoTransferFunction.self, forKey: .colorTransferFunction)
+        colorYCbCrMatrix = try container.decodeIfPresent(VideoYCbCrMatrix.self, forKey: .colorYCbCrMatrix)
         clips = try container.decode([Clip].self, forKey: .clips)
         music = try container.decodeIfPresent(Music.self, forKey: .music)
         overlays = try container.decodeIfPresent([Overlay].self, forKey: .overlays)
@@ -87,6 +104,9 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         if let renderSize { try container.encode([renderSize.width, renderSize.height], forKey: .renderSize) }
         try container.encodeIfPresent(frameRate, forKey: .frameRate)
         try container.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
+        try container.encodeIfPresent(colorPrimaries, forKey: .colorPrimaries)
+        try container.encodeIfPresent(colorTransferFunction, forKey: .colorTransferFunction)
+        try container.encodeIfPresent(colorYCbCrMatrix, forKey: .colorYCbCrMatrix)
         try container.encode(clips, forKey: .clips)
         try container.encodeIfPresent(music, forKey: .music)
         try container.encodeIfPresent(overlays, forKey: .overlays)

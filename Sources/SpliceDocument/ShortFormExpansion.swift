@@ -92,6 +92,9 @@ struct ShortFormExpansion {
             renderSize: renderSize, frameDuration: frameDuration,
             instructions: instructions(placed, trackIDs: videoTrackIDs, renderSize: renderSize),
             backgroundColor: document.backgroundColor ?? .black)
+        videoComposition.colorPrimaries = document.colorPrimaries
+        videoComposition.colorTransferFunction = document.colorTransferFunction
+        videoComposition.colorYCbCrMatrix = document.colorYCbCrMatrix
         videoComposition.overlays = (document.overlays ?? []).enumerated().compactMap { index, overlay in
             overlayLayer(overlay, index: index, renderSize: renderSize, total: total)
         }

@@ -49,6 +49,20 @@ public enum MediaLibrary {
         avcodec_find_encoder_by_name(name) != nil
     }
 
+    /// The pixel formats the encoder of this name accepts, by FFmpeg's names (`yuv420p`, `yuv420p10le`), in the
+    /// encoder's order (`AVCodec.pix_fmts`, as `ffmpeg -h encoder=NAME` lists them); nil when there is no such
+    /// encoder or it does not declare them. A libx264 built for 8 bits only lacks `yuv420p10le`, so it cannot write
+    /// H.264 High 10 (Debian 12's libx264 164 has both depths in one library).
+    public static func pixelFormats(ofEncoder name: String) -> [String]? {
+        guard let codec = avcodec_find_encoder_by_name(name), var format = codec.pointee.pix_fmts else { return nil }
+        var names: [String] = []
+        while format.pointee != AV_PIX_FMT_NONE {
+            if let name = av_get_pix_fmt_name(format.pointee) { names.append(String(cString: name)) }
+            format += 1
+        }
+        return names
+    }
+
     /// A multi-line report: release, each library's run-time and compile-time version, licence.
     public static var report: String {
         var lines = ["FFmpeg \(ffmpegVersion) (\(license))"]

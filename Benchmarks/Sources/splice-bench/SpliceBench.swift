@@ -6,8 +6,9 @@ import Splice
 /// output with ffprobe and compares it with the `ffmpeg` CLI doing the same work.
 ///
 /// ```
-/// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio]
-///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit
+/// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
+///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
+///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
@@ -29,9 +30,11 @@ struct SpliceBench {
             let summary: String
             switch command {
             case "canonical":
+                let hdr = options.flag("hdr")
                 let edit = try await Workloads.canonical(
-                    inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"))
-                summary = try await export(edit, to: options.path("out"))
+                    inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
+                    hdr: hdr)
+                summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil)
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
                 summary = try await export(edit, to: options.path("out"))
@@ -58,11 +61,12 @@ struct SpliceBench {
     }
 
     /// Exports `edit` with the benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23, 2 s GOP) + AAC
-    /// 128 kb/s 48 kHz stereo, MP4 with the index first.
-    static func export(_ edit: Workloads.Edit, to url: URL) async throws -> String {
+    /// 128 kb/s 48 kHz stereo, MP4 with the index first. `bitDepth` 10 writes H.264 High 10 (HDR when every source
+    /// is HDR).
+    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil) async throws -> String {
         try? FileManager.default.removeItem(at: url)
         let settings = ExportSettings(
-            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium"),
+            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium", bitDepth: bitDepth),
             audio: AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2))
         let session = AssetExportSession(asset: edit.composition, settings: settings)
         session.outputURL = url
@@ -100,16 +104,22 @@ struct SpliceBench {
     }
 }
 
-/// `--name value` options and positional arguments.
+/// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
+    /// The options that take no value.
+    static let flags: Set<String> = ["hdr"]
     private var values: [String: String] = [:]
+    private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
 
     init(_ arguments: [String]) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument.hasPrefix("--"), index + 1 < arguments.count {
+            if argument.hasPrefix("--"), Self.flags.contains(String(argument.dropFirst(2))) {
+                setFlags.insert(String(argument.dropFirst(2)))
+                index += 1
+            } else if argument.hasPrefix("--"), index + 1 < arguments.count {
                 values[String(argument.dropFirst(2))] = arguments[index + 1]
                 index += 2
             } else {
@@ -128,6 +138,9 @@ struct Options {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value, isDirectory: true)
     }
+
+    /// Whether the switch `--name` was given.
+    func flag(_ name: String) -> Bool { setFlags.contains(name) }
 
     /// A comma-separated list (`--without fade,music`); empty when absent.
     func list(_ name: String) -> Set<String> {

@@ -21,9 +21,11 @@ enum Workloads {
         var music: Asset?
         var watermark: URL
 
-        init(_ directory: URL, music wantsMusic: Bool) async throws {
-            clipA = try await Asset.load(from: directory.appendingPathComponent("clipA.mp4"))
-            clipB = try await Asset.load(from: directory.appendingPathComponent("clipB.mp4"))
+        /// `hdr`: the 10-bit HLG copies of the clips (`clipA-hlg.mp4`, `clipB-hlg.mp4`) instead of the 8-bit ones.
+        init(_ directory: URL, music wantsMusic: Bool, hdr: Bool = false) async throws {
+            let suffix = hdr ? "-hlg" : ""
+            clipA = try await Asset.load(from: directory.appendingPathComponent("clipA\(suffix).mp4"))
+            clipB = try await Asset.load(from: directory.appendingPathComponent("clipB\(suffix).mp4"))
             music = wantsMusic ? try await Asset.load(from: directory.appendingPathComponent("music.mp3")) : nil
             watermark = directory.appendingPathComponent("watermark.png")
         }
@@ -37,9 +39,10 @@ enum Workloads {
     /// bottom-right throughout.
     ///
     /// `without` leaves parts out, for finding which one costs time or memory: `fade`, `watermark`, `music`,
-    /// `mix` (the clips' 0.5 and the music's ramp), `audio` (no audio at all).
-    static func canonical(inputs directory: URL, repeats: Int, without: Set<String> = []) async throws -> Edit {
-        let inputs = try await Inputs(directory, music: true)
+    /// `mix` (the clips' 0.5 and the music's ramp), `audio` (no audio at all). `hdr` (W1h) uses the 10-bit HLG
+    /// copies of the clips: the same edit composited in HDR (BT.2020 HLG, 10 bits) when exported at 10 bits.
+    static func canonical(inputs directory: URL, repeats: Int, without: Set<String> = [], hdr: Bool = false) async throws -> Edit {
+        let inputs = try await Inputs(directory, music: true, hdr: hdr)
         var composition = MutableComposition()
         let clipRange = TimeRange(start: .zero, duration: ten)
         for r in 0..<Int64(repeats) {

@@ -4,7 +4,7 @@ internal import CMedia
 
 /// The colour space pictures are composited in and encoded from: SDR BT.709 at 8 or 10 bits, or HDR BT.2100
 /// (BT.2020 primaries and matrix, HLG or PQ) at 10 bits. Always 4:2:0 limited range. Decided once per export by
-/// the planner (``ExportPlanner/canvasColor(for:sources:settings:)``) from the video composition's colour fields.
+/// the planner (``ExportPlanner/canvasColor(for:sources:settings:keepsHDR:)``) from the video composition's colour fields.
 struct CanvasColor: Hashable, Sendable {
     /// SDR (BT.709 transfer) or an HDR transfer.
     var dynamicRange: DynamicRange

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 import Composition
 import Foundation
 import VideoComposition
@@ -8,11 +9,14 @@ extension ExportPlanner {
     /// — HDR (BT.2020, 10-bit; PQ when every HDR source is PQ, else HLG) when every video source is HDR and the
     /// output can carry 10 bits, else SDR BT.709 at the settings' bit depth (8 by default).
     ///
-    /// - Parameter sources: the source tracks of the exported range's video segments.
+    /// - Parameters:
+    ///   - sources: the source tracks of the exported range's video segments.
+    ///   - keepsHDR: with `settings` nil (the image generator), whether the output can carry HDR (`.matchSource`:
+    ///     16-bit RGBA); false renders SDR unless the fields ask for HDR.
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a colour space Splice does not render (BT.709 primaries
     ///   with an HDR transfer, BT.2020 with BT.709), a bit depth other than 8 or 10, or HDR at 8 bits.
     static func canvasColor(for videoComposition: MutableVideoComposition, sources: [AssetTrack],
-                            settings: VideoSettings?) throws -> CanvasColor {
+                            settings: VideoSettings?, keepsHDR: Bool = false) throws -> CanvasColor {
         if let depth = settings?.bitDepth, depth != 8, depth != 10 {
             throw ExportError.unsupportedSettings("bitDepth \(depth): 8 or 10 bits per component")
         }
@@ -23,7 +27,7 @@ extension ExportPlanner {
             canCarry10Bits = settings.bitDepth == 10
                 || (settings.bitDepth == nil && [.hevc, .prores, .ffv1].contains(settings.codec))
         } else {
-            canCarry10Bits = false
+            canCarry10Bits = keepsHDR
         }
         let dynamicRange: DynamicRange
         let primaries = videoComposition.colorPrimaries, matrix = videoComposition.colorYCbCrMatrix
@@ -58,6 +62,26 @@ extension ExportPlanner {
             throw ExportError.unsupportedSettings("an HDR (\(dynamicRange.rawValue)) composition needs bitDepth 10, not 8")
         }
         return CanvasColor(dynamicRange: dynamicRange, bitDepth: settings.bitDepth ?? (dynamicRange == .sdr ? 8 : 10))
+    }
+
+    /// Refuses a picture format the linked encoder does not take — 10-bit H.264 (High 10) from a libx264 built for
+    /// 8 bits only, above all — before any file is opened, rather than letting the encoder fail mid-export.
+    ///
+    /// - Parameters:
+    ///   - format: FFmpeg's name of the pictures the graph hands the encoder (`yuv420p10le`).
+    ///   - pixelFormats: the formats an encoder takes (``MediaLibrary/pixelFormats(ofEncoder:)``; tests pass
+    ///     another to act as an 8-bit-only libx264). An encoder that declares none is trusted.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the encoder, the format and the formats it takes.
+    static func checkEncoder(of codec: VideoSettings.Codec, accepts format: String,
+                             pixelFormats: (String) -> [String]? = MediaLibrary.pixelFormats(ofEncoder:)) throws {
+        let name = codec.encoderName
+        guard let accepted = pixelFormats(name), !accepted.contains(format) else { return }
+        let advice = codec == .h264 && format.contains("10")
+            ? "H.264 High 10 needs a libx264 built with 10-bit support; use hevc (Main 10), or bitDepth 8 with an SDR "
+                + "composition"
+            : "choose another codec or bit depth"
+        throw ExportError.unsupportedSettings(
+            "the linked \(name) cannot encode \(format) pictures (it takes \(accepted.joined(separator: ", "))): \(advice)")
     }
 
     /// The HDR10 static metadata an HDR export carries over: for a PQ output, the first source's mastering display

@@ -26,6 +26,7 @@ extension ExportPlanner {
             maximumSize: settings.maximumSize, settings: settings)
         // prores_ks encodes 4:2:2 10-bit only; the graph's last step converts the canvas to it.
         if settings.codec == .prores { plan.outputPixelFormat = "yuv422p10le" }
+        try Self.checkEncoder(of: settings.codec, accepts: plan.outputPixelFormat ?? plan.color.pixelFormatName(alpha: false))
         return plan
     }
 
@@ -35,13 +36,15 @@ extension ExportPlanner {
     ///
     /// - Parameters:
     ///   - settings: the output's video settings, which decide with the composition's colour fields the canvas's
-    ///     colour space (``canvasColor(for:sources:settings:)``); nil (the image generator) renders SDR.
+    ///     colour space (``canvasColor(for:sources:settings:keepsHDR:)``); nil (the image generator) renders SDR
+    ///     unless `keepsHDR`.
+    ///   - keepsHDR: with `settings` nil, the output can carry HDR (the image generator's `.matchSource`).
     ///   - hasFilter: whether the linked FFmpeg has a filter of a name (``MediaLibrary/hasFilter(named:)``;
     ///     tests pass another to act as an LGPL build).
     /// - Throws: ``ExportError/filterUnavailable(_:)`` naming the first missing filter, among others.
     static func videoPlan(
         composition: MutableComposition, tracks: [CompositionTrack], videoComposition: MutableVideoComposition,
-        range: TimeRange, maximumSize: Size?, settings: VideoSettings? = nil,
+        range: TimeRange, maximumSize: Size?, settings: VideoSettings? = nil, keepsHDR: Bool = false,
         hasFilter: (String) -> Bool = MediaLibrary.hasFilter(named:)
     ) throws -> VideoPlan {
         var issues = videoComposition.validate(for: composition)
@@ -131,7 +134,7 @@ extension ExportPlanner {
         }
         let renderTracks = tracks.map { RenderTrack($0, exporting: range) }
         let sources = renderTracks.flatMap { $0.segments.compactMap(\.source) }
-        let color = try canvasColor(for: videoComposition, sources: sources, settings: settings)
+        let color = try canvasColor(for: videoComposition, sources: sources, settings: settings, keepsHDR: keepsHDR)
         if let missing = colorFilters(canvas: color, sources: sources).first(where: { !hasFilter($0) }) {
             throw ExportError.filterUnavailable(missing)
         }
