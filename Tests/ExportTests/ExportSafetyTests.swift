@@ -64,15 +64,17 @@ struct ExportSafetyTests {
             video: VideoSettings(encoderPreset: "medium")))
         session.outputURL = scratch.file("out.mp4")
         let task = Task { try await session.export() }
-        // Wait until rendering has visibly started, then cancel.
-        for await value in session.progressUpdates where value > 0.05 { break }
-        let cancelledAt = ContinuousClock.now
-        session.cancelExport()
+        // Cancelled once rendering has visibly started.
+        let cancelledAt = await whenProgress(of: session, passes: 0.05) {
+            session.cancelExport()
+            return ContinuousClock.now
+        }
+        #expect(cancelledAt != nil, "the export ended before it could be cancelled")
         await #expect(throws: CancellationError.self) { try await task.value }
         // Milliseconds when the machine is idle (the 100-moment sweep in ReliabilityTests asserts < 1 s each); this
         // check runs beside the whole parallel suite on two cores, where a starved thread can wait seconds, so it
         // only guards against a cancellation that waits for the export to finish (which takes far longer).
-        #expect(ContinuousClock.now - cancelledAt < .seconds(5))
+        #expect(ContinuousClock.now - (cancelledAt ?? .now) < .seconds(5))
         #expect(session.status == .cancelled)
         #expect(session.error == nil)
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")
@@ -85,8 +87,8 @@ struct ExportSafetyTests {
             video: VideoSettings(encoderPreset: "veryslow")))
         session.outputURL = scratch.file("out.mp4")
         let task = Task { try await session.export() }
-        for await value in session.progressUpdates where value > 0.05 { break }
-        task.cancel()
+        let cancelled = await whenProgress(of: session, passes: 0.05) { task.cancel(); return true }
+        #expect(cancelled != nil, "the export ended before it could be cancelled")
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(session.status == .cancelled)
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")

@@ -50,9 +50,11 @@ struct ExportTemporaryFileTests {
         defer { scratch.remove() }
         let session = try await Self.slowExport(to: scratch.file("out.mp4"))
         let task = Task { try await session.export() }
-        for await value in session.progressUpdates where value > 0.05 { break }
-        #expect(scratch.contents.isEmpty, "named while exporting: \(scratch.contents)")
-        session.cancelExport()
+        let namedWhileExporting = await whenProgress(of: session, passes: 0.05) {
+            defer { session.cancelExport() }
+            return scratch.contents
+        }
+        #expect(namedWhileExporting == [], "named while exporting: \(String(describing: namedWhileExporting))")
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(scratch.contents.isEmpty, "left behind: \(scratch.contents)")
     }
@@ -63,9 +65,11 @@ struct ExportTemporaryFileTests {
         defer { Self.makeWritable(scratch.url); scratch.remove() }
         let session = try await Self.slowExport(to: scratch.file("out.mp4"))
         let task = Task { try await session.export() }
-        for await value in session.progressUpdates where value > 0.05 { break }
-        #expect(Self.makeReadOnly(scratch.url))
-        session.cancelExport()
+        let madeReadOnly = await whenProgress(of: session, passes: 0.05) {
+            defer { session.cancelExport() }
+            return Self.makeReadOnly(scratch.url)
+        }
+        #expect(madeReadOnly == true, "the export ended before the directory could be made read-only")
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(session.status == .cancelled)
         Self.makeWritable(scratch.url)

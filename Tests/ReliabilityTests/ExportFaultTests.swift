@@ -111,8 +111,10 @@ extension Reliability {
             let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4),
                                            output: directory.appendingPathComponent("out.mp4"))
             let task = Task { try await session.export() }
-            await Self.waitForProgress(session, beyond: 0.05)
-            try FileManager.default.removeItem(at: directory)
+            let removed = await whenProgress(of: session, passes: 0.05) {
+                (try? FileManager.default.removeItem(at: directory)) != nil
+            }
+            #expect(removed == true, "the export ended before its directory could be removed")
             await #expect {
                 try await task.value
             } throws: { error in
@@ -141,8 +143,8 @@ extension Reliability {
             let output = scratch.file("out.mp4")
             let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4), output: output)
             let task = Task { try await session.export() }
-            await Self.waitForProgress(session, beyond: 0.05)
-            #expect(FileFlags.chattr("+i", scratch.url))
+            let frozen = await whenProgress(of: session, passes: 0.05) { FileFlags.chattr("+i", scratch.url) }
+            #expect(frozen == true, "the export ended before its directory could be made immutable")
             await #expect {
                 try await task.value
             } throws: { error in
@@ -178,8 +180,10 @@ extension Reliability {
             let session = try Self.session(composition, output: outputs.file("out.mp4"),
                                            settings: ExportSettings(video: VideoSettings(encoderPreset: "medium")))
             let task = Task { try await session.export() }
-            await Self.waitForProgress(session, beyond: 0.05)
-            try FileManager.default.removeItem(at: inputs[1])
+            let removed = await whenProgress(of: session, passes: 0.05) {
+                (try? FileManager.default.removeItem(at: inputs[1])) != nil
+            }
+            #expect(removed == true, "the export ended before its input could be removed")
             await #expect {
                 try await task.value
             } throws: { error in
