@@ -23,7 +23,20 @@ package final class Encoder {
 
     deinit {
         var context: UnsafeMutablePointer<AVCodecContext>? = pointer
-        avcodec_free_context(&context)
+        Self.withLifecycleLock(codecName) { avcodec_free_context(&context) }
+    }
+
+    /// Encoders whose open and close must not overlap another instance's in the same process. SVT-AV1 keeps
+    /// process-global state (the CPU topology it parses on open and frees on close, and tables filled on open) with no
+    /// synchronisation: a test run crashed in its open (a memset through a null pointer) while other AV1 exports opened
+    /// and closed beside it.
+    private static let lifecycleSerialized: Set<String> = ["libsvtav1"]
+    private static let lifecycleLock = Locked(())
+
+    /// Runs `body` under the process-wide lifecycle lock when `codecName` needs it, else directly.
+    private static func withLifecycleLock<Result>(_ codecName: String, _ body: () throws -> Result) rethrows -> Result {
+        guard lifecycleSerialized.contains(codecName) else { return try body() }
+        return try lifecycleLock.withLock { _ in try body() }
     }
 
     /// Allocates the encoder `configuration` names and applies it (not yet opened: ``EncodingMuxer/addStream(_:)``
@@ -93,7 +106,8 @@ package final class Encoder {
         var dictionary: OpaquePointer? = nil
         defer { av_dict_free(&dictionary) }
         for (key, value) in self.options.merging(options, uniquingKeysWith: { _, given in given }) { av_dict_set(&dictionary, key, value, 0) }
-        try FFmpegError.check(avcodec_open2(pointer, pointer.pointee.codec, &dictionary))
+        let code = Self.withLifecycleLock(codecName) { avcodec_open2(pointer, pointer.pointee.codec, &dictionary) }
+        try FFmpegError.check(code)
         if av_dict_count(dictionary) > 0 { throw FFmpegError.posix(EINVAL) }
     }
 
