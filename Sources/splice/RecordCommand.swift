@@ -38,7 +38,8 @@ enum RecordCommand {
         let progress = Task {
             while !Task.isCancelled {
                 try await Task.sleep(nanoseconds: 1_000_000_000)
-                Console.error("recording \(Console.clock(output.recordedDuration.seconds))  \(Console.bytes(output.recordedFileSize))")
+                let meter = levels(output).map { "  \($0)" } ?? ""
+                Console.error("recording \(Console.clock(output.recordedDuration.seconds))  \(Console.bytes(output.recordedFileSize))\(meter)")
             }
         }
         var result: CaptureRecordingResult?
@@ -49,6 +50,7 @@ enum RecordCommand {
             }
         }
         progress.cancel()
+        if let meter = levels(output) { Console.error("levels at the end: \(meter)") }
         session.stopRunning()
         for await event in events {
             if case .runtimeError(let error) = event { Console.error("splice: \(error)") }
@@ -61,6 +63,16 @@ enum RecordCommand {
             if case .fileAlreadyExists? = result.error { throw CommandExit(status: .invalidInput) }
             throw CommandExit(status: .renderFailed)
         }
+    }
+
+    /// The audio connection's levels per channel, as `average -9.03 -9.03 dBFS, peak hold -6.02 -6.02 dBFS`
+    /// (``CaptureAudioChannel``: RMS of the last 100 ms, peak held 1 s); nil without sound.
+    private static func levels(_ output: CaptureMovieFileOutput) -> String? {
+        guard let channels = output.connections.first(where: { $0.mediaType == .audio })?.audioChannels,
+              !channels.isEmpty else { return nil }
+        let average = channels.map { String(format: "%.2f", $0.averagePowerLevel) }.joined(separator: " ")
+        let peak = channels.map { String(format: "%.2f", $0.peakHoldLevel) }.joined(separator: " ")
+        return "average \(average) dBFS, peak hold \(peak) dBFS"
     }
 
     /// The devices named by --video and --audio, or the defaults.

@@ -74,6 +74,14 @@ struct RealDeviceTests {
         let frequency = movie.frequency(from: 0.25, to: 1.75), level = movie.level(from: 0.25, to: 1.75)
         #expect(abs(frequency - 440) <= 1, "\(frequency) Hz")
         #expect(abs(level - 20 * log10(0.5 / 2.0.squareRoot())) <= 0.5, "\(level) dBFS")
+        // The connection's levels as `splice record` reports them at the end agree with the file: the same tone.
+        let reported = printed.split(separator: "\n").last { $0.hasPrefix("levels at the end: ") }
+            .map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
+        #expect(reported.count == 4, "levels line: \(printed)")
+        if reported.count == 4 {
+            for average in reported[0..<2] { #expect(abs(average - level) <= 0.5, "average \(average) dBFS, file \(level) dBFS") }
+            for peak in reported[2..<4] { #expect(abs(peak - 20 * log10(0.5)) <= 0.5, "peak hold \(peak) dBFS") }
+        }
     }
 
     @Test("Xvfb + x11grab: a screen painted red on the left and blue on the right records those colours (BT.709 limited)")

@@ -21,11 +21,13 @@ extension CaptureDevice {
             source: CaptureSource(formatName: "lavfi", device: graph, options: [:], clock: .zeroAtOpen))
     }
 
-    /// A virtual microphone (FFmpeg `lavfi`): a stereo 440 Hz tone at −20 dBFS (amplitude 0.1), paced to real time
+    /// A virtual microphone (FFmpeg `lavfi`): a stereo 440 Hz tone of peak amplitude `toneAmplitude` (linear, full
+    /// scale 1.0; default 0.1, a −20 dBFS peak, −23.01 dBFS RMS; 0 for digital silence), paced to real time
     /// (`arealtime`), with a 1 kHz beep at amplitude 0.8 for the first 1/30 s of every `markerInterval` seconds
-    /// (nil for no beeps). Marked ``isVirtual``.
-    public static func virtualMicrophone(sampleRate: Int = 48_000, markerInterval: Int? = 1) -> CaptureDevice {
-        let tone = "0.1*sin(2*PI*440*t)"
+    /// (nil for no beeps). Marked ``isVirtual``; a non-default amplitude is part of its ``uniqueID``.
+    public static func virtualMicrophone(sampleRate: Int = 48_000, toneAmplitude: Double = 0.1,
+                                         markerInterval: Int? = 1) -> CaptureDevice {
+        let tone = "\(toneAmplitude)*sin(2*PI*440*t)"
         let expression: String
         if let markerInterval {
             expression = "if(lt(mod(n\\,\(sampleRate * markerInterval))\\,\(sampleRate / 30))\\,0.8*sin(2*PI*1000*t)\\,\(tone))"
@@ -33,7 +35,8 @@ extension CaptureDevice {
             expression = tone
         }
         let graph = "aevalsrc=exprs='\(expression)':s=\(sampleRate):c=stereo:n=1024,arealtime"
-        let id = markerInterval == nil ? "virtual:microphone" : "virtual:microphone-markers"
+        var id = markerInterval == nil ? "virtual:microphone" : "virtual:microphone-markers"
+        if toneAmplitude != 0.1 { id += "-tone-\(toneAmplitude)" }
         return CaptureDevice(
             uniqueID: id, localizedName: markerInterval == nil ? "Virtual Microphone" : "Virtual Microphone (beep every \(markerInterval!) s)",
             modelID: "lavfi aevalsrc", deviceType: .virtualMicrophone, isVirtual: true,

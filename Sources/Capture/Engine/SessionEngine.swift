@@ -5,8 +5,8 @@ import SpliceFFmpeg
 import Glibc
 #endif
 
-/// The session's thread: opens the devices, reads them in time order, feeds the movie outputs' writers, and closes
-/// everything when the session stops or a device fails. Every FFmpeg owner lives and dies here.
+/// The session's thread: opens the devices, reads them in time order, meters the audio connections' channels, feeds
+/// the movie outputs' writers, and closes everything when the session stops or a device fails. Every FFmpeg owner lives and dies here.
 struct SessionEngine {
     let session: CaptureSession
     let devices: [CaptureDevice]
@@ -38,8 +38,10 @@ struct SessionEngine {
             for output in movieOutputs { startOrStop(output, writers: &writers, readers: readers, now: latest) }
             guard let reader = readers.min(by: { $0.lastTime < $1.lastTime }) else { break }
             do {
+                let meters = reader.isAudio ? audioConnections(of: reader.device) : []
                 try reader.readNext { frame, time in
                     latest = max(latest, time)
+                    for connection in meters { connection.meter(frame) }
                     for (writer, _) in writers.values {
                         if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
                     }
@@ -74,6 +76,13 @@ struct SessionEngine {
         }
         readers.removeAll()
         session.markStopped()
+    }
+
+    /// The enabled audio connections from `device`, whose ``CaptureConnection/audioChannels`` meter its sound.
+    private func audioConnections(of device: CaptureDevice) -> [CaptureConnection] {
+        movieOutputs.flatMap(\.connections).filter {
+            $0.mediaType == .audio && $0.inputDevice.uniqueID == device.uniqueID && $0.isEnabled
+        }
     }
 
     /// Opens a writer for a pending recording, or marks the end of a running one after ``stopRecording()``.

@@ -1,0 +1,38 @@
+import SpliceFFmpeg
+
+/// One channel of sound flowing through an audio ``CaptureConnection``, with its levels (AVFoundation's
+/// `AVCaptureAudioChannel`): poll ``averagePowerLevel`` and ``peakHoldLevel`` while the session runs, for a meter.
+///
+/// AVFoundation calls them "instantaneous average power" and "peak/hold level" in decibels without saying more;
+/// here they are exactly:
+/// - ``averagePowerLevel``: the RMS level of the channel's last complete **100 ms block of samples** (4800 samples at
+///   48 kHz), 10·log₁₀(mean of the squared samples) dBFS, so a full-scale sine reads −3.01 dBFS and a sine of
+///   amplitude 0.5 reads −9.03 dBFS. Updated every 100 ms of sound.
+/// - ``peakHoldLevel``: the largest absolute sample, 20·log₁₀|x| dBFS. A new peak at or above the held one replaces
+///   it at once; the held peak stays for **1 s** of sound, then falls at **20 dB/s** until it meets the block peaks
+///   again (a sine of amplitude 0.5 holds at −6.02 dBFS).
+///
+/// Both are dBFS (0 = full scale, ±1.0 in float samples, 32767 in 16 bits), never above 0 for integer formats, and
+/// −160 dBFS (AVFoundation's meter floor) for digital silence and before the first 100 ms have been read. Time is
+/// counted in samples read from the device, not on the wall clock, so a slow machine meters the same sound the same
+/// way. The levels are of the device's sound as the session reads it, whether or not a recording is under way; they
+/// keep their last values after the session stops. Safe to read from any thread.
+public final class CaptureAudioChannel: Sendable {
+    private let meter = Locked(AudioLevelMeter())
+
+    init() {}
+
+    /// The RMS level of the last 100 ms of the channel's sound, dBFS (−160 for silence or nothing read yet).
+    public var averagePowerLevel: Float { meter.withLock { $0.averagePowerLevel } }
+
+    /// The held peak level, dBFS: a peak is held 1 s of sound, then falls at 20 dB/s (−160 for silence).
+    public var peakHoldLevel: Float { meter.withLock { $0.peakHoldLevel } }
+
+    /// Samples metered so far (tests wait on it).
+    var meteredSampleCount: Int { meter.withLock { $0.meteredSampleCount } }
+
+    /// Meters `samples` (linear, ±1.0 full scale) read at `sampleRate` Hz; called by the session's thread.
+    func measure(_ samples: [Float], sampleRate: Int) {
+        meter.withLock { $0.add(samples, sampleRate: sampleRate) }
+    }
+}
