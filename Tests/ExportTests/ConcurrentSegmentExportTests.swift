@@ -75,6 +75,13 @@ struct ConcurrentSegmentExportTests {
         #expect(try Self.hiddenEntries(scratch.url) == [], "parts or a temporary file were left behind")
     }
 
+    @Test func theDocumentFieldSetsTheSession() async throws {
+        var loaded = try await CompositionDocument.load(from: SegmentedExportTests.document)
+        #expect(loaded.makeExportSession(outputURL: URL(fileURLWithPath: "/tmp/x.mp4")).concurrentSegments == nil)
+        loaded.export = try JSONDecoder().decode(DocumentExport.self, from: Data(#"{"concurrentSegments": 3}"#.utf8))
+        #expect(loaded.makeExportSession(outputURL: URL(fileURLWithPath: "/tmp/x.mp4")).concurrentSegments == 3)
+    }
+
     @Test func refusedCombinationsAreTypedErrorsBeforeAnythingIsWritten() async throws {
         let scratch = try ScratchDirectory("concurrent-segments-refused")
         defer { scratch.remove() }
