@@ -43,7 +43,10 @@ struct ConcurrentSegmentExportTests {
         for count in [2, 3] {
             let output = scratch.file("concurrent\(count).mov")
             let session = Self.session(export, to: output, segments: count)
+            // The segment path really runs: while rendering, the session holds one part session per segment + audio.
+            async let partsSeen = whenProgress(of: session, passes: 0.05, timeout: 300) { session.state.withLock { $0.parts.count } }
             try await session.export()
+            #expect(await partsSeen == count + 1)
             #expect(session.status == .completed)
             #expect(session.progress == 1)
             let video = try SegmentedExportTests.packets(of: output, type: AVMEDIA_TYPE_VIDEO)
@@ -64,12 +67,16 @@ struct ConcurrentSegmentExportTests {
         let output = scratch.file("cancelled.mov")
         let session = Self.session(export, to: output, segments: 3)
         async let cancelledAt = whenProgress(of: session, passes: 0.3, timeout: 300) {
+            let parts = session.state.withLock { $0.parts }
             session.cancelExport()
-            return session.progress
+            return parts
         }
         await #expect(throws: CancellationError.self) { try await session.export() }
-        let progress = await cancelledAt
-        #expect(progress != nil, "the export never passed 30 % (or ended) before the cancel")
+        let parts = await cancelledAt
+        #expect(parts?.count == 4, "the export never passed 30 % (or ended) before the cancel, or did not run 3 parts + audio")
+        // Every part stopped as cancelled, or had already completed before the cancel reached it.
+        for part in parts ?? [] { #expect([.cancelled, .completed].contains(part.status), "a part ended \(part.status)") }
+        #expect(parts?.contains { $0.status == .cancelled } == true)
         #expect(session.status == .cancelled)
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(try Self.hiddenEntries(scratch.url) == [], "parts or a temporary file were left behind")
