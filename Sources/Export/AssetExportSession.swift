@@ -45,6 +45,10 @@ public final class AssetExportSession: Sendable {
         var fileLengthLimitReached = false
         var smartRenderReport: SmartRenderReport?
         var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+        /// The part sessions of a concurrent segmented export (``concurrentSegments``), cancelled with this one.
+        var parts: [AssetExportSession] = []
+        /// Told every new progress value (a part session reports to its concurrent export this way).
+        var progressObserver: (@Sendable (Double) -> Void)?
     }
 
     /// The composition being exported.
@@ -55,7 +59,7 @@ public final class AssetExportSession: Sendable {
     public let preset: ExportPreset?
     let request: Locked<ExportRequest>
     let state = Locked(State())
-    private let cancellation = CancellationFlag()
+    let cancellation = CancellationFlag()
 
     /// A session for `asset` with an AVFoundation preset.
     public init(asset: MutableComposition, preset: ExportPreset) {
@@ -198,6 +202,7 @@ public final class AssetExportSession: Sendable {
     /// `CancellationError` and no file is left behind. Calling it before `export()` makes the export cancel at once.
     public func cancelExport() {
         cancellation.cancel()
+        for part in state.withLock({ $0.parts }) { part.cancelExport() }
     }
 
     // MARK: Export
@@ -223,9 +228,13 @@ public final class AssetExportSession: Sendable {
         do {
             let plan = try makePlan()
             let limitReached = try await withTaskCancellationHandler {
-                try await runOnWorkerThread(plan)
+                if let count = request.withLock({ $0.concurrentSegments }), count != 1 {
+                    try await exportConcurrentSegments(count, plan: plan)
+                    return false
+                }
+                return try await runOnWorkerThread(plan)
             } onCancel: {
-                cancellation.cancel()
+                cancelExport()
             }
             finish(.completed, error: nil, limitReached: limitReached)
         } catch {
@@ -280,12 +289,14 @@ public final class AssetExportSession: Sendable {
         }
     }
 
-    private func publish(progress value: Double) {
-        state.withLock { state in
-            guard value > state.progress else { return }
+    func publish(progress value: Double) {
+        let observer = state.withLock { state -> (@Sendable (Double) -> Void)? in
+            guard value > state.progress else { return nil }
             state.progress = value
             for continuation in state.continuations.values { continuation.yield(value) }
+            return state.progressObserver
         }
+        observer?(value)
     }
 
     private func finish(_ status: Status, error: (any Error)?, limitReached: Bool) {

@@ -31,12 +31,16 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     public var fileLengthLimit: Int64?
     /// Plan the video as copied and re-encoded spans (``AssetExportSession/smartRendering``); nil for false.
     public var smartRendering: Bool?
+    /// Render the video as this many segments at once and join them (``AssetExportSession/concurrentSegments``:
+    /// memory of about N exports, worth it only when the encoder cannot use the cores by itself); nil or 1 for one
+    /// ordinary export.
+    public var concurrentSegments: Int?
 
     /// Export settings; every part optional.
     public init(
         preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
         metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil,
-        smartRendering: Bool? = nil
+        smartRendering: Bool? = nil, concurrentSegments: Int? = nil
     ) {
         self.preset = preset
         self.settings = settings
@@ -46,5 +50,6 @@ public struct DocumentExport: Sendable, Hashable, Codable {
         self.optimizeForNetworkUse = optimizeForNetworkUse
         self.fileLengthLimit = fileLengthLimit
         self.smartRendering = smartRendering
+        self.concurrentSegments = concurrentSegments
     }
 }

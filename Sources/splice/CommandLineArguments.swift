@@ -58,6 +58,7 @@ struct CommandLineArguments: Equatable {
         switch command {
         case .export:
             return [output, overwrite, Option(name: "smart", short: nil, takesValue: false),
+                    Option(name: "segments", short: nil, takesValue: true),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false)]

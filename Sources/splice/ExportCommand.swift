@@ -1,11 +1,18 @@
 import Foundation
 import Splice
 
-/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--progress MODE]`.
+/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--progress MODE]`.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
             throw Usage.fail("-o/--output is required: the file to write", command: .export)
+        }
+        var segments: Int?
+        if let text = arguments.value("segments") {
+            guard let count = Int(text), count >= 1 else {
+                throw Usage.fail("--segments N must be a whole number ≥ 1 (1: one ordinary export)", command: .export)
+            }
+            segments = count
         }
         let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
         let loaded: LoadedDocument
@@ -21,6 +28,7 @@ enum ExportCommand {
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         if arguments.has("smart") { session.smartRendering = true }
+        if let segments { session.concurrentSegments = segments }
         do {
             try await loaded.checkExport(session)  // every check export() makes before it writes, as `validate`
         } catch is CancellationError {

@@ -65,7 +65,7 @@ enum Help {
     }
 
     static let export = """
-        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--progress bar|plain|json|none]
+        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--progress bar|plain|json|none]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
@@ -77,6 +77,9 @@ enum Help {
           --smart               smart rendering (export.smartRendering): plan which video spans could be copied
                                 from the source and which re-encoded, and print each span with its reason on stderr
                                 (this version re-encodes the whole video and says so)
+          --segments N          render the video as N segments at once and join them (export.concurrentSegments);
+                                costs the memory of about N exports, pays only when the encoder cannot use the
+                                cores by itself; never automatic
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:

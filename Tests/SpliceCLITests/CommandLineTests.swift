@@ -38,6 +38,8 @@ struct CommandLineTests {
         (["export", "a.json"], "splice export: -o/--output is required: the file to write"),
         (["export", "a.json", "-o", "x.mp4", "--progress", "fancy"], "splice export: --progress is one of bar, plain, json, none, not 'fancy'"),
         (["export", "-o", "x.mp4"], "splice export: expected a document (DOC.json)"),
+        (["export", "a.json", "-o", "x.mp4", "--segments", "0"],
+         "splice export: --segments N must be a whole number ≥ 1 (1: one ordinary export)"),
         (["frame", "a.json", "-o", "f.png"], "splice frame: --at is required: the time of the picture (e.g. --at 3.5s)"),
         (["probe"], "splice probe: expected at least one file"),
         (["validate", "a.json", "b.json"], "splice validate: expected 1 operand, got 2: a.json b.json"),

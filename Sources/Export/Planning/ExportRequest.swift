@@ -23,4 +23,6 @@ struct ExportRequest: Sendable {
     var segmentedExportDuration: MediaTime?
     /// Smart rendering (``AssetExportSession/smartRendering``): plan which video spans could be copied.
     var smartRendering = false
+    /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
+    var concurrentSegments: Int?
 }

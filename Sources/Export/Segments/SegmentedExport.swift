@@ -81,21 +81,29 @@ public struct SegmentedExport: Sendable {
     ///   `CancellationError`.
     @discardableResult
     public func renderSegment(_ index: Int, of plan: SegmentPlan) async throws -> Bool {
+        guard let session = try segmentSession(index, of: plan) else { return false }
+        try await session.export()
+        return true
+    }
+
+    /// The session that renders segment `index` of `plan` (``renderSegment(_:of:)``), or nil when a complete part
+    /// is already there.
+    /// - Throws: ``SegmentError/noSuchSegment(index:count:)``.
+    func segmentSession(_ index: Int, of plan: SegmentPlan) throws -> AssetExportSession? {
         guard let segment = plan.segments.first(where: { $0.index == index }) else {
             throw SegmentError.noSuchSegment(index: index, count: plan.segments.count)
         }
         let url = plan.partURL(index)
         if FileManager.default.fileExists(atPath: url.path) {
             let joiner = SegmentJoiner(plan: plan, outputURL: url, overwrite: true, cancellation: CancellationFlag())
-            if (try? joiner.check(segment)) != nil { return false }
+            if (try? joiner.check(segment)) != nil { return nil }
         }
         let session = makeSession(settings: ExportSettings(video: plan.settings.video, audio: nil), output: url,
                                   fileType: plan.fileType, range: segment.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.segmentedExportDuration = plan.timeRange.duration
-        try await session.export()
-        return true
+        return session
     }
 
     /// Renders the audio of the whole plan once into ``SegmentPlan/audioURL``, unless it is already there or the
@@ -104,13 +112,19 @@ public struct SegmentedExport: Sendable {
     /// - Throws: the errors of ``AssetExportSession/export()``; `CancellationError`.
     @discardableResult
     public func renderAudio(of plan: SegmentPlan) async throws -> Bool {
-        guard plan.hasAudio, !FileManager.default.fileExists(atPath: plan.audioURL.path) else { return false }
+        guard let session = audioSession(of: plan) else { return false }
+        try await session.export()
+        return true
+    }
+
+    /// The session that renders the plan's audio (``renderAudio(of:)``), or nil when there is nothing to render.
+    func audioSession(of plan: SegmentPlan) -> AssetExportSession? {
+        guard plan.hasAudio, !FileManager.default.fileExists(atPath: plan.audioURL.path) else { return nil }
         let session = makeSession(settings: ExportSettings(video: nil, audio: plan.settings.audio), output: plan.audioURL,
                                   fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
-        try await session.export()
-        return true
+        return session
     }
 
     /// Renders the audio if needed, checks every part (present, readable to the end, the same codec parameters and

@@ -1,0 +1,100 @@
+import Foundation
+import SpliceFFmpeg
+
+extension AssetExportSession {
+    /// Render the video as this many segments at once on this machine and join them without re-encoding; nil or 1
+    /// (the default) for one ordinary export. Must be ≥ 1.
+    ///
+    /// With N ≥ 2 the export is cut into N segments of the output frame grid (``SegmentedExport/makePlan(segmentCount:fileType:documentPath:partsDirectory:)``),
+    /// each rendered by its own in-process export (an IDR picture first, closed GOPs, the same encoder settings) into
+    /// a hidden directory beside ``outputURL``, while the audio is rendered once for the whole range; then the parts
+    /// are checked and joined into ``outputURL`` (``SegmentedExport/join(_:to:overwrite:)``, `faststart`) and the
+    /// directory is removed. ``progress`` combines the parts (by frames) up to 0.9, then the join. Cancelling stops
+    /// every part and leaves nothing behind, neither the output nor a part; a failing part stops the others.
+    ///
+    /// **What it costs.** Memory and open files of about N exports (N sets of decoders, filter graphs and encoders
+    /// at once), N times the encoder's start-up, and a key frame at every segment start (with a lossy codec a few
+    /// more bits there; with constant-quality rate control the pictures match a single export's to within a
+    /// rounding of the GOP structure). It pays only when the encoder cannot use the machine's cores by itself
+    /// (a single-threaded or poorly threaded encoder, small pictures, a filter-bound render); x264 and most encoders
+    /// already thread well, and there it can be slower. It is never switched on automatically: no threshold where
+    /// it pays has been measured yet.
+    ///
+    /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
+    /// without video: ``export()`` then throws ``ExportError/unsupportedSettings(_:)`` (or
+    /// ``SegmentError/invalidPlan(_:)``) before writing. The output always has its index first (as with
+    /// ``shouldOptimizeForNetworkUse``).
+    public var concurrentSegments: Int? {
+        get { request.withLock { $0.concurrentSegments } }
+        set { request.withLock { $0.concurrentSegments = newValue } }
+    }
+
+    /// ``export()`` with ``concurrentSegments`` = `count`: plan, render the parts and the audio concurrently, join.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a count < 1 or a setting the segment path lacks; the
+    ///   errors of the parts' exports and of the join (``SegmentError``); `CancellationError`.
+    func exportConcurrentSegments(_ count: Int, plan: ExportPlan) async throws {
+        let request = self.request.withLock { $0 }
+        guard count >= 1 else {
+            throw ExportError.unsupportedSettings("concurrentSegments \(count) must be at least 1 (nil or 1: one ordinary export)")
+        }
+        let unsupported: String? = plan.passthrough != nil ? "the passthrough preset"
+            : request.fileLengthLimit != nil ? "fileLengthLimit"
+            : !request.metadata.isEmpty ? "metadata"
+            : request.smartRendering ? "smartRendering" : nil
+        if let unsupported {
+            throw ExportError.unsupportedSettings("concurrentSegments cannot be combined with \(unsupported) yet; export without it")
+        }
+        let output = plan.outputURL
+        let parts = output.deletingLastPathComponent()
+            .appendingPathComponent(".\(output.lastPathComponent).segments-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: parts) }
+        let segmented = SegmentedExport(composition: asset, videoComposition: request.videoComposition,
+                                        audioMix: request.audioMix, settings: plan.settings, timeRange: request.timeRange)
+        let segmentPlan: SegmentPlan
+        do {
+            segmentPlan = try segmented.makePlan(segmentCount: count, fileType: plan.fileType, documentPath: output.path,
+                                                 partsDirectory: parts)
+        } catch let error as CocoaError {
+            throw ExportError.outputNotWritable(output, reason: "the parts directory \(parts.path) cannot be made: \(error.localizedDescription)")
+        }
+        var sessions: [(session: AssetExportSession, weight: Double)] = []
+        for segment in segmentPlan.segments {
+            if let session = try segmented.segmentSession(segment.index, of: segmentPlan) {
+                sessions.append((session, Double(segment.frameCount)))
+            }
+        }
+        // The audio weighs as a tenth of the video frames: it renders much faster than they encode.
+        if let audio = segmented.audioSession(of: segmentPlan) { sessions.append((audio, Double(segmentPlan.frameCount) / 10)) }
+        try await renderConcurrently(sessions)
+        publish(progress: 0.9)
+        let cancellation = self.cancellation
+        try await WorkerThread.run(name: "splice.join") {
+            try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
+                              cancellation: cancellation).run()
+        }
+    }
+
+    /// Runs every session's export at once; progress is their weighted mean × 0.9. The sessions are cancelled with
+    /// this one; the first failure cancels the rest and is thrown.
+    private func renderConcurrently(_ sessions: [(session: AssetExportSession, weight: Double)]) async throws {
+        let total = sessions.reduce(0) { $0 + $1.weight }
+        for (session, _) in sessions {
+            session.state.withLock {
+                $0.progressObserver = { [self] _ in
+                    let done = sessions.reduce(0) { $0 + $1.session.progress * $1.weight }
+                    publish(progress: total > 0 ? 0.9 * done / total : 0)
+                }
+            }
+        }
+        state.withLock { $0.parts = sessions.map(\.session) }
+        defer { state.withLock { $0.parts = [] } }
+        // A cancel that came before the parts were registered reaches them here.
+        if cancellation.isCancelled { throw CancellationError() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (session, _) in sessions {
+                group.addTask { try await session.export() }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
