@@ -40,6 +40,16 @@ struct SmartRenderPlannerTests {
         return SmartRenderSource(codecName: track.codecName, format: track.video!, groups: groups)
     }
 
+    /// Ten seconds of `source` on track 1, drawn untouched by one instruction.
+    static func wholeClipPlan(_ source: AssetTrack) -> VideoPlan {
+        VideoPlan(
+            renderSize: size, outputSize: size, frameDuration: frame, duration: MediaTime(seconds: 10),
+            tracks: [RenderTrack(trackID: 1, segments: [segment(source, 0, 10, at: 0)])],
+            instructions: [InstructionPlan(
+                timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 10)), background: .black,
+                layers: [layer(1)], drawsOverlays: true)])
+    }
+
     static func segment(_ source: AssetTrack?, _ from: Double, _ to: Double, at target: Double, speed: Double = 1)
         -> RenderSegment
     {
@@ -185,12 +195,7 @@ struct SmartRenderPlannerTests {
     /// Leading pictures (shown before their key frame) are copied with their group.
     @Test func openGroupsInsideACopiedRunAreCopied() {
         let a = Self.source("a")
-        let video = VideoPlan(
-            renderSize: Self.size, outputSize: Self.size, frameDuration: Self.frame, duration: MediaTime(seconds: 10),
-            tracks: [RenderTrack(trackID: 1, segments: [Self.segment(a, 0, 10, at: 0)])],
-            instructions: [InstructionPlan(
-                timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 10)), background: .black,
-                layers: [Self.layer(1)], drawsOverlays: true)])
+        let video = Self.wholeClipPlan(a)
         let sources = [a.sourceStreamKey: Self.facts(a, open: [3, 7], leading: [3, 7])]
         let spans = SmartRenderPlanner(video: video, outputCodec: .h264, sources: sources).plan().map(\.span)
         #expect(Self.summary(spans) == ["copy 0.0–10.0 s ×10"])
@@ -199,12 +204,7 @@ struct SmartRenderPlannerTests {
     /// Output other than H.264: nothing is copied, with the reason.
     @Test func anotherOutputCodecCopiesNothing() {
         let a = Self.source("a")
-        let video = VideoPlan(
-            renderSize: Self.size, outputSize: Self.size, frameDuration: Self.frame, duration: MediaTime(seconds: 10),
-            tracks: [RenderTrack(trackID: 1, segments: [Self.segment(a, 0, 10, at: 0)])],
-            instructions: [InstructionPlan(
-                timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 10)), background: .black,
-                layers: [Self.layer(1)], drawsOverlays: true)])
+        let video = Self.wholeClipPlan(a)
         let spans = SmartRenderPlanner(video: video, outputCodec: .vp9, sources: [a.sourceStreamKey: Self.facts(a)]).plan()
         #expect(Self.summary(spans.map(\.span)) == ["re-encode 0.0–10.0 s: the source does not match the output: codec h264 vs output vp9"])
     }

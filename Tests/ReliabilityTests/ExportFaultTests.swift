@@ -25,11 +25,6 @@ extension Reliability {
         /// Settings that write a lot (CRF 8) so a small disk fills quickly.
         static let largeOutput = ExportSettings(video: VideoSettings(rateControl: .constantQuality(8), encoderPreset: "ultrafast"))
 
-        /// Waits until the export has rendered more than `fraction`.
-        static func waitForProgress(_ session: AssetExportSession, beyond fraction: Double) async {
-            for await value in session.progressUpdates where value > fraction { break }
-        }
-
         // MARK: Disk full
 
         /// True when this process may mount a tmpfs (root on Linux; CI here runs as root).
@@ -209,8 +204,8 @@ extension Reliability {
             let output = outputs.file("out.mp4")
             let session = try Self.session(composition, output: output, settings: ExportSettings(video: VideoSettings(encoderPreset: "medium")))
             let task = Task { try await session.export() }
-            await Self.waitForProgress(session, beyond: 0.05)
-            #expect(truncate(input.path, 226_318 * 3 / 10) == 0)
+            let truncated = await whenProgress(of: session, passes: 0.05) { truncate(input.path, 226_318 * 3 / 10) }
+            #expect(truncated == 0)
             do {
                 try await task.value
                 print("input truncated mid-export: the export completed (best effort)")
