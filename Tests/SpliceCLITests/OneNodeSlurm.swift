@@ -95,13 +95,14 @@ final class OneNodeSlurm: @unchecked Sendable {
     }
 
     /// The `slurm.conf` of the one node: cons_tres on cores, no cgroups, no accounting, every path in the scratch
-    /// directory, munge through the private socket.
+    /// directory, munge through the private socket, both daemons reached at 127.0.0.1 (a container's host name
+    /// need not resolve).
     private func configuration(host: String, node: String, socket: String, ports: [UInt16]) -> String {
         let root = scratch.url.path
         return """
             # Written by the SpliceCLITests Slurm suite (OneNodeSlurm); removed with its scratch directory.
             ClusterName=splicetest
-            SlurmctldHost=\(host)
+            SlurmctldHost=\(host)(127.0.0.1)
             SlurmUser=root
             SlurmctldPort=\(ports[0])
             SlurmdPort=\(ports[1])
@@ -123,7 +124,7 @@ final class OneNodeSlurm: @unchecked Sendable {
             SelectTypeParameters=CR_Core
             ReturnToService=2
             MinJobAge=600
-            \(node) State=UNKNOWN
+            \(node) NodeAddr=127.0.0.1 State=UNKNOWN
             PartitionName=splice Nodes=\(host) Default=YES MaxTime=INFINITE State=UP
 
             """

@@ -50,7 +50,7 @@ struct SlurmSubmitTests {
         // A directory where part 1 must go: the render of segment 1 finishes but cannot rename its file into place.
         try FileManager.default.createDirectory(at: plan.partURL(1).appendingPathComponent("left-over"), withIntermediateDirectories: true)
         let failed = try await SpliceTool.run(["submit", "--slurm", planURL.path, "-o", output.path],
-                                              environment: slurm.environment, timeout: 60)
+                                              environment: slurm.environment, timeout: 120)
         #expect(failed.status == 3, "stdout: \(failed.stdout) stderr: \(failed.stderr)")
         #expect(failed.stdout.contains("renders segments 0, 1, 2"), "\(failed.stdout)")
         #expect(failed.stderr.contains("segment 1 FAILED (exit 3:0; log \(plan.partsDirectory)/slurm-"), "\(failed.stderr)")
@@ -63,7 +63,7 @@ struct SlurmSubmitTests {
         // The cause removed, the same command renders only segment 1, then joins.
         try FileManager.default.removeItem(at: plan.partURL(1))
         let resumed = try await SpliceTool.run(["submit", "--slurm", planURL.path, "-o", output.path],
-                                               environment: slurm.environment, timeout: 60)
+                                               environment: slurm.environment, timeout: 120)
         try #require(resumed.status == 0, "stdout: \(resumed.stdout) stderr: \(resumed.stderr)")
         #expect(resumed.stdout.contains("renders segments 1\n"), "\(resumed.stdout)")
         #expect(resumed.stdout.contains("slurm: done: \(output.path)"))
