@@ -58,6 +58,13 @@ struct SegmentedLongEditTests {
         return codes
     }
 
+    /// The video stream's duration as the container states it, in seconds.
+    static func videoDuration(of url: URL) throws -> Double {
+        let input = try InputFile(url: url)
+        let stream = input.stream(at: try #require(input.bestStreamIndex(of: AVMEDIA_TYPE_VIDEO))).pointee
+        return Double(stream.duration) * Double(stream.time_base.num) / Double(stream.time_base.den)
+    }
+
     /// The edit over freshly written sources in `scratch`, exported losslessly (FFV1 + PCM in QuickTime).
     static func makeExport(in scratch: ScratchDirectory) async throws -> SegmentedExport {
         var assets: [Int: Asset] = [:]
@@ -122,6 +129,8 @@ struct SegmentedLongEditTests {
                     "\(count) segments: the audio differs from the single export")
             let asset = try await Asset.load(from: joined)
             #expect(asset.tracks(withMediaType: .video).first?.timeRange.duration == MediaTime(seconds: 60))
+            let stated = try Self.videoDuration(of: joined)
+            #expect(abs(stated - 60) < 1e-6, "\(count) segments: the container says the video lasts \(stated) s")
             try FileManager.default.removeItem(at: joined)
             try FileManager.default.removeItem(at: scratch.file("parts\(count)"))
         }

@@ -11,8 +11,9 @@ internal import CMedia
 /// Skipped with one visible line when not root or Slurm is not installed (CI has both).
 @Suite("splice submit --slurm", .serialized)
 struct SlurmSubmitTests {
-    /// The video packets of `url` (key flag, time in seconds) and the number of audio packets.
-    static func packets(of url: URL) throws -> (video: [(key: Bool, time: Double)], audioCount: Int) {
+    /// The video packets of `url` (key flag, time in seconds), the number of audio packets, and the video stream's
+    /// duration as the container states it (seconds).
+    static func packets(of url: URL) throws -> (video: [(key: Bool, time: Double)], audioCount: Int, videoDuration: Double) {
         let input = try InputFile(url: url)
         let videoIndex = input.bestStreamIndex(of: AVMEDIA_TYPE_VIDEO), audioIndex = input.bestStreamIndex(of: AVMEDIA_TYPE_AUDIO)
         let timeBase = videoIndex.map { input.stream(at: $0).pointee.time_base } ?? AVRational(num: 1, den: 1)
@@ -25,7 +26,8 @@ struct SlurmSubmitTests {
                 audioCount += 1
             }
         }
-        return (video.sorted { $0.1 < $1.1 }, audioCount)
+        let duration = videoIndex.map { Double(input.stream(at: $0).pointee.duration) * Double(timeBase.num) / Double(timeBase.den) } ?? 0
+        return (video.sorted { $0.1 < $1.1 }, audioCount, duration)
     }
 
     @Test func aFailedSegmentIsNamedAndResubmittingRendersOnlyIt() async throws {
@@ -70,8 +72,9 @@ struct SlurmSubmitTests {
         #expect(try [0, 2].map { try FileManager.default.attributesOfItem(atPath: plan.partURL($0).path)[.modificationDate] as? Date }
             == finished, "parts 0 and 2 were rendered again")
 
-        let (video, audioCount) = try Self.packets(of: output)
+        let (video, audioCount, videoDuration) = try Self.packets(of: output)
         #expect(video.count == 240)
+        #expect(abs(videoDuration - 8) < 1e-6, "the container says the video lasts \(videoDuration) s (the last frame's duration lost?)")
         for (k, packet) in video.enumerated() where abs(packet.time - Double(k) / 30) > 1e-6 {
             Issue.record("frame \(k) at \(packet.time) s, not \(Double(k) / 30) s")
             break

@@ -42,7 +42,7 @@ struct SpliceBench {
             case "segment":
                 let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
                 summary = try await segmentStep(edit, segments: options.int("segments", 2), parts: options.directory("parts"),
-                                                index: options.optionalInt("index"), join: options.optionalPath("join"))
+                                                index: options.optionalInt("index", minimum: 0), join: options.optionalPath("join"))
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
                 summary = try await export(edit, to: options.path("out"))
@@ -178,8 +178,12 @@ struct Options {
         Set((values[name] ?? "").split(separator: ",").map(String.init))
     }
 
-    /// `--name N` as a positive integer, nil when absent.
-    func optionalInt(_ name: String) -> Int? { values[name] == nil ? nil : int(name, 1) }
+    /// `--name N` as an integer ≥ `minimum` (a segment index may be 0), nil when absent.
+    func optionalInt(_ name: String, minimum: Int = 1) -> Int? {
+        guard let value = values[name] else { return nil }
+        guard let number = Int(value), number >= minimum else { SpliceBench.fail("--\(name) wants an integer ≥ \(minimum), got '\(value)'") }
+        return number
+    }
 
     /// `--name PATH`, nil when absent.
     func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
