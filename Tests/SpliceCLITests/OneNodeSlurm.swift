@@ -37,7 +37,7 @@ final class OneNodeSlurm: @unchecked Sendable {
     /// Starts munged, slurmctld and slurmd and waits (at most `timeout` s) until `sinfo` shows the node idle.
     /// - Throws: ``Unavailable`` when not root or a program is missing; ``StartFailure`` naming the daemon and its
     ///   log's end when one does not come up (everything started is stopped first).
-    static func start(timeout: Double = 20) async throws -> OneNodeSlurm {
+    static func start(timeout: Double = 60) async throws -> OneNodeSlurm {
         guard getuid() == 0 else { throw Unavailable(reason: "it needs root (munged, slurmd) and runs as uid \(getuid())") }
         for name in executables where find(name) == nil {
             throw Unavailable(reason: "\(name) is not installed")
