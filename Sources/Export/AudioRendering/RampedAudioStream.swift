@@ -12,8 +12,11 @@ internal import CMedia
 ///   source samples (computed in Swift; the pitch follows the rate, as a tape does). The integral is evaluated
 ///   exactly every 64 output samples and linearly between.
 /// - Pitch kept (`.spectral`, `.timeDomain`): the speed-1 samples go through FFmpeg's `atempo` (WSOLA, time
-///   domain), fed in blocks of 256 samples, each block's tempo set by a runtime command to the rate at the output
-///   time where that block's source position falls (as many `atempo` instances in a chain as a rate below ½ needs).
+///   domain), fed in blocks of 256 samples; before each block the tempo is set by a runtime command (only when it
+///   changed) to the rate at the output time atempo is producing — the samples pulled so far, since a new tempo
+///   applies to the fragment being made, not to the input just fed (as many `atempo` instances in a chain as a
+///   rate below ½ needs). Not sample-exact: WSOLA places sound to within a fragment. Measured on a 1× → 2× → 1×
+///   ramp (tests): bursts heard 3 ms late, 4 ms and 25 ms early — within one frame at 30 fps; pitch within 1 %.
 ///
 /// The result is padded with silence or cut so that it fills its composition range to the sample.
 /// Confined to one export worker.
@@ -48,8 +51,10 @@ final class RampedAudioStream {
     private var hasConverted = false
     private var graphDrained = false
     private var fedEnd = false
-    /// Output sample whose source position was last compared with the fed position (tempo lookup cursor).
-    private var tempoCursor: Int64 = 0
+    /// Output samples pulled from the graph so far.
+    private var pulled: Int64 = 0
+    /// The tempo last set on each stage (commands are sent only when it changes).
+    private var lastTempo = 0.0
     private static let blockSize = 256
 
     /// Prepares the part of a ramped segment covering `segment.mapping.target` (export clock).
@@ -76,6 +81,7 @@ final class RampedAudioStream {
             graph = nil
         } else {
             let first = pow(ramp.rate(at: rampStart), 1 / Double(stages))
+            lastTempo = first
             let chain = (0..<stages).map { "atempo@ramp\($0)=tempo=\(first)" }.joined(separator: ",")
             let description = "[in]\(chain),aformat=sample_fmts=fltp:sample_rates=\(format.sampleRate):"
                 + "channel_layouts=\(format.layoutName)[out]"
@@ -168,6 +174,7 @@ final class RampedAudioStream {
                 case .frame:
                     convertedOffset = 0
                     hasConverted = true
+                    pulled += Int64(converted.sampleCount)
                 case .endOfStream:
                     graphDrained = true
                     continue
@@ -197,13 +204,15 @@ final class RampedAudioStream {
             fedEnd = true
             return
         }
-        // The output sample whose source position reaches the block's middle: its rate is the block's tempo.
-        let middle = Double(inner.produced) + Double(Self.blockSize) / 2
-        while tempoCursor < sampleCount, position(tempoCursor) < middle { tempoCursor += 16 }
-        let offset = rampStart + MediaTime(value: min(tempoCursor, sampleCount), timescale: Int32(format.sampleRate))
+        // atempo applies a new tempo to the fragment it is producing now, not to the block fed now (it holds about a
+        // window of input): so the tempo is the rate at the output time being produced, the samples pulled so far.
+        let offset = rampStart + MediaTime(value: min(pulled, sampleCount), timescale: Int32(format.sampleRate))
         let tempo = pow(ramp.rate(at: offset), 1 / Double(stages))
-        for stage in 0..<stages {
-            try graph.sendCommand(target: "atempo@ramp\(stage)", command: "tempo", argument: "\(tempo)")
+        if abs(tempo - lastTempo) > 1e-9 {
+            for stage in 0..<stages {
+                try graph.sendCommand(target: "atempo@ramp\(stage)", command: "tempo", argument: "\(tempo)")
+            }
+            lastTempo = tempo
         }
         let count = Int(min(Int64(Self.blockSize), inner.sampleCount - inner.produced))
         let start = inner.produced
