@@ -52,3 +52,38 @@ struct TimeEffectDocumentTests {
         ])
     }
 }
+
+/// Time effects in the short form: `reverse`, `freezeFrame` and `speedRamp` on a clip.
+@Suite("Time effects (short form)")
+struct TimeEffectShortFormTests {
+    @Test func clipsReverseFreezeAndRamp() async throws {
+        let loaded = try await TestDocument.load("""
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4", "start": "1s", "duration": "2s", "reverse": true, "speed": 2 },
+                         { "source": "clipA.mp4", "freezeFrame": "0.5s", "duration": "1.5s" },
+                         { "source": "clipB.mp4", "start": "0.5s",
+                           "speedRamp": { "duration": "2s", "keyframes": [ { "time": "0s", "value": 1 }, { "time": "1s", "value": 2 } ] } } ] }
+            """)
+        let video = try #require(loaded.composition.track(withTrackID: 1))
+        #expect(video.segments.map(\.timeMapping.target) == [.ms(0, 1000), .ms(1000, 2500), .ms(2500, 4500)])
+        #expect(video.segments.map(\.timeEffect?.kindName) == ["reverse", "freezeFrame", "speedRamp"])
+        #expect(video.segments[0].timeMapping.source == .ms(1000, 3000), "2 s reversed at twice the speed")
+        // 1 → 2 over 1 s then 2 for 1 s: 1.5 s + 2 s of source from 0.5 s.
+        #expect(video.segments[2].timeMapping.source == .ms(500, 4000))
+        let audio = try #require(loaded.composition.track(withTrackID: 2))
+        #expect(audio.segments.map(\.timeEffect?.kindName) == ["reverse", nil, "speedRamp"], "the freeze is silent (a gap)")
+    }
+
+    @Test func conflictingFieldsAreReported() async throws {
+        let problems = try await FullFormTests.problems("""
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4", "freezeFrame": "0.5s", "speed": 2 },
+                         { "source": "clipA.mp4", "duration": "1s",
+                           "speedRamp": { "duration": "1s", "keyframes": [ { "time": "0s", "value": 1 } ] } } ] }
+            """)
+        #expect(problems.map(\.description) == [
+            "clips[0].speed: a clip with a freeze frame or a speed ramp cannot also have speed",
+            "clips[1].duration: a speed ramp sets the clip's duration (speedRamp.duration); leave duration out",
+        ])
+    }
+}
