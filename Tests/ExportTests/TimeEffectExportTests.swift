@@ -53,11 +53,16 @@ struct TimeEffectExportTests {
         return Double(crossings.count - 1) * sampleRate / (last - first)
     }
 
-    @Test func reverseReadsFrameNumbersStrictlyDescendingWithNoneMissing() async throws {
+    /// FFV1 (every frame a key frame) and H.264 with 25-frame groups of pictures and B-frames, so that a chunk of
+    /// the reversed reader starts mid-group and spans group boundaries.
+    @Test(arguments: [SyntheticMedia.VideoCodec.ffv1, .h264(x264Parameters: "keyint=25:min-keyint=25:scenecut=0:bframes=3")])
+    func reverseReadsFrameNumbersStrictlyDescendingWithNoneMissing(codec: SyntheticMedia.VideoCodec) async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let sourceURL = scratch.file("framecode.mov")
-        try SyntheticMedia.write(video: Self.framecode, audio: nil, duration: MediaTime(seconds: 3), to: sourceURL)
+        try SyntheticMedia.write(
+            video: Self.framecode, audio: nil, duration: MediaTime(seconds: 3), pixelFormat: codec == .ffv1 ? .rgb : .yuv420p,
+            videoCodec: codec, to: sourceURL)
         let source = try #require(try await Asset.load(from: sourceURL).tracks(withMediaType: .video).first)
         var composition = MutableComposition()
         let id = try composition.addMutableTrack(withMediaType: .video)
@@ -72,6 +77,14 @@ struct TimeEffectExportTests {
         let numbers = try await Self.frameNumbers(of: output, count: 85)
         #expect(Array(numbers[0..<15]) == Array(0..<15))
         #expect(Array(numbers[15...]) == Array((15..<85).reversed()), "\(numbers)")
+        // The image generator reads the same pictures (same model map, same reader), in any order.
+        var generator = AssetImageGenerator(asset: composition)
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        for k in [84, 15, 50, 16, 83] {
+            let (frame, _) = try await generator.image(at: MediaTime(value: Int64(k), timescale: 30))
+            #expect(Self.frameNumber(frame) == 99 - k, "generator at frame \(k)")
+        }
     }
 
     @Test func reversedChirpIsTheTimeMirroredChirp() async throws {
