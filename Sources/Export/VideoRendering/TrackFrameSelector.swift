@@ -37,6 +37,9 @@ final class TrackFrameSelector {
         if segment.effect?.playsBackward == true, source.video?.isStillImage != true {
             return try reversedReader(for: source).frame(before: segment.sourceTime(at: time))
         }
+        if !reversedReaders.isEmpty, !track.segments[index...].contains(where: { $0.effect?.playsBackward == true }) {
+            reversedReaders = [:]  // no reversed segment ahead: free its chunk of pictures
+        }
         let key = source.sourceStreamKey
         let reader: VideoSourceReader
         if let existing = readers[key] {
