@@ -85,6 +85,11 @@ struct TimeEffectExportTests {
             let (frame, _) = try await generator.image(at: MediaTime(value: Int64(k), timescale: 30))
             #expect(Self.frameNumber(frame) == 99 - k, "generator at frame \(k)")
         }
+        // With the default (infinite) tolerances a plain segment snaps to a key frame; a reversed one is rendered at
+        // the exact time asked (its key frames do not map back linearly).
+        let (frame, actual) = try await AssetImageGenerator(asset: composition).image(at: MediaTime(value: 40, timescale: 30))
+        #expect(actual == MediaTime(value: 40, timescale: 30))
+        #expect(Self.frameNumber(frame) == 59)
     }
 
     @Test func reversedChirpIsTheTimeMirroredChirp() async throws {
