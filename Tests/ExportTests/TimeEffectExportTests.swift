@@ -77,6 +77,13 @@ struct TimeEffectExportTests {
         let numbers = try await Self.frameNumbers(of: output, count: 85)
         #expect(Array(numbers[0..<15]) == Array(0..<15))
         #expect(Array(numbers[15...]) == Array((15..<85).reversed()), "\(numbers)")
+        // An export range cutting into the reversed segment keeps its mirror: output frames 30 ..< 60 show 69 … 40.
+        let part = scratch.file("part.mkv")
+        let session = AssetExportSession(asset: composition, settings: Self.lossless)
+        session.outputURL = part
+        session.timeRange = TimeRange(start: MediaTime(value: 1, timescale: 1), duration: MediaTime(value: 1, timescale: 1))
+        try await session.export()
+        #expect(try await Self.frameNumbers(of: part, count: 30) == Array((40..<70).reversed()))
         // The image generator reads the same pictures (same model map, same reader), in any order.
         var generator = AssetImageGenerator(asset: composition)
         generator.requestedTimeToleranceBefore = .zero
@@ -185,6 +192,15 @@ struct TimeEffectExportTests {
         let numbers = try await Self.frameNumbers(of: output, count: 90)
         let expected = (0..<90).map(Self.expectedSourceFrame)
         #expect(numbers == expected, "\(zip(numbers, expected).enumerated().filter { $1.0 != $1.1 }.map { "frame \($0): \($1.0) not \($1.1)" })")
+
+        // An export range starting inside the ramp still reads the ramp from its own start: frames 20 ..< 75.
+        let part = scratch.file("part.mkv")
+        let session = AssetExportSession(asset: composition, settings: Self.lossless)
+        session.outputURL = part
+        session.timeRange = TimeRange(start: MediaTime(value: 20, timescale: 30), duration: MediaTime(value: 55, timescale: 30))
+        try await session.export()
+        let partNumbers = try await Self.frameNumbers(of: part, count: 55)
+        #expect(partNumbers == Array(expected[20..<75]), "\(partNumbers)")
     }
 
     /// Output seconds at which the burst after `from` starts (first sample above 0.5; the tone under it peaks at 0.2), in `samples` at 48 kHz.
