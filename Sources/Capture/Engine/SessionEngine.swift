@@ -10,8 +10,10 @@ import Glibc
 struct SessionEngine {
     let session: CaptureSession
     let devices: [CaptureDevice]
-    let movieOutputs: [CaptureMovieFileOutput]
+    let outputs: Outputs
     let stop: CancellationFlag
+
+    var movieOutputs: [CaptureMovieFileOutput] { outputs.movie }
 
     func run() {
         // The clock `av_gettime` reads (CLOCK_REALTIME, µs), which wall-clock devices stamp their packets with.
@@ -27,10 +29,12 @@ struct SessionEngine {
             let failure = error as? CaptureDeviceError ?? .openFailed(device: "?", reason: String(describing: error))
             session.emit(.runtimeError(failure))
             for output in movieOutputs { Self.rejectPending(output) }
+            outputs.finish()
             session.markStopped()
             return
         }
         session.emit(.started)
+        let delivery = OutputDelivery(outputs: outputs, stop: stop)
         var writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)] = [:]
         var latest: Int64 = 0
         var failure: CaptureRecordingError?
@@ -42,6 +46,9 @@ struct SessionEngine {
                 try reader.readNext { frame, time in
                     latest = max(latest, time)
                     for connection in meters { connection.meter(frame) }
+                    if reader.isAudio { delivery.deliverAudio(frame, at: time, from: reader.device) } else {
+                        delivery.deliverVideo(frame, at: time, from: reader.device)
+                    }
                     for (writer, _) in writers.values {
                         if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
                     }
@@ -75,6 +82,7 @@ struct SessionEngine {
             Self.rejectPending(output)
         }
         readers.removeAll()
+        outputs.finish()
         session.markStopped()
     }
 
@@ -102,7 +110,8 @@ struct SessionEngine {
         }) else { return }
         let (settings, connections) = output.state.withLock { ($0.settings, $0.connections) }
         let enabled = connections.filter(\.isEnabled)
-        let video = enabled.first { $0.mediaType == .video }?.inputDevice.activeFormat
+        let videoConnection = enabled.first { $0.mediaType == .video }
+        let video = videoConnection?.inputDevice.activeFormat
         let audio = enabled.first { $0.mediaType == .audio }?.inputDevice.activeFormat
         func micros(_ time: MediaTime) -> Int64? {
             time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
@@ -115,7 +124,12 @@ struct SessionEngine {
             maxFileSize: settings.maxRecordedFileSize > 0 ? settings.maxRecordedFileSize : nil,
             minFreeDiskSpace: settings.minFreeDiskSpaceLimit > 0 ? settings.minFreeDiskSpaceLimit : nil,
             fragmentInterval: max(micros(settings.movieFragmentInterval) ?? 10_000_000, 100_000),
-            initialFragmentInterval: max(micros(settings.initialMovieFragmentInterval) ?? 1_000_000, 100_000))
+            initialFragmentInterval: max(micros(settings.initialMovieFragmentInterval) ?? 1_000_000, 100_000),
+            displayMatrix: videoConnection.flatMap { connection in
+                let orientation = connection.frameOrientation
+                guard orientation != .identity, let format = video else { return nil }
+                return orientation.displayMatrix(width: format.width, height: format.height)
+            })
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
             output.state.withLock { $0.isRecording = true }

@@ -1,0 +1,131 @@
+import Capture
+import Composition
+import Export
+import Foundation
+import SpliceTestSupport
+import SpliceTesting
+import Testing
+
+/// Stills and orientation: photos of the virtual colour chart, turned and mirrored pixels in stills and
+/// data-output frames, and the display matrix a recording carries.
+@Suite("Capture photos and orientation", .serialized)
+struct PhotoAndOrientationTests {
+    /// Takes one photo per settings, in a session with the virtual colour chart whose video connection is turned
+    /// as asked; returns the photos and their files decoded as RGBA.
+    private func photos(_ settings: [CapturePhotoSettings], orientation: CaptureVideoOrientation = .landscapeRight,
+                        mirrored: Bool = false) async throws -> [(CapturePhoto, VideoFrame)] {
+        let scratch = try ScratchDirectory("photo")
+        defer { scratch.remove() }
+        let output = CaptureStillImageOutput()  // the porting name: the same type as CapturePhotoOutput
+        let taken = try await withRunningSession([.virtualColorChart()], outputs: [output], prepare: { _ in
+            output.connections.first?.videoOrientation = orientation
+            output.connections.first?.isVideoMirrored = mirrored
+        }) { _ in
+            var taken: [CapturePhoto] = []
+            for setting in settings { taken.append(try await output.capturePhoto(with: setting)) }
+            return taken
+        }
+        return try taken.enumerated().map { index, photo in
+            let url = try scratch.write("photo\(index).\(photo.codec.fileExtension)", photo.fileDataRepresentation())
+            return (photo, try VideoFrame(contentsOf: url))
+        }
+    }
+
+    private func rgb(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        guard let pixel = frame.pixel(x: x, y: y) else { return (-1, -1, -1) }
+        return (Int(pixel.red), Int(pixel.green), Int(pixel.blue))
+    }
+
+    /// Checks the four quadrant centres of `picture` (`width` × `height`) against the chart pixel each shows:
+    /// `source` maps a picture pixel to the camera pixel.
+    private func expectChart(_ what: String, width: Int, height: Int, tolerance: Int,
+                             _ pixel: (Int, Int) -> (Int, Int, Int)?, source: (Int, Int) -> (Int, Int)) {
+        for (x, y) in quadrantCentres(width: width, height: height) {
+            let (sx, sy) = source(x, y)
+            let expected = chartColor(x: sx, y: sy)
+            let value = pixel(x, y) ?? (-1, -1, -1)
+            #expect(close(value, expected, within: tolerance), "\(what) at (\(x), \(y)): \(value), expected \(expected)")
+        }
+    }
+
+    @Test("a JPEG and a PNG of the next frame: 640 × 480, the chart's colours at known pixels, metadata")
+    func jpegAndPNG() async throws {
+        let taken = try await photos([CapturePhotoSettings(codec: .jpeg), CapturePhotoSettings(codec: .png)])
+        try #require(taken.count == 2)
+        for (photo, picture) in taken {
+            #expect(photo.width == 640 && photo.height == 480 && picture.width == 640 && picture.height == 480)
+            #expect(photo.timestamp >= .zero && photo.timestamp.timescale == 1_000_000)
+            #expect(photo.metadata["PixelWidth"] == "640" && photo.metadata["Device"] == "virtual:color-chart")
+            expectChart("\(photo.codec)", width: 640, height: 480, tolerance: photo.codec == .png ? 6 : 12,
+                        { rgb(picture, $0, $1) }, source: { ($0, $1) })
+        }
+        let (jpeg, png) = (taken[0].0.fileDataRepresentation(), taken[1].0.fileDataRepresentation())
+        #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(taken[1].0.timestamp > taken[0].0.timestamp)
+    }
+
+    @Test("portrait turns the photo's pixels a quarter turn clockwise; mirroring flips them left to right")
+    func orientedPhotos() async throws {
+        let portrait = try #require(try await photos([CapturePhotoSettings(codec: .png)], orientation: .portrait).first)
+        #expect(portrait.0.width == 480 && portrait.0.height == 640 && portrait.1.width == 480 && portrait.1.height == 640)
+        // Clockwise: camera pixel (x, y) shows at (479 − y, x): blue top left, red top right.
+        expectChart("portrait", width: 480, height: 640, tolerance: 6, { rgb(portrait.1, $0, $1) }, source: { ($1, 479 - $0) })
+
+        let upsideDown = try #require(try await photos([CapturePhotoSettings(codec: .png)], orientation: .portraitUpsideDown).first)
+        expectChart("portrait upside down", width: 480, height: 640, tolerance: 6, { rgb(upsideDown.1, $0, $1) },
+                    source: { (639 - $1, $0) })
+
+        let mirrored = try #require(try await photos([CapturePhotoSettings(codec: .png)], mirrored: true).first)
+        #expect(mirrored.0.isMirrored && mirrored.1.width == 640)
+        expectChart("mirrored", width: 640, height: 480, tolerance: 6, { rgb(mirrored.1, $0, $1) }, source: { (639 - $0, $1) })
+    }
+
+    @Test("data-output frames turned portrait and mirrored: camera pixel (x, y) at (y, x)")
+    func orientedDataFrames() async throws {
+        let output = CaptureVideoDataOutput()
+        output.videoSettings = CaptureVideoSettings(pixelFormat: .bgra8)
+        let frames = output.frames()
+        let frame = try await withRunningSession([.virtualColorChart()], outputs: [output], prepare: { _ in
+            output.connections.first?.videoOrientation = .portrait
+            output.connections.first?.isVideoMirrored = true
+        }) { _ in
+            var iterator = frames.makeAsyncIterator()
+            return await iterator.next()
+        }
+        let picture = try #require(frame)
+        #expect(picture.width == 480 && picture.height == 640 && picture.pixelFormat == .bgra8)
+        expectChart("portrait mirrored", width: 480, height: 640, tolerance: 6, { x, y in
+            picture.rgb(x: x, y: y).map { (Int($0.red), Int($0.green), Int($0.blue)) }
+        }, source: { ($1, $0) })
+    }
+
+    @Test("a recording's orientation and mirroring are the video track's display matrix: Splice's loader reads them back")
+    func recordedDisplayMatrix() async throws {
+        let scratch = try ScratchDirectory("orientation")
+        defer { scratch.remove() }
+        let cases: [(CaptureVideoOrientation, Bool, AffineTransform2D)] = [
+            (.portrait, false, AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: 480, ty: 0)),
+            (.landscapeLeft, true, AffineTransform2D(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: 480)),
+        ]
+        for (index, (orientation, mirrored, expected)) in cases.enumerated() {
+            let url = scratch.file("turned\(index).mp4")
+            let output = CaptureMovieFileOutput()
+            output.maxRecordedDuration = MediaTime(value: 10, timescale: 30)
+            let result = try await withRunningSession([.virtualColorChart()], outputs: [output], prepare: { _ in
+                let video = output.connections.first { $0.mediaType == .video }
+                video?.videoOrientation = orientation
+                video?.isVideoMirrored = mirrored
+            }) { _ in
+                var result: CaptureRecordingResult?
+                for await event in output.startRecording(to: url) { if case .finished(let finished) = event { result = finished } }
+                return result
+            }
+            #expect(result?.error == .maximumDurationReached)
+            let asset = try await Asset.load(from: url)
+            let track = try #require(asset.tracks(withMediaType: .video).first)
+            #expect(track.preferredTransform == expected, "\(orientation) mirrored \(mirrored): \(track.preferredTransform)")
+            #expect(track.naturalSize == Size(width: 640, height: 480))  // the pixels are as the camera gave them
+        }
+    }
+}
