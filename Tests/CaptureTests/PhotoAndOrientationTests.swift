@@ -128,4 +128,31 @@ struct PhotoAndOrientationTests {
             #expect(track.naturalSize == Size(width: 640, height: 480))  // the pixels are as the camera gave them
         }
     }
+
+    @Test("splice record --still-every 1s --orientation portrait --mirrored: stills turned in pixels, the movie by its matrix")
+    func recordWithStills() async throws {
+        let scratch = try ScratchDirectory("record-stills")
+        defer { scratch.remove() }
+        let url = scratch.file("take.mp4")
+        let log = scratch.file("stderr.txt")
+        let process = try ChildProcess(
+            executable: try SpliceExecutable.url().path,
+            arguments: ["record", "--video", "virtual:camera", "--audio", "none", "--max-duration", "3s", "--still-every", "1s",
+                        "--still-format", "png", "--orientation", "portrait", "--mirrored", "-o", url.path],
+            standardError: log)
+        defer { process.stop() }
+        let ended = await process.wait(seconds: 90)
+        let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(ended && process.exitCode == 0, "splice record: \(printed)")
+        // Stills at about 1 s and 2 s of a 3 s recording (a loaded machine may fit only one).
+        let stills = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix("take-still-") }.sorted()
+        #expect(!stills.isEmpty && stills.count <= 3 && stills.first == "take-still-0001.png", "\(stills); \(printed)")
+        for still in stills {
+            let picture = try VideoFrame(contentsOf: scratch.file(still))
+            #expect(picture.width == 480 && picture.height == 640, "\(still): \(picture.width)×\(picture.height)")
+        }
+        let track = try #require(try await Asset.load(from: url).tracks(withMediaType: .video).first)
+        // A quarter turn clockwise, then mirrored: a transpose.
+        #expect(track.preferredTransform == AffineTransform2D(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0), "\(track.preferredTransform)")
+    }
 }
