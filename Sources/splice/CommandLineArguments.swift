@@ -67,7 +67,7 @@ struct CommandLineArguments: Equatable {
         case .validate:
             return [output, Option(name: "json", short: nil, takesValue: false)]
         case .devices:
-            return [Option(name: "json", short: nil, takesValue: false)]
+            return [Option(name: "json", short: nil, takesValue: false), Option(name: "watch", short: nil, takesValue: false)]
         case .record:
             return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every"]
                 .map { Option(name: $0, short: nil, takesValue: true) }

@@ -1,7 +1,7 @@
 /// The help texts of the capture commands.
 extension Help {
     static let devices = """
-        Usage: splice devices [--json]
+        Usage: splice devices [--json] [--watch]
 
         Lists the capture devices this machine has now: V4L2 cameras (by their stable /dev/v4l/by-id or by-path
         name), PulseAudio sources and monitors, X11 screens, and Splice's virtual devices (marked [virtual]: a test
@@ -10,6 +10,9 @@ extension Help {
 
         Options:
           --json    one JSON object per device: uniqueID, name, type, mediaTypes, position, virtual, formats
+          --watch   instead of listing, print a line per device connected or disconnected from now on
+                    (`connected ID<TAB>name`; with --json {"event", "uniqueID", "name"}) until Ctrl-C or SIGTERM:
+                    cameras at once (inotify on /dev), audio sources and X11 displays within a second (polled)
 
         \(exitCodes)
         """

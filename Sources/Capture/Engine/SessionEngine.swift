@@ -35,6 +35,8 @@ struct SessionEngine {
         }
         session.emit(.started)
         let delivery = OutputDelivery(outputs: outputs, stop: stop)
+        let vanished = watchForRemoval()
+        defer { vanished?.monitor.stop() }
         var writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)] = [:]
         var latest: Int64 = 0
         var failure: CaptureRecordingError?
@@ -53,11 +55,19 @@ struct SessionEngine {
                         if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
                     }
                 }
+                // A device the server removed while its stream was moved elsewhere (PulseAudio rescues the streams
+                // of a removed source): still a disconnection, as AVFoundation reports an unplugged device.
+                if let id = vanished?.id.withLock({ $0 }), let device = devices.first(where: { $0.uniqueID == id }) {
+                    throw CaptureDeviceError.disconnected(device.uniqueID)
+                }
             } catch let error as CaptureDeviceError {
                 if stop.isCancelled { break }
-                session.markInterrupted(deviceID: reader.device.uniqueID)
+                let id: String
+                if case .disconnected(let gone) = error { id = gone } else { id = reader.device.uniqueID }
+                devices.first { $0.uniqueID == id }?.markDisconnected()
+                session.markInterrupted(deviceID: id)
                 session.emit(.runtimeError(error))
-                failure = .deviceWasDisconnected(reader.device.uniqueID)
+                failure = .deviceWasDisconnected(id)
             } catch let error as CaptureRecordingError {
                 failure = error
             } catch {
@@ -84,6 +94,21 @@ struct SessionEngine {
         readers.removeAll()
         outputs.finish()
         session.markStopped()
+    }
+
+    /// Watches the session's real devices (not the virtual ones) for removal, every 0.5 s: the ID of the first
+    /// removed, and the monitor to stop; nil when every device is virtual.
+    private func watchForRemoval() -> (monitor: DeviceConnectionMonitor, id: Locked<String?>)? {
+        let watched = Set(devices.filter { !$0.isVirtual }.map(\.uniqueID))
+        guard !watched.isEmpty else { return nil }
+        let id = Locked<String?>(nil)
+        let monitor = DeviceConnectionMonitor(pollInterval: 0.5) { event in
+            if case .disconnected(let device) = event, watched.contains(device.uniqueID) {
+                id.withLock { $0 = $0 ?? device.uniqueID }
+            }
+        }
+        monitor.start()
+        return (monitor, id)
     }
 
     /// The enabled audio connections from `device`, whose ``CaptureConnection/audioChannels`` meter its sound.

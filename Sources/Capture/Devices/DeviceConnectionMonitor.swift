@@ -1,0 +1,121 @@
+import Foundation
+import SpliceFFmpeg
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches for devices coming and going on its own thread (``CaptureDevice/connectionEvents(pollInterval:)``):
+/// inotify on `/dev` for V4L2 nodes, polling for audio-server sources and X11 displays. The listing made when it
+/// is created is the baseline (no events for devices already there).
+final class DeviceConnectionMonitor: Sendable {
+    let pollInterval: Double
+    let report: @Sendable (CaptureDevice.ConnectionEvent) -> Void
+    private let stopFlag = CancellationFlag()
+    /// The devices there when the monitor was made (the baseline), handed to the thread.
+    private let baseline: Locked<(cameras: [String: CaptureDevice], audio: [String: CaptureDevice], screens: [String: CaptureDevice])>
+
+    /// Lists the devices there now on the calling thread (the baseline: no events for them), so that a device
+    /// added after this returns is always reported.
+    init(pollInterval: Double, report: @escaping @Sendable (CaptureDevice.ConnectionEvent) -> Void) {
+        self.pollInterval = pollInterval
+        self.report = report
+        baseline = Locked((Self.byID(V4L2Discovery.systemDevices()), Self.byID(AudioServerDevices.devices()),
+                           Self.byID(ScreenDevices.devices())))
+    }
+
+    /// Starts the watcher thread.
+    func start() {
+        WorkerThread.start(name: "splice-device-monitor") { [self] in run() }
+    }
+
+    /// Ends the watcher thread (within 0.1 s).
+    func stop() { stopFlag.cancel() }
+
+    private func run() {
+        // inotify on /dev: a V4L2 node created or removed (IN_CREATE, IN_DELETE; udev may also move it in place).
+        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if watch >= 0 {
+            _ = inotify_add_watch(watch, "/dev", UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM))
+        }
+        defer { if watch >= 0 { close(watch) } }
+        var (cameras, audio, screens) = baseline.withLock { $0 }
+        var lastPoll = Date()
+        while !stopFlag.isCancelled {
+            if Self.waitForVideoNodeChange(watch, milliseconds: 100) {
+                usleep(200_000)  // udev creates the by-id/by-path links just after the node
+                Self.drain(watch)
+                cameras = compare(cameras, Self.byID(V4L2Discovery.systemDevices()))
+            }
+            guard Date().timeIntervalSince(lastPoll) >= pollInterval, !stopFlag.isCancelled else { continue }
+            lastPoll = Date()
+            audio = compare(audio, Self.byID(AudioServerDevices.devices()))
+            screens = compare(screens, Self.currentScreens(known: screens))
+        }
+    }
+
+    /// Reports the difference between `old` and `new` (by ``CaptureDevice/uniqueID``) and returns the devices to keep:
+    /// the old instances of devices still there, the new ones of devices that appeared.
+    private func compare(_ old: [String: CaptureDevice], _ new: [String: CaptureDevice]) -> [String: CaptureDevice] {
+        var kept: [String: CaptureDevice] = [:]
+        for (id, device) in old.sorted(by: { $0.key < $1.key }) {
+            if new[id] != nil { kept[id] = device } else {
+                device.markDisconnected()
+                report(.disconnected(device))
+            }
+        }
+        for (id, device) in new.sorted(by: { $0.key < $1.key }) where old[id] == nil {
+            kept[id] = device
+            report(.connected(device))
+        }
+        return kept
+    }
+
+    private static func byID(_ devices: [CaptureDevice]) -> [String: CaptureDevice] {
+        Dictionary(devices.map { ($0.uniqueID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The X11 screens now: known ones kept as they are (a display is opened only when it is new).
+    private static func currentScreens(known: [String: CaptureDevice]) -> [String: CaptureDevice] {
+        let sockets = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp/.X11-unix")) ?? []
+        var screens: [String: CaptureDevice] = [:]
+        for name in sockets where name.hasPrefix("X") {
+            guard let number = Int(name.dropFirst()) else { continue }
+            let id = "x11:\(number).0"
+            if let device = known[id] ?? ScreenDevices.device(display: ":\(number)") { screens[id] = device }
+        }
+        return screens
+    }
+
+    /// Waits up to `milliseconds` for inotify to report a `video*` name in `/dev`; false on timeout (or without
+    /// inotify, after sleeping the time).
+    private static func waitForVideoNodeChange(_ watch: Int32, milliseconds: Int32) -> Bool {
+        guard watch >= 0 else {
+            usleep(UInt32(milliseconds) * 1000)
+            return false
+        }
+        var descriptor = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var sawVideo = false
+        while true {
+            let count = read(watch, &buffer, buffer.count)
+            guard count > 0 else { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let nameBytes = buffer[nameStart..<min(count, nameStart + length)].prefix { $0 != 0 }
+                if String(decoding: nameBytes, as: UTF8.self).hasPrefix("video") { sawVideo = true }
+                offset = nameStart + length
+            }
+        }
+        return sawVideo
+    }
+
+    /// Reads and drops pending inotify events.
+    private static func drain(_ watch: Int32) {
+        guard watch >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(watch, &buffer, buffer.count) > 0 {}
+    }
+}
