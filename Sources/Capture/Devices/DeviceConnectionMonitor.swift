@@ -19,7 +19,7 @@ final class DeviceConnectionMonitor: Sendable {
     init(pollInterval: Double, report: @escaping @Sendable (CaptureDevice.ConnectionEvent) -> Void) {
         self.pollInterval = pollInterval
         self.report = report
-        baseline = Locked((Self.byID(V4L2Discovery.systemDevices()), Self.byID(AudioServerDevices.devices()),
+        baseline = Locked((Self.byID(V4L2Discovery.systemDevices()), Self.byID(AudioServerDevices.devices() + AlsaDevices.devices()),
                            Self.byID(ScreenDevices.devices())))
     }
 
@@ -48,7 +48,7 @@ final class DeviceConnectionMonitor: Sendable {
             }
             guard Date().timeIntervalSince(lastPoll) >= pollInterval, !stopFlag.isCancelled else { continue }
             lastPoll = Date()
-            audio = compare(audio, Self.byID(AudioServerDevices.devices()))
+            audio = compare(audio, Self.byID(AudioServerDevices.devices() + AlsaDevices.devices()))
             screens = compare(screens, Self.currentScreens(known: screens))
         }
     }
