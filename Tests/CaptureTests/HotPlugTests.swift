@@ -127,6 +127,8 @@ struct HotPlugTests {
         #expect(ended, "splice record did not end within 30 s of the unplug: \(printed)")
         #expect(recorder.exitCode == 0, "\(printed)")
         #expect(printed.contains("pulse:second.monitor was disconnected (the file is complete and playable)"), "\(printed)")
+        // The session's runtime error, as `splice record` prints the session's `.runtimeError` event.
+        #expect(printed.contains("splice: pulse:second.monitor: the device was disconnected"), "\(printed)")
         let movie = try decodeMovie(url)
         let seconds = Double(movie.samples.count) / 48_000
         #expect(seconds >= 1, "\(seconds) s of sound")
