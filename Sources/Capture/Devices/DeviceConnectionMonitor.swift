@@ -8,7 +8,26 @@ import Glibc
 /// inotify on `/dev` for V4L2 nodes, polling for audio-server sources and X11 displays. The listing made when it
 /// is created is the baseline (no events for devices already there).
 final class DeviceConnectionMonitor: Sendable {
+    /// Where the monitor looks: the system's listings, or stand-ins in tests.
+    struct Sources: Sendable {
+        /// The directory watched with inotify for `video*` nodes (`/dev`).
+        var deviceDirectory: String
+        /// The V4L2 cameras now (read again after a `video*` node changed).
+        var cameras: @Sendable () -> [CaptureDevice]
+        /// The audio-server sources and ALSA PCMs now (polled).
+        var audio: @Sendable () -> [CaptureDevice]
+        /// The X11 screens now, given those already known (polled; a display is opened only when new).
+        var screens: @Sendable ([String: CaptureDevice]) -> [String: CaptureDevice]
+
+        /// This machine's devices.
+        static let system = Sources(
+            deviceDirectory: "/dev", cameras: { V4L2Discovery.systemDevices() },
+            audio: { AudioServerDevices.devices() + AlsaDevices.devices() },
+            screens: { DeviceConnectionMonitor.currentScreens(known: $0) })
+    }
+
     let pollInterval: Double
+    let sources: Sources
     let report: @Sendable (CaptureDevice.ConnectionEvent) -> Void
     private let stopFlag = CancellationFlag()
     /// The devices there when the monitor was made (the baseline), handed to the thread.
@@ -16,11 +35,11 @@ final class DeviceConnectionMonitor: Sendable {
 
     /// Lists the devices there now on the calling thread (the baseline: no events for them), so that a device
     /// added after this returns is always reported.
-    init(pollInterval: Double, report: @escaping @Sendable (CaptureDevice.ConnectionEvent) -> Void) {
+    init(pollInterval: Double, sources: Sources = .system, report: @escaping @Sendable (CaptureDevice.ConnectionEvent) -> Void) {
         self.pollInterval = pollInterval
+        self.sources = sources
         self.report = report
-        baseline = Locked((Self.byID(V4L2Discovery.systemDevices()), Self.byID(AudioServerDevices.devices() + AlsaDevices.devices()),
-                           Self.byID(ScreenDevices.devices())))
+        baseline = Locked((Self.byID(sources.cameras()), Self.byID(sources.audio()), sources.screens([:])))
     }
 
     /// Starts the watcher thread.
@@ -35,7 +54,7 @@ final class DeviceConnectionMonitor: Sendable {
         // inotify on /dev: a V4L2 node created or removed (IN_CREATE, IN_DELETE; udev may also move it in place).
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if watch >= 0 {
-            _ = inotify_add_watch(watch, "/dev", UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM))
+            _ = inotify_add_watch(watch, sources.deviceDirectory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM))
         }
         defer { if watch >= 0 { close(watch) } }
         var (cameras, audio, screens) = baseline.withLock { $0 }
@@ -44,12 +63,12 @@ final class DeviceConnectionMonitor: Sendable {
             if Self.waitForVideoNodeChange(watch, milliseconds: 100) {
                 usleep(200_000)  // udev creates the by-id/by-path links just after the node
                 Self.drain(watch)
-                cameras = compare(cameras, Self.byID(V4L2Discovery.systemDevices()))
+                cameras = compare(cameras, Self.byID(sources.cameras()))
             }
             guard Date().timeIntervalSince(lastPoll) >= pollInterval, !stopFlag.isCancelled else { continue }
             lastPoll = Date()
-            audio = compare(audio, Self.byID(AudioServerDevices.devices() + AlsaDevices.devices()))
-            screens = compare(screens, Self.currentScreens(known: screens))
+            audio = compare(audio, Self.byID(sources.audio()))
+            screens = compare(screens, sources.screens(screens))
         }
     }
 
@@ -75,7 +94,7 @@ final class DeviceConnectionMonitor: Sendable {
     }
 
     /// The X11 screens now: known ones kept as they are (a display is opened only when it is new).
-    private static func currentScreens(known: [String: CaptureDevice]) -> [String: CaptureDevice] {
+    static func currentScreens(known: [String: CaptureDevice]) -> [String: CaptureDevice] {
         let sockets = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp/.X11-unix")) ?? []
         var screens: [String: CaptureDevice] = [:]
         for name in sockets where name.hasPrefix("X") {
@@ -86,7 +105,7 @@ final class DeviceConnectionMonitor: Sendable {
         return screens
     }
 
-    /// Waits up to `milliseconds` for inotify to report a `video*` name in `/dev`; false on timeout (or without
+    /// Waits up to `milliseconds` for inotify to report a `video*` name in the watched directory; false on timeout (or without
     /// inotify, after sleeping the time).
     private static func waitForVideoNodeChange(_ watch: Int32, milliseconds: Int32) -> Bool {
         guard watch >= 0 else {
