@@ -36,13 +36,14 @@ struct DeviceMonitorTests {
         #expect(!camera.isConnected)
     }
 
-    /// Waits (10 s at most) until `count` events were reported.
+    /// Waits (60 s at most) until `count` events were reported; checked once more after the deadline (a starved
+    /// test task may wake up only after it).
     private func waitForEvents(_ events: Locked<[String]>, count: Int) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
             if events.withLock({ $0.count }) >= count { return true }
+            if Date() >= deadline { return false }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        return false
     }
 }

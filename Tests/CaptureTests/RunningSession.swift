@@ -30,11 +30,12 @@ func withDeadline<Value: Sendable>(_ seconds: Double, _ what: String,
     }
 }
 
-/// A session running `devices` into `outputs` while `body` runs (bounded by `seconds`); `prepare` sees the session
+/// A session running `devices` into `outputs` while `body` runs (bounded by `seconds`: 240 by default, for a
+/// machine whose load starves the test process for minutes — the full suite has been seen so); `prepare` sees the session
 /// after it started (connections exist then), before `body`. The session is stopped afterwards and its `.stopped`
 /// event awaited (bounded too).
 func withRunningSession<Value: Sendable>(
-    _ devices: [CaptureDevice], outputs: [any CaptureOutput], deadline seconds: Double = 60,
+    _ devices: [CaptureDevice], outputs: [any CaptureOutput], deadline seconds: Double = 240,
     prepare: (CaptureSession) -> Void = { _ in },
     _ body: @escaping @Sendable (CaptureSession) async throws -> Value
 ) async throws -> Value {
@@ -51,7 +52,7 @@ func withRunningSession<Value: Sendable>(
         result = .failure(error)
     }
     session.stopRunning()
-    _ = try await withDeadline(30, "the session's .stopped event") {
+    _ = try await withDeadline(60, "the session's .stopped event") {
         for await event in events {
             if case .stopped = event { return true }
         }

@@ -97,12 +97,24 @@ struct SessionEngine {
     }
 
     /// Watches the session's real devices (not the virtual ones) for removal, every 0.5 s: the ID of the first
-    /// removed, and the monitor to stop; nil when every device is virtual.
+    /// removed, and the monitor to stop; nil when every device is virtual. Only the listings of the kinds in use
+    /// are read (a session with a PulseAudio source lists PulseAudio's sources, never the X displays).
     private func watchForRemoval() -> (monitor: DeviceConnectionMonitor, id: Locked<String?>)? {
         let watched = Set(devices.filter { !$0.isVirtual }.map(\.uniqueID))
         guard !watched.isEmpty else { return nil }
+        let kinds: Set<String> = Set(devices.filter { !$0.isVirtual }.map { $0.source.formatName })
+        var sources = DeviceConnectionMonitor.Sources.system
+        if !kinds.contains("v4l2") { sources.cameras = { [] } }
+        if !kinds.contains("x11grab") { sources.screens = { _ in [:] } }
+        let (pulse, alsa) = (kinds.contains("pulse"), kinds.contains("alsa"))
+        sources.audio = {
+            var found: [CaptureDevice] = []
+            if pulse { found += AudioServerDevices.devices() }
+            if alsa { found += AlsaDevices.devices() }
+            return found
+        }
         let id = Locked<String?>(nil)
-        let monitor = DeviceConnectionMonitor(pollInterval: 0.5) { event in
+        let monitor = DeviceConnectionMonitor(pollInterval: 0.5, sources: sources) { event in
             if case .disconnected(let device) = event, watched.contains(device.uniqueID) {
                 id.withLock { $0 = $0 ?? device.uniqueID }
             }
