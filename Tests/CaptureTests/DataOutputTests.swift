@@ -119,6 +119,14 @@ struct DataOutputTests {
         let peak = seen.flatMap { $0.channels.flatMap { $0 } }.map(abs).max() ?? 0
         #expect(abs(peak - 0.1) < 0.002, "peak \(peak)")
         #expect(output.peakQueuedBufferCount <= output.maxQueuedBufferCount)
+        // The audio data output's connection meters its channels too (AVFoundation's audioChannels on any audio
+        // connection): the 0.1 tone peaks at −20 dBFS, its RMS is −23.01 dBFS.
+        let channels = try #require(output.connections.first?.audioChannels)
+        #expect(channels.count == 2)
+        for channel in channels {
+            #expect(abs(channel.peakHoldLevel + 20) < 0.5 && abs(channel.averagePowerLevel + 23.01) < 0.5,
+                    "peak hold \(channel.peakHoldLevel), average \(channel.averagePowerLevel) dBFS")
+        }
     }
 
     /// Waits (120 s at most, checked once more after the deadline) until `condition` holds.

@@ -123,9 +123,9 @@ struct SessionEngine {
         return (monitor, id)
     }
 
-    /// The enabled audio connections from `device`, whose ``CaptureConnection/audioChannels`` meter its sound.
+    /// The enabled audio connections from `device` (of the movie and audio data outputs), whose ``CaptureConnection/audioChannels`` meter its sound.
     private func audioConnections(of device: CaptureDevice) -> [CaptureConnection] {
-        movieOutputs.flatMap(\.connections).filter {
+        (movieOutputs.flatMap(\.connections) + outputs.audioData.flatMap(\.connections)).filter {
             $0.mediaType == .audio && $0.inputDevice.uniqueID == device.uniqueID && $0.isEnabled
         }
     }
