@@ -17,7 +17,7 @@ struct DeviceMonitorTests {
         let sources = DeviceConnectionMonitor.Sources(
             deviceDirectory: scratch.url.path,
             cameras: { FileManager.default.fileExists(atPath: node.path) ? [camera] : [] },
-            audio: { [] }, screens: { _ in [:] })
+            audio: { [] as [CaptureDevice]? }, screens: { _ in [:] })
         let events = Locked<[String]>([])
         let monitor = DeviceConnectionMonitor(pollInterval: 3600, sources: sources) { event in
             events.withLock { $0.append("\(event)") }

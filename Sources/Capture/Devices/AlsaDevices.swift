@@ -10,8 +10,11 @@ import SpliceFFmpeg
 /// PulseAudio or PipeWire the card is usually held by the server: use its `pulse:` source instead.
 package enum AlsaDevices {
     /// The capture PCMs of the sound cards present now; empty without a card.
-    static func devices() -> [CaptureDevice] {
-        guard let sources = try? MediaLibrary.inputSources(ofDevice: "alsa") else { return [] }
+    static func devices() -> [CaptureDevice] { listedDevices() ?? [] }
+
+    /// The capture PCMs of the sound cards present now, nil when the listing failed.
+    static func listedDevices() -> [CaptureDevice]? {
+        guard let sources = try? MediaLibrary.inputSources(ofDevice: "alsa") else { return nil }
         return devices(fromHints: sources.map { ($0.name, $0.description) })
     }
 

@@ -14,15 +14,19 @@ final class DeviceConnectionMonitor: Sendable {
         var deviceDirectory: String
         /// The V4L2 cameras now (read again after a `video*` node changed).
         var cameras: @Sendable () -> [CaptureDevice]
-        /// The audio-server sources and ALSA PCMs now (polled).
-        var audio: @Sendable () -> [CaptureDevice]
+        /// The audio-server sources and ALSA PCMs now (polled); nil when a listing failed. A failure is not taken
+        /// for every source gone (a busy server may not answer once); three in a row are (the server has gone).
+        var audio: @Sendable () -> [CaptureDevice]?
         /// The X11 screens now, given those already known (polled; a display is opened only when new).
         var screens: @Sendable ([String: CaptureDevice]) -> [String: CaptureDevice]
 
         /// This machine's devices.
         static let system = Sources(
             deviceDirectory: "/dev", cameras: { V4L2Discovery.systemDevices() },
-            audio: { AudioServerDevices.devices() + AlsaDevices.devices() },
+            audio: {
+                guard let pulse = AudioServerDevices.listedDevices(), let alsa = AlsaDevices.listedDevices() else { return nil }
+                return pulse + alsa
+            },
             screens: { DeviceConnectionMonitor.currentScreens(known: $0) })
     }
 
@@ -39,7 +43,7 @@ final class DeviceConnectionMonitor: Sendable {
         self.pollInterval = pollInterval
         self.sources = sources
         self.report = report
-        baseline = Locked((Self.byID(sources.cameras()), Self.byID(sources.audio()), sources.screens([:])))
+        baseline = Locked((Self.byID(sources.cameras()), Self.byID(sources.audio() ?? []), sources.screens([:])))
     }
 
     /// Starts the watcher thread.
@@ -59,6 +63,7 @@ final class DeviceConnectionMonitor: Sendable {
         defer { if watch >= 0 { close(watch) } }
         var (cameras, audio, screens) = baseline.withLock { $0 }
         var lastPoll = Date()
+        var failedAudioListings = 0
         while !stopFlag.isCancelled {
             if Self.waitForVideoNodeChange(watch, milliseconds: 100) {
                 usleep(200_000)  // udev creates the by-id/by-path links just after the node
@@ -67,7 +72,13 @@ final class DeviceConnectionMonitor: Sendable {
             }
             guard Date().timeIntervalSince(lastPoll) >= pollInterval, !stopFlag.isCancelled else { continue }
             lastPoll = Date()
-            audio = compare(audio, Self.byID(sources.audio()))
+            if let listed = sources.audio() {
+                failedAudioListings = 0
+                audio = compare(audio, Self.byID(listed))
+            } else {
+                failedAudioListings += 1
+                if failedAudioListings >= 3 { audio = compare(audio, [:]) }
+            }
             screens = compare(screens, sources.screens(screens))
         }
     }

@@ -109,8 +109,14 @@ struct SessionEngine {
         let (pulse, alsa) = (kinds.contains("pulse"), kinds.contains("alsa"))
         sources.audio = {
             var found: [CaptureDevice] = []
-            if pulse { found += AudioServerDevices.devices() }
-            if alsa { found += AlsaDevices.devices() }
+            if pulse {
+                guard let listed = AudioServerDevices.listedDevices() else { return nil }
+                found += listed
+            }
+            if alsa {
+                guard let listed = AlsaDevices.listedDevices() else { return nil }
+                found += listed
+            }
             return found
         }
         let id = Locked<String?>(nil)
