@@ -2,6 +2,7 @@ import Capture
 import Composition
 import Export
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import SpliceTesting
 import Testing
@@ -29,6 +30,25 @@ struct PhotoAndOrientationTests {
             let url = try scratch.write("photo\(index).\(photo.codec.fileExtension)", photo.fileDataRepresentation())
             return (photo, try VideoFrame(contentsOf: url))
         }
+    }
+
+    /// The values of `keys` in the metadata FFmpeg's decoder attaches to the picture in `file` (a JPEG's EXIF
+    /// tags, a PNG's text chunks).
+    private func decodedMetadata(_ file: Data, _ keys: [String]) throws -> [String: String] {
+        let scratch = try ScratchDirectory("photo-metadata")
+        defer { scratch.remove() }
+        let url = try scratch.write(file.first == 0x89 ? "photo.png" : "photo.jpg", file)
+        let input = try InputFile(url: url)
+        let decoder = try Decoder(stream: input.stream(at: 0), threads: 1)
+        let packet = try Packet(), frame = try Frame()
+        guard try input.readPacket(into: packet) else { return [:] }
+        _ = try decoder.send(packet)
+        _ = try decoder.send(nil)
+        guard try decoder.receive(into: frame) == .frame else { return [:] }
+        var values: [String: String] = [:]
+        // FFmpeg's EXIF reader right-aligns numbers ("    640").
+        for key in keys { values[key] = frame.metadataValue(forKey: key)?.trimmingCharacters(in: .whitespaces) }
+        return values
     }
 
     private func rgb(_ frame: VideoFrame, _ x: Int, _ y: Int) -> (Int, Int, Int) {
@@ -62,6 +82,15 @@ struct PhotoAndOrientationTests {
         let (jpeg, png) = (taken[0].0.fileDataRepresentation(), taken[1].0.fileDataRepresentation())
         #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
         #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        // The metadata is in the files, as FFmpeg's decoders read it: EXIF in the JPEG, tEXt in the PNG.
+        let exif = try decodedMetadata(jpeg, ["ImageDescription", "Orientation", "DateTimeOriginal", "PixelXDimension", "PixelYDimension"])
+        let photo = taken[0].0
+        #expect(exif["Orientation"] == "1" && exif["PixelXDimension"] == "640" && exif["PixelYDimension"] == "480", "\(exif)")
+        #expect(exif["DateTimeOriginal"] == photo.metadata["DateTimeOriginal"], "\(exif)")
+        #expect(exif["ImageDescription"]?.contains("virtual:color-chart at \(photo.metadata["Timestamp"] ?? "?") s") == true, "\(exif)")
+        let text = try decodedMetadata(png, ["Description", "Creation Time"])
+        #expect(text["Creation Time"] == taken[1].0.metadata["DateTimeOriginal"], "\(text)")
+        #expect(text["Description"]?.hasPrefix("Splice capture of virtual:color-chart") == true, "\(text)")
         #expect(taken[1].0.timestamp > taken[0].0.timestamp)
     }
 

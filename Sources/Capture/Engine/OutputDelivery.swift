@@ -118,9 +118,12 @@ final class OutputDelivery {
                                            pixelFormat: settings.codec == .jpeg ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_RGB24,
                                            orientation: orientation)
         let picture = try converter.convert(frame, to: target)
-        let data = try PhotoEncoder.encode(picture, codec: settings.codec)
+        let date = Date()
+        let description = "Splice capture of \(device.uniqueID) at \(String(format: "%.6f", time.seconds)) s on the session clock"
+        let data = PhotoMetadataWriter.embed(into: try PhotoEncoder.encode(picture, codec: settings.codec), codec: settings.codec,
+                                             width: picture.width, height: picture.height, description: description, date: date)
         return CapturePhoto(codec: settings.codec, width: picture.width, height: picture.height, timestamp: time,
-                            orientation: orientation.orientation, isMirrored: orientation.isMirrored,
+                            creationDate: date, orientation: orientation.orientation, isMirrored: orientation.isMirrored,
                             deviceID: device.uniqueID, fileData: data)
     }
 }

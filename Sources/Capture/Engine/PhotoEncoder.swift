@@ -32,6 +32,7 @@ enum PhotoEncoder {
             data.append(contentsOf: packet.data)
             packet.unref()
         }
+        guard !data.isEmpty else { throw FFmpegError.posix(EIO) }  // the encoder gave no packet
         return data
     }
 }
