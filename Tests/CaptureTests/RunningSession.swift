@@ -12,14 +12,16 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// What finished first in ``withDeadline(_:_:_:)``.
 enum DeadlineOutcome<Value: Sendable>: Sendable { case value(Value), timedOut }
 
-/// Runs `body` and fails with ``DeadlineExceeded`` when it takes longer than `seconds` (the body is cancelled then:
-/// data-output streams and `Task.sleep` end on cancellation).
-func withDeadline<Value: Sendable>(_ seconds: Double, _ what: String,
+/// Runs `body` and fails with ``DeadlineExceeded`` when it takes longer than `seconds`: `onTimeout` is called then
+/// (to unblock waits that do not end on cancellation, such as a photo request: stop the session) and the body is
+/// cancelled (data-output streams and `Task.sleep` end on cancellation).
+func withDeadline<Value: Sendable>(_ seconds: Double, _ what: String, onTimeout: @escaping @Sendable () -> Void = {},
                                    _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
     return try await withThrowingTaskGroup(of: DeadlineOutcome<Value>.self) { group in
         group.addTask { .value(try await body()) }
         group.addTask {
             try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            onTimeout()
             return .timedOut
         }
         defer { group.cancelAll() }
@@ -47,7 +49,9 @@ func withRunningSession<Value: Sendable>(
     prepare(session)
     let result: Result<Value, any Error>
     do {
-        result = .success(try await withDeadline(seconds, "the session's work") { try await body(session) })
+        result = .success(try await withDeadline(seconds, "the session's work", onTimeout: { session.stopRunning() }) {
+            try await body(session)
+        })
     } catch {
         result = .failure(error)
     }
