@@ -37,13 +37,28 @@ final class DeviceConnectionMonitor: Sendable {
     /// The devices there when the monitor was made (the baseline), handed to the thread.
     private let baseline: Locked<(cameras: [String: CaptureDevice], audio: [String: CaptureDevice], screens: [String: CaptureDevice])>
 
-    /// Lists the devices there now on the calling thread (the baseline: no events for them), so that a device
-    /// added after this returns is always reported.
+    /// The inotify descriptor watching ``Sources/deviceDirectory`` (−1 without inotify); closed in `deinit`.
+    private let watch: Int32
+
+    /// Starts watching the device directory, then lists the devices there now on the calling thread (the baseline:
+    /// no events for them) — in that order, so that a device added after this returns, even before the thread
+    /// starts, is always reported.
     init(pollInterval: Double, sources: Sources = .system, report: @escaping @Sendable (CaptureDevice.ConnectionEvent) -> Void) {
         self.pollInterval = pollInterval
         self.sources = sources
         self.report = report
+        // inotify on the device directory: a V4L2 node created or removed (IN_CREATE, IN_DELETE; udev may also
+        // move it in place).
+        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if watch >= 0 {
+            _ = inotify_add_watch(watch, sources.deviceDirectory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM))
+        }
+        self.watch = watch
         baseline = Locked((Self.byID(sources.cameras()), Self.byID(sources.audio() ?? []), sources.screens([:])))
+    }
+
+    deinit {
+        if watch >= 0 { close(watch) }
     }
 
     /// Starts the watcher thread.
@@ -55,12 +70,6 @@ final class DeviceConnectionMonitor: Sendable {
     func stop() { stopFlag.cancel() }
 
     private func run() {
-        // inotify on /dev: a V4L2 node created or removed (IN_CREATE, IN_DELETE; udev may also move it in place).
-        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if watch >= 0 {
-            _ = inotify_add_watch(watch, sources.deviceDirectory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM))
-        }
-        defer { if watch >= 0 { close(watch) } }
         var (cameras, audio, screens) = baseline.withLock { $0 }
         var lastPoll = Date()
         var failedAudioListings = 0
