@@ -105,7 +105,14 @@ struct SessionEngine {
         let kinds: Set<String> = Set(devices.filter { !$0.isVirtual }.map { $0.source.formatName })
         var sources = DeviceConnectionMonitor.Sources.system
         if !kinds.contains("v4l2") { sources.cameras = { [] } }
-        if !kinds.contains("x11grab") { sources.screens = { _ in [:] } }
+        // A screen is gone when its display's socket is: no display is opened to find out (other displays on the
+        // machine are none of the session's business).
+        let screens = devices.filter { $0.source.formatName == "x11grab" }
+        sources.screens = { _ in
+            var present: [String: CaptureDevice] = [:]
+            for screen in screens where ScreenDevices.socketExists(for: screen) { present[screen.uniqueID] = screen }
+            return present
+        }
         let (pulse, alsa) = (kinds.contains("pulse"), kinds.contains("alsa"))
         sources.audio = {
             var found: [CaptureDevice] = []
