@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 import Testing
 @testable import Export
 import Splice
@@ -46,16 +47,16 @@ struct SmartRenderWriterTests {
         return (session, videoComposition)
     }
 
-    /// Each decoded video picture's md5 by frame index (presentation time ÷ 1/30 s, nearest), with `offset` added.
-    static func videoDigests(_ url: URL, offset: MediaTime = .zero) async throws -> [Int: String] {
+    /// Each decoded video picture's md5 by frame index (presentation time − `offset`, ÷ `frame`, nearest).
+    static func videoDigests(_ url: URL, offset: MediaTime = .zero, frame: MediaTime = frame) async throws -> [Int: String] {
         let log = try await FrameDigestLog(contentsOf: url)
         let stream = try #require(log.streams.first { $0.mediaType == .video })
         var digests: [Int: String] = [:]
-        for frame in log.frames where frame.streamIndex == stream.index {
-            let seconds = Double(frame.timestamp) * stream.timeBase.seconds - offset.seconds
-            let index = Int((seconds / Self.frame.seconds).rounded())
+        for digest in log.frames where digest.streamIndex == stream.index {
+            let seconds = Double(digest.timestamp) * stream.timeBase.seconds - offset.seconds
+            let index = Int((seconds / frame.seconds).rounded())
             #expect(digests[index] == nil, "frame \(index) decoded twice from \(url.lastPathComponent)")
-            digests[index] = frame.md5
+            digests[index] = digest.md5
         }
         return digests
     }
@@ -72,7 +73,7 @@ struct SmartRenderWriterTests {
     static func check(
         _ output: URL, report: SmartRenderReport, source: URL, sourceOffset: MediaTime = .zero, frameCount: Int,
         duration: MediaTime, composition: MutableComposition, videoComposition: MutableVideoComposition,
-        sourceFrame: (Int) -> Int
+        frame frameDuration: MediaTime = frame, sourceFrame: (Int) -> Int
     ) async throws {
         let exported = try await Asset.load(from: output)
         let track = try #require(exported.tracks(withMediaType: .video).first)
@@ -80,9 +81,9 @@ struct SmartRenderWriterTests {
         #expect(track.timeRange.duration == duration)
         if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
 
-        let written = try await videoDigests(output)
+        let written = try await videoDigests(output, frame: frameDuration)
         #expect(written.count == frameCount)
-        let original = try await videoDigests(source, offset: sourceOffset)
+        let original = try await videoDigests(source, offset: sourceOffset, frame: frameDuration)
         var reencoded: [Int] = []
         var frame = 0
         for span in report.spans {
@@ -106,7 +107,7 @@ struct SmartRenderWriterTests {
         decoded.requestedTimeToleranceAfter = .zero
         var worst = Double.infinity
         for k in reencoded where k % 3 == 0 {
-            let time = Self.frame * Int64(k)
+            let time = frameDuration * Int64(k)
             let expected = try await render.image(at: time).image
             let actual = try await decoded.image(at: time).image
             worst = min(worst, try FrameComparison(actual: actual, expected: expected).psnr)
@@ -146,6 +147,17 @@ struct SmartRenderWriterTests {
         let audio = try await Self.audioDigests(output)
         #expect(!audio.isEmpty)
         #expect(audio == (try await Self.audioDigests(scratch.file("ordinary.mp4"))))
+
+        // The verifier accepts the smart file and refuses the ordinary one as a file that claims to copy groups 1–2
+        // (source 1–3 s) at output frames 15–74: its pictures were re-encoded, so they differ from the source's.
+        let sourceTrack = try #require(asset.tracks(withMediaType: .video).first)
+        let groups = try #require(try GroupOfPicturesScan.scan(sourceTrack, cancellation: CancellationFlag())).groups
+        let input = SmartRenderWriter.Input(
+            source: sourceTrack, pieces: [SmartRenderPiece(content: .copied(source: sourceTrack, groups: Array(groups[1..<3])), frames: 15..<75)],
+            audioURL: nil, frameDuration: Self.frame, fileType: .mp4, metadata: [], outputURL: output)
+        let verifier = SmartRenderVerifier(input: input, frameCount: 300, cancellation: CancellationFlag())
+        try verifier.verify(path: output.path)
+        #expect(throws: SmartRenderVerifier.Failure.self) { try verifier.verify(path: scratch.file("ordinary.mp4").path) }
     }
 
     /// Open GOPs: only the first group (the one IDR picture) is copied; the rest is re-encoded and joined after it.
@@ -192,5 +204,51 @@ struct SmartRenderWriterTests {
             output, report: report, source: sourceURL, sourceOffset: track.startTimeOffset, frameCount: 91,
             duration: MediaTime(value: 91, timescale: 30), composition: session.asset, videoComposition: videoComposition
         ) { k in k < 15 ? k : k + 15 }
+    }
+
+    /// Phone footage M08 (29.97 fps, the first key frame at 0.033 s, one group of 82 pictures): the whole clip, then
+    /// a second piece of it. The whole group is copied from its non-zero start, the second piece re-encoded after it.
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
+    func realFootageM08AtNTSCRateWithANonZeroStart() async throws {
+        let scratch = try ScratchDirectory("smart-write-m08")
+        defer { scratch.remove() }
+        let sourceURL = Fixture.sharedMedia("M08_h264_1280x720_29.97_nonzero-start.mp4")
+        let asset = try await Asset.load(from: sourceURL)
+        let track = try #require(asset.tracks(withMediaType: .video).first)
+        let frame = MediaTime(value: 1001, timescale: 30000)
+        var composition = MutableComposition()
+        let id = try composition.addMutableTrack(withMediaType: .video)
+        try composition.insertTimeRange(track.timeRange, of: track, at: .zero, intoTrackWithID: id)
+        try composition.insertTimeRange(TimeRange(start: frame * 15, end: frame * 45), of: track, at: track.timeRange.duration,
+                                        intoTrackWithID: id)
+        let videoComposition = MutableVideoComposition(propertiesOf: composition)
+        let session = AssetExportSession(
+            asset: composition,
+            settings: ExportSettings(video: VideoSettings(rateControl: .constantQuality(12), encoderPreset: "veryfast"), audio: nil))
+        session.outputURL = scratch.file("m08.mp4")
+        session.videoComposition = videoComposition
+        session.smartRendering = true
+        try await session.export()
+        let report = try #require(session.smartRenderReport)
+        #expect(report.fallback == nil, "\(report)")
+        #expect(report.copiedGroupCount == 1)
+        #expect(report.copiedFrameCount == 82, "\(report)")
+        try await Self.check(
+            scratch.file("m08.mp4"), report: report, source: sourceURL, sourceOffset: track.startTimeOffset, frameCount: 112,
+            duration: frame * 112, composition: composition, videoComposition: videoComposition, frame: frame
+        ) { k in k < 82 ? k : k - 82 + 15 }
+    }
+
+    /// Phone footage M05 is full range (`yuvj420p`): nothing can be copied into the limited-range `yuv420p` output,
+    /// and the report says so (the export is then an ordinary one).
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable))
+    func fullRangeFootageM05IsReencodedWithTheReason() async throws {
+        let scratch = try ScratchDirectory("smart-write-m05")
+        defer { scratch.remove() }
+        let asset = try await Asset.load(from: Fixture.sharedMedia("M05_iphone13pro_livephoto_480x640_dropped-frame_audio-first.mov"))
+        let (session, _) = try Self.session(asset, pieces: [(0, 1.5)], title: nil, output: scratch.file("m05.mp4"))
+        let report = try #require(try session.makePlan().smartRenderReport(cancellation: CancellationFlag()))
+        #expect(report.copiedGroupCount == 0)
+        #expect(report.fallback == .formatMismatch("pixel format yuvj420p vs output yuv420p"), "\(report)")
     }
 }
