@@ -59,7 +59,7 @@ extension AssetExportSession {
         if plan.audio != nil, let audioSettings = plan.settings.audio {
             let url = directory.appendingPathComponent("audio.\(plan.fileType.rawValue)")
             try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: exportRange(plan), to: url,
-                                 fileType: plan.fileType, piece: nil)
+                                 fileType: plan.fileType, piece: nil, progress: 0.75...0.8)
             audioURL = url
         }
         publish(progress: 0.8)
@@ -116,20 +116,21 @@ extension AssetExportSession {
             }
             let url = directory.appendingPathComponent("piece-\(index).\(plan.fileType.rawValue)")
             let range = TimeRange(start: start + planned.span.timeRange.start, end: start + planned.span.timeRange.end)
-            try await renderPart(ExportSettings(video: videoSettings, audio: nil), range: range, to: url,
-                                 fileType: plan.fileType, piece: parameters)
+            let done = 0.75 * Double(rendered) / total
             rendered += frames.count
-            publish(progress: 0.75 * Double(rendered) / total)
+            try await renderPart(ExportSettings(video: videoSettings, audio: nil), range: range, to: url,
+                                 fileType: plan.fileType, piece: parameters, progress: done...(0.75 * Double(rendered) / total))
             pieces.append(SmartRenderPiece(content: .encoded(url), frames: frames))
         }
         return pieces
     }
 
     /// Exports `range` of the composition with `settings` into `url` through a session of its own, cancelled with
-    /// this one; `piece` set: encoded as a smart-render piece matched to that source.
+    /// this one, its progress mapped onto `progress` of this one's; `piece` set: encoded as a smart-render piece
+    /// matched to that source.
     private func renderPart(
         _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
-        piece: SmartRenderEncoding.SourceParameters?
+        piece: SmartRenderEncoding.SourceParameters?, progress: ClosedRange<Double>
     ) async throws {
         let request = self.request.withLock { $0 }
         let session = AssetExportSession(asset: asset, settings: settings)
@@ -141,6 +142,11 @@ extension AssetExportSession {
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.request.withLock { $0.smartRenderPiece = piece }
+        session.state.withLock {
+            $0.progressObserver = { [self] value in
+                publish(progress: progress.lowerBound + (progress.upperBound - progress.lowerBound) * value)
+            }
+        }
         state.withLock { $0.parts = [session] }
         defer { state.withLock { $0.parts = [] } }
         if cancellation.isCancelled { throw CancellationError() }

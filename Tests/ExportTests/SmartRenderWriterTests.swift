@@ -251,4 +251,31 @@ struct SmartRenderWriterTests {
         #expect(report.copiedGroupCount == 0)
         #expect(report.fallback == .formatMismatch("pixel format yuvj420p vs output yuv420p"), "\(report)")
     }
+
+    /// Cancelling while the re-encoded pieces render stops the piece's session and leaves nothing behind: no output,
+    /// no directory of pieces, no temporary file.
+    @Test func cancellingLeavesNothingBehind() async throws {
+        let scratch = try ScratchDirectory("smart-write-cancel")
+        defer { scratch.remove() }
+        let sourceURL = scratch.file("closed.mov")
+        try SyntheticMedia.write(
+            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 6), pixelFormat: .yuv420p,
+            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:open-gop=0"), to: sourceURL)
+        let asset = try await Asset.load(from: sourceURL)
+        let output = scratch.file("cancelled.mp4")
+        let title = TimeRange(start: .zero, duration: MediaTime(seconds: 3))
+        let (session, _) = try Self.session(asset, pieces: [(0, 6)], title: title, output: output)
+        async let piece = whenProgress(of: session, passes: 0.05, timeout: 300) {
+            let parts = session.state.withLock { $0.parts }
+            session.cancelExport()
+            return parts
+        }
+        await #expect(throws: CancellationError.self) { try await session.export() }
+        let parts = await piece
+        #expect(parts?.count == 1, "the export never passed 5 % while rendering a piece")
+        #expect(session.status == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0 != "closed.mov" }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
 }
