@@ -67,7 +67,7 @@ final class SmartRenderPacketSource {
         for piece in input.pieces {
             switch piece.content {
             case .encoded(let url):
-                timeBases.append(try SegmentPartReader(url: url, type: AVMEDIA_TYPE_VIDEO, describe: pieceFailure(url)).timeBase)
+                timeBases.append(try SourceStream(bestVideoStreamOf: url, cancellation: cancellation).timeBase)
             case .copied(let source, _) where source.sourceStreamKey != input.source.sourceStreamKey:
                 timeBases.append(try SourceStream(url: source.assetURL, index: source.streamIndex, cancellation: cancellation).timeBase)
             case .copied:
@@ -75,7 +75,7 @@ final class SmartRenderPacketSource {
             }
         }
         return try stream.withCodecParameters {
-            try output.addStream(copying: $0, timeBase: SegmentJoiner.commonTimeBase(timeBases))
+            try output.addStream(copying: $0, timeBase: Self.commonTimeBase(timeBases))
         }
     }
 
@@ -113,8 +113,18 @@ final class SmartRenderPacketSource {
 
     // MARK: Pieces
 
-    private func pieceFailure(_ url: URL) -> (String) -> any Error {
-        { ExportError.sourceUnreadable(url, reason: "a re-encoded piece: \($0)") }
+    /// The least common multiple of `1/d` time bases when it fits in 32 bits (every piece's timestamps stay
+    /// exact), otherwise the first (as the segment joiner and the passthrough writer choose).
+    static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
+        guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
+        var denominator: Int64 = 1
+        for timeBase in timeBases {
+            guard timeBase.num == 1, timeBase.den > 0 else { return first }
+            let d = Int64(timeBase.den)
+            denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
+            if denominator > Int64(Int32.max) { return first }
+        }
+        return AVRational(num: 1, den: Int32(denominator))
     }
 
     private func open(_ index: Int) throws -> PieceReader {
@@ -145,11 +155,10 @@ final class SmartRenderPacketSource {
             return PieceReader(read: read, timeBase: stream.timeBase, shift: shift,
                                decodingShift: (pieceDelays[index] ?? .zero) - delay, remaining: count, url: url)
         case .encoded(let url):
-            let part = try SegmentPartReader(url: url, type: AVMEDIA_TYPE_VIDEO, describe: pieceFailure(url))
-            let failure = pieceFailure(url)
+            let part = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
             let read: (Packet) throws -> Bool = { target in
-                guard try part.next(describe: failure) else { return false }
-                target.swapContents(with: part.packet)
+                guard try Self.readCounted(part, into: target, url: url) else { return false }
+                if target.isCorrupt { throw ExportError.sourceUnreadable(url, reason: "a re-encoded piece has a corrupt packet") }
                 return true
             }
             return PieceReader(read: read, timeBase: part.timeBase, shift: start, decodingShift: .zero - delay, remaining: nil,
@@ -190,7 +199,7 @@ final class SmartRenderPacketSource {
         } catch let error as FFmpegError where error == .exit {
             throw CancellationError()
         } catch {
-            throw ExportError.sourceUnreadable(url, reason: "reading packets to copy: \(error)")
+            throw ExportError.sourceUnreadable(url, reason: "reading packets to join: \(error)")
         }
     }
 

@@ -63,27 +63,32 @@ final class SmartRenderWriter {
         }
         let video = try SmartRenderPacketSource(input: input, cancellation: cancellation)
         let videoIndex = try video.addStream(to: output)
-        var audio: SegmentPartReader?
+        var audio: SourceStream?
         var audioIndex = -1
-        let audioFailure: (String) -> any Error = { [input] in
-            ExportError.sourceUnreadable(input.audioURL ?? input.outputURL, reason: "the rendered audio: \($0)")
-        }
+        let audioPacket = try Packet()
         if let url = input.audioURL {
-            let reader = try SegmentPartReader(url: url, type: AVMEDIA_TYPE_AUDIO, describe: audioFailure)
+            let reader = try Self.openAudio(url, cancellation: cancellation)
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
             audio = reader
         }
         output.setMetadata(input.metadata)
-        let sampleRate = audio?.withCodecParameters { $0.pointee.sample_rate } ?? 0
-        let options = input.fileType.muxerOptions(optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? sampleRate : nil)
+        let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
+        let options = input.fileType.muxerOptions(optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil)
         try writing { try output.writeHeader(options: options) }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
 
         var audioTime = MediaTime.positiveInfinity
         func advanceAudio() throws -> Bool {
-            guard let audio, try audio.next(describe: audioFailure) else { return false }
-            let packet = audio.packet
+            guard let audio else { return false }
+            let more: Bool
+            do {
+                more = try audio.readPacket(into: audioPacket)
+            } catch {
+                throw ExportError.sourceUnreadable(audio.url, reason: "the rendered audio: \(error)")
+            }
+            guard more else { return false }
+            let packet = audioPacket
             let pts = av_rescale_q(packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
             let dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
             packet.setTiming(presentation: pts, decoding: dts, duration: av_rescale_q(packet.duration, audio.timeBase, audioOut))
@@ -101,12 +106,26 @@ final class SmartRenderWriter {
                 try writing { try output.write(video.packet) }
                 videoWaiting = try video.advance()
                 progress(min(Double(video.framesWritten) / total, 1))
-            } else if let audio {
-                try writing { try output.write(audio.packet) }
+            } else {
+                try writing { try output.write(audioPacket) }
                 audioWaiting = try advanceAudio()
             }
         }
         try writing { try output.finish() }
+    }
+
+    /// The rendered audio file's audio stream.
+    private static func openAudio(_ url: URL, cancellation: CancellationFlag) throws -> SourceStream {
+        let file: InputFile
+        do {
+            file = try InputFile.open(url, cancellation: cancellation)
+        } catch {
+            throw ExportError.reading(error, source: url)
+        }
+        guard let index = file.bestStreamIndex(of: AVMEDIA_TYPE_AUDIO) else {
+            throw ExportError.sourceUnreadable(url, reason: "the rendered audio has no audio stream")
+        }
+        return try SourceStream(input: file, index: index)
     }
 
     private func writing(_ body: () throws -> Void) throws {
