@@ -58,14 +58,16 @@ extension AssetExportSession {
         var audioURL: URL?
         if plan.audio != nil, let audioSettings = plan.settings.audio {
             let url = directory.appendingPathComponent("audio.\(plan.fileType.rawValue)")
-            try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: exportRange(plan), to: url,
+            let range = request.withLock { $0.timeRange }  // as the ordinary export's audio: the same samples
+            try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: range, to: url,
                                  fileType: plan.fileType, piece: nil, progress: 0.75...0.8)
             audioURL = url
         }
         publish(progress: 0.8)
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
-            fileType: plan.fileType, metadata: plan.metadata, outputURL: output)
+            fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
+            outputURL: output)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)
@@ -88,12 +90,6 @@ extension AssetExportSession {
         guard let failure else { return false }
         state.withLock { $0.smartRenderReport?.fallback = .verificationFailed(failure) }
         return try await runOnWorkerThread(ordinary)
-    }
-
-    /// The exported range of the composition (the plan's video starts at its start).
-    private func exportRange(_ plan: ExportPlan) -> TimeRange {
-        let start = request.withLock { $0.timeRange.start }
-        return TimeRange(start: start, duration: plan.video?.duration ?? plan.audio.map { $0.duration } ?? .zero)
     }
 
     /// Renders each re-encoded span into its own video-only file, one after another.

@@ -154,7 +154,7 @@ struct SmartRenderWriterTests {
         let groups = try #require(try GroupOfPicturesScan.scan(sourceTrack, cancellation: CancellationFlag())).groups
         let input = SmartRenderWriter.Input(
             source: sourceTrack, pieces: [SmartRenderPiece(content: .copied(source: sourceTrack, groups: Array(groups[1..<3])), frames: 15..<75)],
-            audioURL: nil, frameDuration: Self.frame, fileType: .mp4, metadata: [], outputURL: output)
+            audioURL: nil, frameDuration: Self.frame, fileType: .mp4, metadata: [], optimizeForNetworkUse: true, outputURL: output)
         let verifier = SmartRenderVerifier(input: input, frameCount: 300, cancellation: CancellationFlag())
         try verifier.verify(path: output.path)
         #expect(throws: SmartRenderVerifier.Failure.self) { try verifier.verify(path: scratch.file("ordinary.mp4").path) }

@@ -38,6 +38,8 @@ final class SmartRenderWriter {
         var frameDuration: MediaTime
         var fileType: FileType
         var metadata: [(String, String)]
+        /// Index first (`faststart`).
+        var optimizeForNetworkUse: Bool
         var outputURL: URL
     }
 
@@ -73,7 +75,7 @@ final class SmartRenderWriter {
         }
         output.setMetadata(input.metadata)
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
-        let options = input.fileType.muxerOptions(optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil)
+        let options = input.fileType.muxerOptions(optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil)
         try writing { try output.writeHeader(options: options) }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
