@@ -86,7 +86,7 @@ struct ExportPlanner {
             metadata: request.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
-            smartRendering: request.smartRendering)
+            smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
     }
 
     // MARK: Checks
