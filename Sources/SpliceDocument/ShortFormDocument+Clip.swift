@@ -26,11 +26,15 @@ extension ShortFormDocument {
         /// Fade out to the background colour (and to silence) over this long at the clip's end; nil for none. Not
         /// with a transition out of the clip.
         public var fadeOut: MediaTime?
+        /// Built-in effects on the clip's picture, in order (colour, lookup table, blur, sharpen, vignette); nil
+        /// for none.
+        public var effects: [Effect]?
 
         /// A clip of `source`; every other property optional.
         public init(
             source: String, start: MediaTime? = nil, duration: MediaTime? = nil, transition: Transition? = nil,
-            fit: AspectMode? = nil, volume: Double? = nil, speed: Double? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil
+            fit: AspectMode? = nil, volume: Double? = nil, speed: Double? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil,
+            effects: [Effect]? = nil
         ) {
             self.source = source
             self.start = start
@@ -41,6 +45,7 @@ extension ShortFormDocument {
             self.speed = speed
             self.fadeIn = fadeIn
             self.fadeOut = fadeOut
+            self.effects = effects
         }
     }
 
