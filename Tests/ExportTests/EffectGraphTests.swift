@@ -100,4 +100,26 @@ struct EffectGraphTests {
         #expect(issues.map(\.kind) == [.invalidLookupTable] && issues.first?.message.contains("/nonexistent.cube: does not exist") == true,
                 "\(issues)")
     }
+
+    /// An HDR composition with effects is refused by the planner before anything is opened, with a typed error;
+    /// the same edit exported as SDR plans (its effects then run on the tone-mapped picture).
+    @Test func anHDRCanvasWithEffectsIsRefusedBeforeWriting() async throws {
+        let hlg = try await ColourPlanningTests.track("hdr/hlg.mov")
+        var composition = MutableComposition()
+        let id = try composition.addMutableTrack(withMediaType: .video)
+        try composition.insertTimeRange(hlg.timeRange, of: hlg, at: .zero, intoTrackWithID: id)
+        var video = MutableVideoComposition(propertiesOf: composition)
+        video.instructions[0].layerInstructions[0].setEffect(.contrast, 1.2, at: .zero)
+        func plan(_ settings: VideoSettings) throws -> VideoPlan {
+            try ExportPlanner.videoPlan(composition: composition, tracks: composition.tracks, videoComposition: video,
+                                        range: hlg.timeRange, maximumSize: nil, settings: settings)
+        }
+        #expect(throws: ExportError.self) { _ = try plan(ColourPlanningTests.hevc) }
+        do {
+            _ = try plan(ColourPlanningTests.hevc)
+        } catch ExportError.unsupportedSettings(let reason) {
+            #expect(reason.contains("layer effects are drawn on SDR canvases only"), "\(reason)")
+        }
+        #expect(try plan(ColourPlanningTests.h264).color == .standard)
+    }
 }
