@@ -66,6 +66,32 @@ struct EffectDocumentTests {
         #expect(layer.effect(.contrast, at: .ms(1500)) == 1.5)
     }
 
+    /// The model's own validation of a full-form effect lands on the effect's field: `value`, `keyframes` or `file`.
+    @Test(arguments: [
+        (#"{ "type": "saturation", "value": 4 }"#, "value"),
+        (#"{ "type": "blur", "keyframes": [ { "time": "1s", "value": -1 } ] }"#, "keyframes"),
+        (#"{ "type": "lookupTable", "file": "missing.cube" }"#, "file"),
+    ])
+    func fullFormIssuesPointAtTheEffect(effect: String, field: String) async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let url = try scratch.write("full.json", """
+            { "version": 1,
+              "composition": { "tracks": [ { "trackID": 1, "mediaType": "video", "segments": [
+                  { "source": "clipA.mp4", "track": 1, "timeRange": { "start": "0", "duration": "2" }, "at": "0" } ] } ] },
+              "videoComposition": { "renderSize": { "width": 640, "height": 360 }, "frameDuration": "1/30",
+                "instructions": [ { "timeRange": { "start": "0s", "duration": "2s" },
+                  "layerInstructions": [ { "trackID": 1, "effects": [ { "type": "brightness", "value": 0.1 }, \(effect) ] } ] } ] } }
+            """)
+        do {
+            _ = try await CompositionDocument.load(from: url)
+            Issue.record("\(effect) loaded without a problem")
+        } catch let error as DocumentError {
+            #expect(error.problems.map(\.path.description)
+                    == ["videoComposition.instructions[0].layerInstructions[0].effects[1].\(field)"], "\(error)")
+        }
+    }
+
     @Test(arguments: [
         (#"{ "type": "glow", "value": 1 }"#, "clips[0].effects[0].type", "'glow' is not an effect"),
         (#"{ "type": "saturation", "value": 4 }"#, "clips[0].effects[0].value", "4.0 gain is outside 0.0…3.0"),
