@@ -8,7 +8,8 @@ import Splice
 /// ```
 /// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
-///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out
+///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out;
+///                                                                 --lut FILE (W1c): saturation 1.3 + that .cube
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
@@ -33,7 +34,7 @@ struct SpliceBench {
                 let hdr = options.flag("hdr")
                 let edit = try await Workloads.canonical(
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
-                    hdr: hdr)
+                    hdr: hdr, lookupTable: options.optionalPath("lut"))
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil)
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
@@ -133,6 +134,9 @@ struct Options {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value)
     }
+
+    /// `--name FILE` as a file URL, nil when absent.
+    func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
 
     func directory(_ name: String) -> URL {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
