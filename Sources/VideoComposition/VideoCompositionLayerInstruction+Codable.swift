@@ -6,9 +6,9 @@ extension VideoCompositionLayerInstruction: Codable {
         case transform, opacity, cropRectangle, effects
     }
 
-    /// Decodes `{"trackID": 1, "transform": [...], "opacity": [...], "cropRectangle": [...],
-    /// "effects": [...], "transformInterpolation": "matrix", "decomposedInterpolationPivot": {...}}`; only `trackID` is required
-    /// (the others default to nothing set, matrix interpolation, pivot at the origin).
+    /// Decodes `{"trackID": 1, "transform": [...], "opacity": [...], "cropRectangle": [...], "effects": [...],
+    /// "transformInterpolation": "matrix", "decomposedInterpolationPivot": {...}}`; only `trackID` is required (the
+    /// others default to nothing set, no effects, matrix interpolation, pivot at the origin).
     ///
     /// - Throws: `DecodingError` naming the missing key or malformed value.
     public init(from decoder: any Decoder) throws {
