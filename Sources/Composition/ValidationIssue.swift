@@ -66,6 +66,12 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         /// A transition (a video instruction's or an audio crossfade) names tracks it cannot join: the same track
         /// twice, a track the instruction does not draw, or an instruction with other layers besides the two.
         case invalidTransition
+        /// A layer effect's amount is outside its parameter's range or not finite (``VideoEffectParameter`` in
+        /// `VideoComposition` gives each range).
+        case effectOutOfRange
+        /// A layer's lookup-table effect names a `.cube` file that is missing, unreadable or malformed (the message
+        /// names the file and line).
+        case invalidLookupTable
     }
 
     /// Where a keyframed parameter sits, for the issues ``Keyframes/validationIssues(at:checkValue:)`` reports.

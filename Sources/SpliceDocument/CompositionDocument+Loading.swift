@@ -160,6 +160,7 @@ enum DocumentReader {
             } else {
                 var document = try decoder.decode(CompositionDocument.self, from: tree)
                 resolveOverlayPaths(in: &document, tree: tree, folder: url.deletingLastPathComponent())
+                resolveEffectPaths(in: &document, tree: tree, folder: url.deletingLastPathComponent())
                 content = .full(document)
             }
         } catch let error as DecodingError {
@@ -243,6 +244,26 @@ enum DocumentReader {
                 if let written = content?["text"]?["fontFile"]?.string {
                     text.fontFile = DocumentSources.url(for: written, folder: folder)
                     videoComposition.overlays[index].content = .text(text)
+                }
+            }
+        }
+        document.videoComposition = videoComposition
+    }
+
+    /// Resolves layer effects' `.cube` paths written relative to the document's folder (the models' decoder resolves
+    /// them against the working directory): `videoComposition.instructions[i].layerInstructions[j].effects[k].file`.
+    static func resolveEffectPaths(in document: inout CompositionDocument, tree: JSONNode, folder: URL) {
+        guard var videoComposition = document.videoComposition else { return }
+        for i in videoComposition.instructions.indices {
+            for j in videoComposition.instructions[i].layerInstructions.indices {
+                for k in videoComposition.instructions[i].layerInstructions[j].effects.indices {
+                    guard case .lookupTable = videoComposition.instructions[i].layerInstructions[j].effects[k] else { continue }
+                    let path = DocumentPath("videoComposition.instructions").appending(i).appending("layerInstructions")
+                        .appending(j).appending("effects").appending(k).appending("file")
+                    if let written = tree.node(at: path.components)?.string {
+                        videoComposition.instructions[i].layerInstructions[j].effects[k] =
+                            .lookupTable(DocumentSources.url(for: written, folder: folder))
+                    }
                 }
             }
         }

@@ -35,11 +35,15 @@ extension ShortFormDocument {
         /// A keyframed rate reading the source from ``start``: the clip lasts the ramp's duration and reads its
         /// integral (``Composition/SpeedRamp``). Not with ``duration``, ``speed``, ``reverse`` or ``freezeFrame``.
         public var speedRamp: SpeedRamp?
+        /// Built-in effects on the clip's picture, in order (colour, lookup table, blur, sharpen, vignette); nil
+        /// for none.
+        public var effects: [Effect]?
 
         /// A clip of `source`; every other property optional.
         public init(
             source: String, start: MediaTime? = nil, duration: MediaTime? = nil, transition: Transition? = nil,
-            fit: AspectMode? = nil, volume: Double? = nil, speed: Double? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil
+            fit: AspectMode? = nil, volume: Double? = nil, speed: Double? = nil, fadeIn: MediaTime? = nil, fadeOut: MediaTime? = nil,
+            effects: [Effect]? = nil
         ) {
             self.source = source
             self.start = start
@@ -50,6 +54,7 @@ extension ShortFormDocument {
             self.speed = speed
             self.fadeIn = fadeIn
             self.fadeOut = fadeOut
+            self.effects = effects
         }
     }
 

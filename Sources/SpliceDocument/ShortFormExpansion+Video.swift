@@ -8,6 +8,7 @@ extension ShortFormExpansion {
         var instructions: [VideoCompositionInstruction] = []
         var placements: [AffineTransform2D] = []
         let canvasIsUsable = renderSize.width > 0 && renderSize.height > 0
+        let clipEffects = placed.map { effects(of: $0) }
         for clip in placed {
             guard canvasIsUsable else {
                 placements.append(.identity)
@@ -35,15 +36,21 @@ extension ShortFormExpansion {
                 if let fadeOut = clip.clip.fadeOut {
                     layer.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: TimeRange(start: clip.end - fadeOut, end: clip.end))
                 }
+                layer.effects = clipEffects[offset]
                 instructions.append(VideoCompositionInstruction(timeRange: solo, layerInstructions: [layer]))
             }
             if clip.transitionOut > .zero, offset + 1 < placed.count {
                 let next = placed[offset + 1]
-                instructions.append(.transition(
+                var transition = VideoCompositionInstruction.transition(
                     clip.clip.transition?.type ?? .crossDissolve, from: trackIDs[clip.lane], to: trackIDs[next.lane],
                     timeRange: TimeRange(start: next.start, end: clip.end),
                     outgoingTransform: placements[offset], incomingTransform: placements[offset + 1],
-                    easing: clip.clip.transition?.easing ?? .linear))
+                    easing: clip.clip.transition?.easing ?? .linear)
+                for index in transition.layerInstructions.indices {
+                    let trackID = transition.layerInstructions[index].trackID
+                    transition.layerInstructions[index].effects = clipEffects[trackID == trackIDs[clip.lane] ? offset : offset + 1]
+                }
+                instructions.append(transition)
             }
         }
         return instructions

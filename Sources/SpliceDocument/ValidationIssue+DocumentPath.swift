@@ -33,6 +33,19 @@ extension ValidationIssue {
             case .opacityOutOfRange: return layer.appending("opacity")
             case .invalidCropRectangle: return layer.appending("cropRectangle")
             default:
+                if let effect = effectIndex(in: message) {
+                    let path = layer.appending("effects").appending(effect)
+                    let effects = videoComposition.instructions[index].layerInstructions[layerIndex].effects
+                    guard effects.indices.contains(effect) else { return path }
+                    switch effects[effect] {
+                    case .lookupTable: return path.appending("file")
+                    case .adjustment(_, let keyframes):
+                        if keyframes.entries.count == 1, case .value(_, .zero) = keyframes.entries[0] {
+                            return path.appending("value")
+                        }
+                        return path.appending("keyframes")
+                    }
+                }
                 if message.contains(": transform ") { return layer.appending("transform") }
                 if message.contains(": opacity ") { return layer.appending("opacity") }
                 if message.contains(": crop rectangle ") { return layer.appending("cropRectangle") }
@@ -81,5 +94,11 @@ extension ValidationIssue {
         case .unknownTrack, .wrongMediaType, .duplicateTrack: return parameters.appending("trackID")
         default: return parameters.appending("volume")
         }
+    }
+
+    /// The effect index a layer issue's message names (`…: effect 2 (blur) …`), if any.
+    private func effectIndex(in message: String) -> Int? {
+        guard let range = message.range(of: ": effect ") else { return nil }
+        return Int(message[range.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -168,6 +168,7 @@ extension MutableVideoComposition {
             issues += layer.cropRectangles.validationIssues(at: (location("crop rectangle"))) { rect in
                 cropProblem(rect, sourceSize: frame)
             }
+            issues += effectIssues(of: layer, owner: owner, instructionIndex: index, start: instruction.timeRange.start)
         }
         return issues
     }

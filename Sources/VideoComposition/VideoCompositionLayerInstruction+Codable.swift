@@ -3,12 +3,12 @@ import Composition
 extension VideoCompositionLayerInstruction: Codable {
     private enum CodingKeys: String, CodingKey {
         case trackID, transformInterpolation, decomposedInterpolationPivot
-        case transform, opacity, cropRectangle
+        case transform, opacity, cropRectangle, effects
     }
 
-    /// Decodes `{"trackID": 1, "transform": [...], "opacity": [...], "cropRectangle": [...],
-    /// "transformInterpolation": "matrix", "decomposedInterpolationPivot": {...}}`; only `trackID` is required
-    /// (the others default to nothing set, matrix interpolation, pivot at the origin).
+    /// Decodes `{"trackID": 1, "transform": [...], "opacity": [...], "cropRectangle": [...], "effects": [...],
+    /// "transformInterpolation": "matrix", "decomposedInterpolationPivot": {...}}`; only `trackID` is required (the
+    /// others default to nothing set, no effects, matrix interpolation, pivot at the origin).
     ///
     /// - Throws: `DecodingError` naming the missing key or malformed value.
     public init(from decoder: any Decoder) throws {
@@ -21,6 +21,7 @@ extension VideoCompositionLayerInstruction: Codable {
         transforms = try container.decodeIfPresent(Keyframes<AffineTransform2D>.self, forKey: .transform) ?? Keyframes()
         opacities = try container.decodeIfPresent(Keyframes<Double>.self, forKey: .opacity) ?? Keyframes()
         cropRectangles = try container.decodeIfPresent(Keyframes<Rect>.self, forKey: .cropRectangle) ?? Keyframes()
+        effects = try container.decodeIfPresent([VideoEffect].self, forKey: .effects) ?? []
     }
 
     /// Encodes `trackID`, `transformInterpolation`, the pivot when not the origin, and each parameter that has
@@ -35,5 +36,6 @@ extension VideoCompositionLayerInstruction: Codable {
         if !transforms.isEmpty { try container.encode(transforms, forKey: .transform) }
         if !opacities.isEmpty { try container.encode(opacities, forKey: .opacity) }
         if !cropRectangles.isEmpty { try container.encode(cropRectangles, forKey: .cropRectangle) }
+        if !effects.isEmpty { try container.encode(effects, forKey: .effects) }
     }
 }

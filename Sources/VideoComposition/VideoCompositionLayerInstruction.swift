@@ -14,8 +14,11 @@ import Composition
 /// it (``AffineTransform2D/placing(_:in:mode:)`` builds the usual one). The crop rectangle is in source pixels,
 /// applied before the transform, as AVFoundation's `setCropRectangle`.
 ///
-/// The renderer draws every frame from ``transform(at:)``, ``opacity(at:)`` and ``cropRectangle(at:)`` (or the
-/// equivalent pieces from ``transformSegments(in:)`` & co.), so the model is the single source of truth.
+/// **Effects.** ``effects`` (a Splice addition) lists built-in per-frame effects, each keyframed like opacity.
+///
+/// The renderer draws every frame from ``transform(at:)``, ``opacity(at:)``, ``cropRectangle(at:)`` and
+/// ``effectValues(at:)`` (or the equivalent pieces from ``transformSegments(in:)`` & co.), so the model is the single
+/// source of truth.
 public struct VideoCompositionLayerInstruction: Sendable, Hashable {
     /// The composition track this layer draws (AVFoundation's `trackID`).
     public var trackID: Int32
@@ -31,6 +34,9 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable {
     public var opacities: Keyframes<Double>
     /// The crop rectangle's values and ramps (source pixels); default none (the full frame).
     public var cropRectangles: Keyframes<Rect>
+    /// Built-in per-frame effects (colour, lookup table, blur, sharpen, vignette), applied in order to the cropped
+    /// picture before the transform (``VideoEffect``); default none. A Splice addition.
+    public var effects: [VideoEffect]
 
     /// A layer instruction for `trackID` with nothing set: identity, opacity 1, no crop.
     public init(trackID: Int32, transformInterpolation: TransformInterpolation = .matrix) {
@@ -40,6 +46,7 @@ public struct VideoCompositionLayerInstruction: Sendable, Hashable {
         transforms = Keyframes()
         opacities = Keyframes()
         cropRectangles = Keyframes()
+        effects = []
     }
 
     // MARK: - Transform

@@ -171,6 +171,12 @@ let validationCases: [ValidationCase] = [
     ValidationCase("transition from a track to itself", { $0.instructions[0].transition = VideoTransition(style: .wipeLeft, from: 1, to: 1) },
                    ValidationIssue(kind: .invalidTransition, instructionIndex: 0, trackID: 1, time: .zero,
                                    message: "instruction 0: the transition goes from track 1 to the same track")),
+    ValidationCase("brightness beyond 1", layer: { $0.setEffect(.brightness, 1.5, at: s(1)) }, ValidationIssue(
+        kind: .effectOutOfRange, instructionIndex: 0, trackID: 1, time: s(1),
+        message: "\(owner): effect 0 (brightness) set at 1.000 s (1/1): value is 1.5 normalised luma offset, outside -1.0...1.0")),
+    ValidationCase("missing lookup table", layer: { $0.addLookupTable(URL(fileURLWithPath: "/nonexistent/look.cube")) },
+                   ValidationIssue(kind: .invalidLookupTable, instructionIndex: 0, trackID: 1, time: .zero,
+                                   message: "\(owner): effect 0 (lookupTable) /nonexistent/look.cube: does not exist")),
 ]
 
 @Suite("MutableVideoComposition.validate(for:)")

@@ -241,7 +241,7 @@ struct CommandLineTests {
         #expect(graph.stdout.contains("# audio: 2 track(s) → 48000 Hz stereo"))
     }
 
-    @Test(arguments: ["canonical-edit.json", "canonical-full.json", "picture-in-picture.json", "slideshow.json", "vertical-phone-edit.json"])
+    @Test(arguments: ["canonical-edit.json", "canonical-full.json", "picture-in-picture.json", "slideshow.json", "vertical-phone-edit.json", "effects-tour.json"])
     func examplesAreValid(name: String) async throws {
         let run = try await SpliceTool.run(["validate", Package.example(name).path])
         #expect(run.status == 0, "\(run.stderr)")

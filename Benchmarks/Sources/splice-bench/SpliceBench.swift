@@ -8,7 +8,8 @@ import Splice
 /// ```
 /// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
-///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out
+///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out;
+///                                                                 --lut FILE (W1c): saturation 1.3 + that .cube
 ///                         [--concurrent N]                        N segments rendered at once in this process (W5)
 /// splice-bench segment    --inputs DIR --repeat N --segments S --parts DIR (--index I | --join FILE)
 ///                                                                 W5: one step of the segmented export of the edit
@@ -36,7 +37,7 @@ struct SpliceBench {
                 let hdr = options.flag("hdr")
                 let edit = try await Workloads.canonical(
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
-                    hdr: hdr)
+                    hdr: hdr, lookupTable: options.optionalPath("lut"))
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
                                            concurrentSegments: options.optionalInt("concurrent"))
             case "segment":
@@ -164,6 +165,9 @@ struct Options {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value)
     }
+
+    /// `--name FILE` as a file URL, nil when absent.
+    func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
 
     func directory(_ name: String) -> URL {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }

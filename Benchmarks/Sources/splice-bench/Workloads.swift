@@ -41,7 +41,9 @@ enum Workloads {
     /// `without` leaves parts out, for finding which one costs time or memory: `fade`, `watermark`, `music`,
     /// `mix` (the clips' 0.5 and the music's ramp), `audio` (no audio at all). `hdr` (W1h) uses the 10-bit HLG
     /// copies of the clips: the same edit composited in HDR (BT.2020 HLG, 10 bits) when exported at 10 bits.
-    static func canonical(inputs directory: URL, repeats: Int, without: Set<String> = [], hdr: Bool = false) async throws -> Edit {
+    /// `lookupTable` (W1c) gives both clips' layer a colour effect: saturation 1.3, then that `.cube` file.
+    static func canonical(inputs directory: URL, repeats: Int, without: Set<String> = [], hdr: Bool = false,
+                          lookupTable: URL? = nil) async throws -> Edit {
         let inputs = try await Inputs(directory, music: true, hdr: hdr)
         var composition = MutableComposition()
         let clipRange = TimeRange(start: .zero, duration: ten)
@@ -75,6 +77,15 @@ enum Workloads {
                         fromStartOpacity: 1, toEndOpacity: 0,
                         timeRange: TimeRange(start: MediaTime(seconds: 20 * r + 9), duration: MediaTime(seconds: 1)))
                     video.instructions[i].layerInstructions[j].setOpacity(1, at: MediaTime(seconds: 20 * r + 10))
+                }
+            }
+        }
+        if let lookupTable {
+            for i in video.instructions.indices {
+                for j in video.instructions[i].layerInstructions.indices
+                where video.instructions[i].layerInstructions[j].trackID == videoTrack {
+                    video.instructions[i].layerInstructions[j].setEffect(.saturation, 1.3, at: .zero)
+                    video.instructions[i].layerInstructions[j].addLookupTable(lookupTable)
                 }
             }
         }

@@ -36,10 +36,7 @@ extension FilterGraphCompiler {
             let layer = configuration.layers[index]
             if coversCanvas(layer, canvas: canvas) {
                 inputs.append((.layer(index), layer.input))
-                var steps = normalizationSteps(for: layer.input, canvas: color, keepAlpha: false)
-                if layer.input.width != canvas.width || layer.input.height != canvas.height {
-                    steps.append("scale=\(canvas.width):\(canvas.height)")
-                }
+                let steps = try coveringSteps(layer, canvas: canvas, color: color)
                 chains.append("[L\(index)]" + (steps + [wide]).joined(separator: ",") + "[tx\(side)]")
             } else if let placed = try place(layer: layer, canvas: canvas, color: color, label: "L\(index)", name: "l\(index)") {
                 inputs.append((.layer(index), layer.input))

@@ -7,6 +7,8 @@ internal import CMedia
 enum FilterGraphCompilerError: Error {
     /// A position or size (pixels) that no picture can have: beyond ±2^31, or not a number.
     case geometryOutOfRange(Double)
+    /// A layer effect that this canvas or picture cannot draw (the reason says which and why).
+    case effectNotRenderable(String)
 }
 
 /// Compiles a ``GraphConfiguration`` into FFmpeg filter-graph text, choosing the cheapest exact filter per case
@@ -18,7 +20,8 @@ enum FilterGraphCompilerError: Error {
 /// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
 /// - a singular transform (determinant 0): nothing (the picture covers no pixel);
 /// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`;
-/// - a transition: its two layers each over the background, joined by `xfade` (``transitionBase(_:_:)``).
+/// - a transition: its two layers each over the background, joined by `xfade` (``transitionBase(_:_:)``);
+/// - effects: their filters on the cropped picture before the transform (``effectSteps(for:transform:color:)``).
 /// Every picture is brought into the canvas's colour space and format (``CanvasColor``: 8-bit SDR BT.709 unless the
 /// plan says otherwise; HDR canvases are 10-bit and blend with `overlay=format=yuv420p10`) by
 /// ``normalizationSteps(for:canvas:keepAlpha:chromaSubsampled:)``, naming the source's matrix and range; a source
@@ -45,11 +48,7 @@ enum FilterGraphCompiler {
         } else if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
             let label = "L\(index)"
             inputs.append((.layer(index), bottom.input))
-            var steps = normalizationSteps(for: bottom.input, canvas: color, keepAlpha: false)
-            // Scaled to fill the canvas exactly (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
-            if bottom.input.width != canvas.width || bottom.input.height != canvas.height {
-                steps.append("scale=\(canvas.width):\(canvas.height)")
-            }
+            let steps = try coveringSteps(bottom, canvas: canvas, color: color)
             chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
             base = "base0"
             layers.removeFirst()
@@ -139,6 +138,17 @@ enum FilterGraphCompiler {
             && (try? pixels(t.d * Double(layer.input.height))) == canvas.height
     }
 
+    /// The chain of a layer that ``coversCanvas(_:canvas:)``: its effects, its conversion into the canvas format,
+    /// and a scale when its size differs from the canvas's (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
+    static func coveringSteps(_ layer: LayerConfiguration, canvas: Size, color: CanvasColor) throws -> [String] {
+        let effected = try effectSteps(for: layer, transform: layer.transform, color: color)
+        var steps = effected.steps + normalizationSteps(for: effected.format, canvas: color, keepAlpha: false)
+        if layer.input.width != canvas.width || layer.input.height != canvas.height {
+            steps.append("scale=\(canvas.width):\(canvas.height)")
+        }
+        return steps
+    }
+
     /// `value` rounded to whole pixels (half away from zero, or `rule`).
     /// - Throws: ``FilterGraphCompilerError/geometryOutOfRange(_:)`` beyond ±2^31 pixels or for NaN, where `Int()`
     ///   would trap (a finite transform of 1e300 passes validation).
@@ -182,6 +192,12 @@ enum FilterGraphCompiler {
                 height = Double(ch)
             }
         }
+
+        // Effects on the cropped picture, in the canvas format; the rest of the chain starts from what they leave.
+        var layer = layer
+        let effected = try effectSteps(for: layer, transform: transform, color: color)
+        steps += effected.steps
+        layer.input = effected.format
 
         let needsAlpha: Bool
         let box = transform.apply(to: Rect(x: 0, y: 0, width: width, height: height))

@@ -1,15 +1,19 @@
 import SpliceFFmpeg
 import Composition
+import VideoComposition
 import Foundation
 internal import CMedia
 
 /// One layer of a graph configuration: its input picture and the values of its properties for the frames the
-/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands).
+/// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands). Effects are the
+/// values for the frame (a ramping effect changes the configuration, so its graph is rebuilt each frame).
 struct LayerConfiguration: Hashable {
     var input: PictureFormat
     var transform: AffineTransform2D
     var crop: Rect?
     var opacity: Double?
+    /// The layer's effects at this frame, in order, neutral ones left out (``FilterGraphCompiler/effectSteps``).
+    var effects: [VideoEffectValue] = []
 }
 
 /// An image overlay in a graph configuration.

@@ -24,6 +24,7 @@ extension ExportPlanner {
             guard clipped.isValid, !clipped.isEmpty else { continue }
             if instruction.transition != nil { need("xfade") }
             for layer in instruction.layerInstructions {
+                layer.effects.flatMap(FilterGraphCompiler.requiredFilters(of:)).forEach(need)
                 for segment in layer.transformSegments(in: clipped) {
                     var samples = [segment.startValue, segment.endValue]
                     if !segment.isConstant {

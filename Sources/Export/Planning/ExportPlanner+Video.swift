@@ -91,7 +91,8 @@ extension ExportPlanner {
                     crop: { layer.cropRectangle(at: shifted($0)) },
                     opacityRamps: layer.opacitySegments(in: clipped).filter { !$0.isConstant }.map {
                         TimeRange(start: $0.timeRange.start - shift, duration: $0.timeRange.duration)
-                    })
+                    },
+                    effects: { layer.effectValues(at: shifted($0)) })
             }
             return InstructionPlan(
                 timeRange: TimeRange(start: clipped.start - shift, duration: clipped.duration),
@@ -137,6 +138,14 @@ extension ExportPlanner {
         let color = try canvasColor(for: videoComposition, sources: sources, settings: settings, keepsHDR: keepsHDR)
         if let missing = colorFilters(canvas: color, sources: sources).first(where: { !hasFilter($0) }) {
             throw ExportError.filterUnavailable(missing)
+        }
+        let drawsEffects = videoComposition.instructions.contains { instruction in
+            let clipped = instruction.timeRange.intersection(range)
+            return clipped.isValid && !clipped.isEmpty && instruction.layerInstructions.contains { !$0.effects.isEmpty }
+        }
+        if color.isHDR, drawsEffects {
+            throw ExportError.unsupportedSettings(
+                "layer effects are drawn on SDR canvases only; this composition renders \(color.summary)")
         }
         let metadata = hdrMetadata(of: sources, color: color)
         return VideoPlan(

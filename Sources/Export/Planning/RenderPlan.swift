@@ -1,6 +1,7 @@
 import SpliceFFmpeg
 import Composition
 import Foundation
+import VideoComposition
 
 /// What the renderer needs to know about one layer of one instruction: the track and the model's own evaluators.
 struct LayerPlan: Sendable {
@@ -15,6 +16,8 @@ struct LayerPlan: Sendable {
     /// holds a value and is compiled as a constant, so a one-second fade at the end of a long instruction costs
     /// per-frame alpha blending during that second only (an opaque layer covering the canvas needs no blending).
     var opacityRamps: [TimeRange]
+    /// The layer's effects at a composition time, evaluated by the model, neutral ones left out.
+    var effects: @Sendable (MediaTime) -> [VideoEffectValue] = { _ in [] }
 
     /// True when no opacity ramp is in force at `time`: the opacity is constant around it.
     func isOpacityConstant(at time: MediaTime) -> Bool {

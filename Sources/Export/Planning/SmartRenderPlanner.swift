@@ -82,6 +82,7 @@ struct SmartRenderPlanner {
         }
         if top.layer.opacity(time) != 1 || !top.layer.isOpacityConstant(at: time) { return .reencode(.opacity) }
         if top.layer.transform(time) != .identity { return .reencode(.transform) }
+        if !top.layer.effects(time).isEmpty { return .reencode(.effects) }
         if let crop = top.layer.crop(time), let size = top.segment.source?.video?.naturalSize,
            crop != Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) {
             return .reencode(.crop)

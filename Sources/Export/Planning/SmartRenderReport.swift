@@ -91,6 +91,8 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
     case opacity
     /// The layer is cropped.
     case crop
+    /// The layer draws effects (colour, lookup table, blur, sharpen, vignette).
+    case effects
     /// More than one layer is visible.
     case multipleLayers
     /// No source picture is on screen (a gap: background colour).
@@ -119,6 +121,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
         case .transform: return "the layer is transformed"
         case .opacity: return "the layer's opacity is not 1"
         case .crop: return "the layer is cropped"
+        case .effects: return "the layer draws effects"
         case .multipleLayers: return "more than one layer is visible"
         case .noSource: return "no source picture (gap)"
         case .speed: return "the segment plays at a changed speed"

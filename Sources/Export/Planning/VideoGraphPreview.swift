@@ -35,6 +35,8 @@ struct VideoGraphPreview {
                 compiled = try FilterGraphCompiler.compile(configuration)
             } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
                 throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
+            } catch FilterGraphCompilerError.effectNotRenderable(let reason) {
+                throw ExportError.unsupportedSettings("a layer effect cannot be drawn: \(reason)")
             }
             guard seen.insert(compiled.description).inserted else { continue }
             result.append("# from \(time)\n" + compiled.description)

@@ -40,7 +40,7 @@ extension VideoPlan {
             opacities.append(opacity)
             layerTracks.append(layer.trackID)
             layers.append(LayerConfiguration(
-                input: format, transform: transform, crop: crop, opacity: constant ? opacity : nil))
+                input: format, transform: transform, crop: crop, opacity: constant ? opacity : nil, effects: layer.effects(time)))
         }
         var images: [ImageOverlayConfiguration] = []
         var texts: [TextOverlayConfiguration] = []

@@ -135,6 +135,8 @@ final class VideoCompositor {
             compiledGraph = try FilterGraphCompiler.compile(wanted)
         } catch FilterGraphCompilerError.geometryOutOfRange(let value) {
             throw ExportError.unsupportedSettings("a layer or overlay position or size of \(value) pixels cannot be rendered")
+        } catch FilterGraphCompilerError.effectNotRenderable(let reason) {
+            throw ExportError.unsupportedSettings("a layer effect cannot be drawn: \(reason)")
         }
         let timeBase = AVRational(num: Int32(clamping: plan.frameDuration.value), den: plan.frameDuration.timescale)
         let sources: [FilterGraph.Source] = compiledGraph.inputs.map { role, format in
