@@ -10,6 +10,9 @@ internal import CMedia
 /// a source of another format, a moving transform or crop); opacity ramps are driven per frame by
 /// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph.
 ///
+/// With a custom compositor (``VideoPlan/custom``) the layers are handed to it instead, and its picture is drawn
+/// as the one opaque layer covering the canvas, under the overlays (`VideoCompositor+Custom.swift`).
+///
 /// Confined to one export worker.
 final class VideoCompositor {
     let plan: VideoPlan
