@@ -63,7 +63,8 @@ struct CommandLineArguments: Equatable {
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false)]
         case .frame:
-            return [output, overwrite, Option(name: "at", short: nil, takesValue: true)]
+            return [output, overwrite, Option(name: "at", short: nil, takesValue: true),
+                    Option(name: "dynamic-range", short: nil, takesValue: true, allowedValues: ["force-sdr", "match-source"])]
         case .validate:
             return [output, Option(name: "json", short: nil, takesValue: false)]
         case .devices:

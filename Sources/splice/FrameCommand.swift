@@ -1,7 +1,7 @@
 import Foundation
 import Splice
 
-/// `splice frame DOC.json --at TIME -o FRAME.png [--overwrite]`.
+/// `splice frame DOC.json --at TIME -o FRAME.png [--dynamic-range force-sdr|match-source] [--overwrite]`.
 enum FrameCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
@@ -48,10 +48,13 @@ enum FrameCommand {
         // The picture the export shows at that time, exactly (the key-frame-snapping default is for thumbnails).
         generator.requestedTimeToleranceBefore = .zero
         generator.requestedTimeToleranceAfter = .zero
+        // The parser allows only these two values.
+        generator.dynamicRangePolicy = arguments.value("dynamic-range") == "match-source" ? .matchSource : .forceSDR
         do {
             let (image, actualTime) = try await generator.image(at: time)
             try image.write(to: outputURL)
-            Console.error("wrote \(output) (\(image.width)x\(image.height), the frame at \(actualTime.secondsText))")
+            let depth = image.pixelFormat == .rgba64 ? "16-bit \(image.dynamicRange.displayName)" : "8-bit SDR"
+            Console.error("wrote \(output) (\(image.width)x\(image.height) \(depth), the frame at \(actualTime.secondsText))")
         } catch is CancellationError {
             throw CommandExit(status: .cancelled)
         } catch let error as ExportError {

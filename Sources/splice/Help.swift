@@ -118,14 +118,16 @@ enum Help {
         """
 
     static let frame = """
-        Usage: splice frame DOC.json --at TIME -o FRAME.png [--overwrite]
+        Usage: splice frame DOC.json --at TIME -o FRAME.png [--dynamic-range force-sdr|match-source] [--overwrite]
 
         Renders the picture the export of DOC.json shows at TIME (the output frame containing it), through the
-        same compositor, and writes it as an RGBA PNG of the render size.
+        same compositor, and writes it as an RGBA PNG of the render size: 8-bit SDR, or with match-source 16-bit
+        in the composition's own colour space (BT.2100 HLG/PQ code values for an HDR composition, not tone-mapped).
 
         Options:
           --at TIME             composition time: 3.5s, 250ms, 00:00:03.5, 90f or 7/2
           -o, --output FILE     the PNG to write (required)
+          --dynamic-range R     force-sdr (default) or match-source (AssetImageGenerator's dynamicRangePolicy)
           --overwrite           replace FILE if it exists
 
         Examples:

@@ -254,7 +254,7 @@ struct CommandLineTests {
         let example = Package.example("canonical-edit.json").path
         let run = try await SpliceTool.run(["frame", example, "--at", "105f", "-o", "frame.png"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == "wrote frame.png (640x360, the frame at 3.500 s)\n")
+        #expect(run.stderr == "wrote frame.png (640x360 8-bit SDR, the frame at 3.500 s)\n")
         // Read the PNG back through the library: clip A's red patch at opacity 0.5 over black.
         let image = try await Asset.load(from: scratch.file("frame.png"))
         let track = try #require(image.tracks.first)
