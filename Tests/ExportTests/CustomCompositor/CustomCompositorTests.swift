@@ -67,14 +67,16 @@ struct CustomCompositorTests {
         }
     }
 
-    @Test func aThrowingCompositorFailsTheExportNamingTheTimeAndLeavesNoFile() async throws {
+    @Test(arguments: [false, true])
+    func aThrowingCompositorFailsTheExportNamingTheTimeAndLeavesNoFile(concurrent: Bool) async throws {
         let scratch = try ScratchDirectory("compositor")
         defer { scratch.remove() }
         let (composition, video) = try await Self.edit(Self.quadrants(), in: scratch)
         let before = scratch.contents
         let url = scratch.file("failed.mp4")
         let session = Self.session(composition, video, Self.h264,
-                                   compositor: TestCompositors.Throwing(failureTime: MediaTime(seconds: 1)), to: url)
+                                   compositor: TestCompositors.Throwing(failureTime: MediaTime(seconds: 1),
+                                                                        supportsConcurrentRendering: concurrent), to: url)
         do {
             try await session.export()
             Issue.record("the export succeeded")

@@ -35,9 +35,10 @@ enum TestCompositors {
         }
     }
 
-    /// Passes pictures through and throws from `failureTime` on.
+    /// Passes pictures through and throws from `failureTime` on; concurrently (several frames in flight) or not.
     struct Throwing: VideoCompositing {
         let failureTime: MediaTime
+        var supportsConcurrentRendering = false
         func renderFrame(for request: VideoCompositionRequest) throws -> VideoFrame {
             if request.compositionTime >= failureTime { throw Failure(message: "boom at the requested frame") }
             return try PassThrough().renderFrame(for: request)
