@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceTestSupport"]),
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export", "SpliceTestSupport"]),
         // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
     ]
 )

@@ -123,6 +123,13 @@ package final class InputFile {
     /// The number of streams (`nb_streams`).
     package var streamCount: Int { Int(pointer.pointee.nb_streams) }
 
+    /// The display matrix of stream `index` (`AV_PKT_DATA_DISPLAYMATRIX`: 9 values, 16.16 fixed point except the
+    /// third column in 2.30; the `tkhd` matrix of a movie), nil when it has none.
+    package func displayMatrix(ofStream index: Int) -> [Int32]? {
+        guard let values = cmedia_av_stream_get_display_matrix(stream(at: index)) else { return nil }
+        return Array(UnsafeBufferPointer(start: values, count: 9))
+    }
+
     /// The stream at `index` (0 ..< ``streamCount``): a borrowed view, valid while `self` lives.
     package func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
         precondition(index >= 0 && index < streamCount, "stream index \(index) out of 0..<\(streamCount)")

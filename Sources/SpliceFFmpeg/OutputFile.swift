@@ -100,6 +100,17 @@ package final class OutputFile {
         for (key, value) in items { av_dict_set(&pointer.pointee.metadata, key, value, 0) }
     }
 
+    /// Gives stream `index` a display matrix (`AV_PKT_DATA_DISPLAYMATRIX` stream side data: 9 values, a b u c d v x y
+    /// w, 16.16 fixed point except u v w in 2.30), which movenc writes as the track's `tkhd` matrix. Call before
+    /// ``writeHeader(options:)``.
+    /// - Throws: ``FFmpegError`` (ENOMEM; EINVAL for a matrix of other than 9 values or an unknown stream).
+    package func setDisplayMatrix(_ matrix: [Int32], onStream index: Int) throws {
+        guard matrix.count == 9, index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index]
+        else { throw FFmpegError.posix(EINVAL) }
+        var values = matrix
+        try FFmpegError.check(cmedia_av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &values, 9 * MemoryLayout<Int32>.size))
+    }
+
     /// Writes the header (`avformat_write_header`) with muxer options such as `movflags=+faststart`.
     package func writeHeader(options: [String: String]) throws {
         var dictionary: OpaquePointer? = nil

@@ -68,12 +68,16 @@ struct CommandLineArguments: Equatable {
         case .validate:
             return [output, Option(name: "json", short: nil, takesValue: false)]
         case .devices:
-            return [Option(name: "json", short: nil, takesValue: false)]
+            return [Option(name: "json", short: nil, takesValue: false), Option(name: "watch", short: nil, takesValue: false)]
         case .record:
-            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space"]
+            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every"]
                 .map { Option(name: $0, short: nil, takesValue: true) }
                 + [Option(name: "preset", short: nil, takesValue: true,
-                          allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"])]
+                          allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"]),
+                   Option(name: "still-format", short: nil, takesValue: true, allowedValues: ["jpeg", "png"]),
+                   Option(name: "orientation", short: nil, takesValue: true,
+                          allowedValues: ["portrait", "portraitUpsideDown", "landscapeRight", "landscapeLeft"]),
+                   Option(name: "mirrored", short: nil, takesValue: false)]
         case .graph, .expand, .repair, .help:
             return []
         case .plan:

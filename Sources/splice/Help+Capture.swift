@@ -1,7 +1,7 @@
 /// The help texts of the capture commands.
 extension Help {
     static let devices = """
-        Usage: splice devices [--json]
+        Usage: splice devices [--json] [--watch]
 
         Lists the capture devices this machine has now: V4L2 cameras (by their stable /dev/v4l/by-id or by-path
         name), PulseAudio sources and monitors, X11 screens, and Splice's virtual devices (marked [virtual]: a test
@@ -10,13 +10,17 @@ extension Help {
 
         Options:
           --json    one JSON object per device: uniqueID, name, type, mediaTypes, position, virtual, formats
+          --watch   instead of listing, print a line per device connected or disconnected from now on
+                    (`connected ID<TAB>name`; with --json {"event", "uniqueID", "name"}) until Ctrl-C or SIGTERM:
+                    cameras at once (inotify on /dev), audio sources and X11 displays within a second (polled)
 
         \(exitCodes)
         """
 
     static let record = """
         Usage: splice record -o OUT.mp4 [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size BYTES]
-                             [--fragment-interval T] [--min-free-space BYTES]
+                             [--fragment-interval T] [--min-free-space BYTES] [--still-every T [--still-format F]]
+                             [--orientation O] [--mirrored]
 
         Records from capture devices into OUT (.mp4 or .mov; an existing file is never overwritten). While
         recording, the file is a fragmented movie flushed at every fragment (the first after 1 s, then every
@@ -34,6 +38,12 @@ extension Help {
           --max-size BYTES          stop before the file would exceed BYTES
           --fragment-interval T     time between fragments after the first (default 10s)
           --min-free-space BYTES    stop when the disk has less free space
+          --still-every T           also take a photo every T while recording, written beside OUT as
+                                    OUT-still-0001.jpg, … (never over an existing file)
+          --still-format F          jpeg (default) or png
+          --orientation O           landscapeRight (default: the camera's own), portrait, portraitUpsideDown,
+                                    landscapeLeft: a display matrix in the movie, turned pixels in the stills
+          --mirrored                flip the picture left to right (after the turn), as a front camera's preview
 
         Progress (recorded time and size) is printed to stderr once a second. Ctrl-C (SIGINT) or SIGTERM stops the
         recording and finishes the file (exit 0).

@@ -1,7 +1,8 @@
 import Foundation
 import Splice
 
-/// `splice record -o OUT [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size B] …`.
+/// `splice record -o OUT [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size B]
+/// [--still-every T [--still-format jpeg|png]] [--orientation O] [--mirrored] …`.
 enum RecordCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let path = arguments.value("output") else {
@@ -28,11 +29,17 @@ enum RecordCommand {
         if let text = arguments.value("max-size") { output.maxRecordedFileSize = try bytes(text, option: "max-size") }
         if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
         session.addOutput(output)
+        let stills = try StillOptions(arguments)
+        let photoOutput = stills.map { _ in CapturePhotoOutput() }
+        if let photoOutput { session.addOutput(photoOutput) }
 
         let url = URL(fileURLWithPath: path)
         let events = session.events
         session.startRunning()
+        orient(session, arguments)
         let recording = output.startRecording(to: url)
+        var stillTask: Task<Int, Never>?
+        if let stills, let photoOutput { stillTask = takeStills(stills, output: photoOutput, beside: url) }
         let signals = SignalCancellation { output.stopRecording() }
         defer { signals.restore() }
         let progress = Task {
@@ -50,6 +57,11 @@ enum RecordCommand {
             }
         }
         progress.cancel()
+        if let stillTask {
+            stillTask.cancel()
+            let count = await stillTask.value
+            Console.error("splice: \(count) still\(count == 1 ? "" : "s") written")
+        }
         if let meter = levels(output) { Console.error("levels at the end: \(meter)") }
         session.stopRunning()
         for await event in events {

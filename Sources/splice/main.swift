@@ -22,7 +22,7 @@ do {
             case .graph: try await DocumentCommands.graph(arguments)
             case .validate: try await DocumentCommands.validate(arguments)
             case .expand: try await DocumentCommands.expand(arguments)
-            case .devices: try DeviceCommands.devices(arguments)
+            case .devices: try await DeviceCommands.devices(arguments)
             case .record: try await RecordCommand.run(arguments)
             case .repair: try DeviceCommands.repair(arguments)
             case .plan: try await SegmentCommands.plan(arguments)

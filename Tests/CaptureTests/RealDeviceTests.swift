@@ -34,12 +34,16 @@ struct RealDeviceTests {
         }
         defer { server.stop() }
 
-        // 90 s of a 440 Hz sine (the recording starts and ends within it even on a heavily loaded machine), amplitude 0.5 (16384 of 32768), both channels, played with paplay.
-        var tone = Data(capacity: 90 * 48_000 * 4)
-        for index in 0..<(90 * 48_000) {
+        // 240 s of a 440 Hz sine (the recording starts and ends within it even on a machine loaded enough to delay
+        // it by minutes, as a full-suite run at load 46 did past 90 s), amplitude 0.5 (16384 of 32768), both
+        // channels, played with paplay: one second (440 whole periods) made sample by sample, then repeated.
+        var second = Data(capacity: 48_000 * 4)
+        for index in 0..<48_000 {
             let value = Int16((16384 * sin(2 * Double.pi * 440 * Double(index) / 48_000)).rounded())
-            withUnsafeBytes(of: value.littleEndian) { tone.append(contentsOf: $0); tone.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.littleEndian) { second.append(contentsOf: $0); second.append(contentsOf: $0) }
         }
+        var tone = Data(capacity: 240 * second.count)
+        for _ in 0..<240 { tone.append(second) }
         let raw = try scratch.write("tone.raw", tone)
         guard let paplay = UserSpaceService.find("paplay") else {
             UserSpaceService.reportSkip("PulseAudio suite", UserSpaceService.Unavailable(reason: "paplay is not installed"))

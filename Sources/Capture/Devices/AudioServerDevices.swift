@@ -4,8 +4,12 @@ import SpliceFFmpeg
 /// (`avdevice_list_input_sources`): microphones and, as `.audioMonitor`, the monitors of outputs.
 enum AudioServerDevices {
     /// The sources the server has now; empty when no server answers.
-    static func devices() -> [CaptureDevice] {
-        guard let sources = try? MediaLibrary.inputSources(ofDevice: "pulse") else { return [] }
+    static func devices() -> [CaptureDevice] { listedDevices() ?? [] }
+
+    /// The sources the server has now, nil when the listing failed (no server, or it did not answer): a watcher
+    /// must not take a failed listing for every source gone.
+    static func listedDevices() -> [CaptureDevice]? {
+        guard let sources = try? MediaLibrary.inputSources(ofDevice: "pulse") else { return nil }
         return sources.map(device(for:))
     }
 

@@ -20,11 +20,14 @@ extension CaptureDevice {
             self.position = position
         }
 
-        /// The matching devices now: V4L2 cameras, audio-server sources, X11 screens, then virtual devices.
+        /// The matching devices now: V4L2 cameras, audio-server sources, ALSA capture PCMs, X11 screens, then
+        /// virtual devices.
         public var devices: [CaptureDevice] {
             var found: [CaptureDevice] = []
             if deviceTypes.contains(.camera) { found += V4L2Discovery.systemDevices() }
-            if deviceTypes.contains(.microphone) || deviceTypes.contains(.audioMonitor) { found += AudioServerDevices.devices() }
+            if deviceTypes.contains(.microphone) || deviceTypes.contains(.audioMonitor) {
+                found += AudioServerDevices.devices() + AlsaDevices.devices()
+            }
             if deviceTypes.contains(.screen) { found += ScreenDevices.devices() }
             found += CaptureDevice.virtualDevices
             return found.filter { device in

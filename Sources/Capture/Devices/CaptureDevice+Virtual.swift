@@ -44,6 +44,24 @@ extension CaptureDevice {
             source: CaptureSource(formatName: "lavfi", device: graph, options: [:], clock: .zeroAtOpen))
     }
 
+    /// A virtual camera showing a still colour chart (FFmpeg `lavfi`), for checking colours and orientation at known
+    /// pixels: `width` × `height` pixels in four quadrants — top left red (255, 0, 0), top right green (0, 255, 0),
+    /// bottom left blue (0, 0, 255), bottom right white — so every turn and mirror of it looks different. Delivered as
+    /// BT.601 limited-range 4:2:0 at `frameRate` fps, paced to real time. Marked ``isVirtual``; its ``uniqueID`` is
+    /// `virtual:color-chart`. Not listed by discovery (the test pattern is the demo camera).
+    public static func virtualColorChart(width: Int = 640, height: Int = 480, frameRate: Int = 30) -> CaptureDevice {
+        let half = "w=iw/2:h=ih/2:t=fill"
+        let graph = "color=c=red:s=\(width)x\(height):r=\(frameRate),format=yuv420p"
+            + ",drawbox=x=iw/2:y=0:\(half):color=lime,drawbox=x=0:y=ih/2:\(half):color=blue"
+            + ",drawbox=x=iw/2:y=ih/2:\(half):color=white,realtime"
+        let format = Format(pixelFormat: "yuv420p", width: width, height: height,
+                            frameRateRanges: [FrameRateRange(framesPerSecond: Int32(frameRate))])
+        return CaptureDevice(
+            uniqueID: "virtual:color-chart", localizedName: "Virtual Colour Chart", modelID: "lavfi color+drawbox",
+            deviceType: .virtualCamera, isVirtual: true, formats: [format], mediaTypes: [.video],
+            source: CaptureSource(formatName: "lavfi", device: graph, options: [:], clock: .zeroAtOpen))
+    }
+
     /// The virtual devices discovery lists: a camera and a microphone, each plain and with markers.
     static var virtualDevices: [CaptureDevice] {
         [virtualCamera(markerInterval: nil), virtualCamera(), virtualMicrophone(markerInterval: nil), virtualMicrophone()]

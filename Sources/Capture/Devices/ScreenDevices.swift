@@ -18,6 +18,12 @@ enum ScreenDevices {
         }.sorted { $0.uniqueID < $1.uniqueID }
     }
 
+    /// True while the X server socket of `screen`'s display exists (`x11:99.0` → `/tmp/.X11-unix/X99`).
+    static func socketExists(for screen: CaptureDevice) -> Bool {
+        let display = screen.uniqueID.dropFirst("x11:".count).split(separator: ".").first.map(String.init) ?? ""
+        return FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)")
+    }
+
     /// Screen 0 of `display` (`:99`), nil when it cannot be opened.
     static func device(display: String) -> CaptureDevice? {
         let name = "\(display).0"

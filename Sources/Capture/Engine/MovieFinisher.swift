@@ -23,7 +23,8 @@ enum MovieFinisher {
                 let stream = input.stream(at: index)
                 inputTimeBases.append(stream.pointee.time_base)
                 isAudio.append(stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO)
-                _ = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+                let copy = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+                if let matrix = input.displayMatrix(ofStream: index) { try output.setDisplayMatrix(matrix, onStream: copy) }
             }
             try output.writeHeader(options: [:])
             let packet = try Packet()

@@ -67,7 +67,9 @@ final class MovieWriter {
                 }
                 configuration.threadCount = 1
                 configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "crf": "23"]
-                videoStream = try muxer.addStream(try Encoder(configuration: configuration))
+                let stream = try muxer.addStream(try Encoder(configuration: configuration))
+                if let matrix = settings.displayMatrix { try muxer.output.setDisplayMatrix(matrix, onStream: stream) }
+                videoStream = stream
             }
             if let sampleRate = settings.audioSampleRate {
                 var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(

@@ -17,4 +17,6 @@ struct MovieWriterSettings: Sendable {
     var fragmentInterval: Int64
     /// The first fragment's length, µs.
     var initialFragmentInterval: Int64
+    /// The video track's display matrix (the connection's orientation and mirroring), nil for none.
+    var displayMatrix: [Int32]? = nil
 }

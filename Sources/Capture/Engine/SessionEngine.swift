@@ -10,8 +10,10 @@ import Glibc
 struct SessionEngine {
     let session: CaptureSession
     let devices: [CaptureDevice]
-    let movieOutputs: [CaptureMovieFileOutput]
+    let outputs: Outputs
     let stop: CancellationFlag
+
+    var movieOutputs: [CaptureMovieFileOutput] { outputs.movie }
 
     func run() {
         // The clock `av_gettime` reads (CLOCK_REALTIME, µs), which wall-clock devices stamp their packets with.
@@ -27,10 +29,14 @@ struct SessionEngine {
             let failure = error as? CaptureDeviceError ?? .openFailed(device: "?", reason: String(describing: error))
             session.emit(.runtimeError(failure))
             for output in movieOutputs { Self.rejectPending(output) }
+            outputs.finish()
             session.markStopped()
             return
         }
         session.emit(.started)
+        let delivery = OutputDelivery(outputs: outputs, stop: stop)
+        let vanished = watchForRemoval()
+        defer { vanished?.monitor.stop() }
         var writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)] = [:]
         var latest: Int64 = 0
         var failure: CaptureRecordingError?
@@ -42,15 +48,26 @@ struct SessionEngine {
                 try reader.readNext { frame, time in
                     latest = max(latest, time)
                     for connection in meters { connection.meter(frame) }
+                    if reader.isAudio { delivery.deliverAudio(frame, at: time, from: reader.device) } else {
+                        delivery.deliverVideo(frame, at: time, from: reader.device)
+                    }
                     for (writer, _) in writers.values {
                         if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
                     }
                 }
+                // A device the server removed while its stream was moved elsewhere (PulseAudio rescues the streams
+                // of a removed source): still a disconnection, as AVFoundation reports an unplugged device.
+                if let id = vanished?.id.withLock({ $0 }), let device = devices.first(where: { $0.uniqueID == id }) {
+                    throw CaptureDeviceError.disconnected(device.uniqueID)
+                }
             } catch let error as CaptureDeviceError {
                 if stop.isCancelled { break }
-                session.markInterrupted(deviceID: reader.device.uniqueID)
+                let id: String
+                if case .disconnected(let gone) = error { id = gone } else { id = reader.device.uniqueID }
+                devices.first { $0.uniqueID == id }?.markDisconnected()
+                session.markInterrupted(deviceID: id)
                 session.emit(.runtimeError(error))
-                failure = .deviceWasDisconnected(reader.device.uniqueID)
+                failure = .deviceWasDisconnected(id)
             } catch let error as CaptureRecordingError {
                 failure = error
             } catch {
@@ -75,12 +92,53 @@ struct SessionEngine {
             Self.rejectPending(output)
         }
         readers.removeAll()
+        outputs.finish()
         session.markStopped()
     }
 
-    /// The enabled audio connections from `device`, whose ``CaptureConnection/audioChannels`` meter its sound.
+    /// Watches the session's real devices (not the virtual ones) for removal, every 0.5 s: the ID of the first
+    /// removed, and the monitor to stop; nil when every device is virtual. Only the listings of the kinds in use
+    /// are read (a session with a PulseAudio source lists PulseAudio's sources, never the X displays).
+    private func watchForRemoval() -> (monitor: DeviceConnectionMonitor, id: Locked<String?>)? {
+        let watched = Set(devices.filter { !$0.isVirtual }.map(\.uniqueID))
+        guard !watched.isEmpty else { return nil }
+        let kinds: Set<String> = Set(devices.filter { !$0.isVirtual }.map { $0.source.formatName })
+        var sources = DeviceConnectionMonitor.Sources.system
+        if !kinds.contains("v4l2") { sources.cameras = { [] } }
+        // A screen is gone when its display's socket is: no display is opened to find out (other displays on the
+        // machine are none of the session's business).
+        let screens = devices.filter { $0.source.formatName == "x11grab" }
+        sources.screens = { _ in
+            var present: [String: CaptureDevice] = [:]
+            for screen in screens where ScreenDevices.socketExists(for: screen) { present[screen.uniqueID] = screen }
+            return present
+        }
+        let (pulse, alsa) = (kinds.contains("pulse"), kinds.contains("alsa"))
+        sources.audio = {
+            var found: [CaptureDevice] = []
+            if pulse {
+                guard let listed = AudioServerDevices.listedDevices() else { return nil }
+                found += listed
+            }
+            if alsa {
+                guard let listed = AlsaDevices.listedDevices() else { return nil }
+                found += listed
+            }
+            return found
+        }
+        let id = Locked<String?>(nil)
+        let monitor = DeviceConnectionMonitor(pollInterval: 0.5, sources: sources) { event in
+            if case .disconnected(let device) = event, watched.contains(device.uniqueID) {
+                id.withLock { $0 = $0 ?? device.uniqueID }
+            }
+        }
+        monitor.start()
+        return (monitor, id)
+    }
+
+    /// The enabled audio connections from `device` (of the movie and audio data outputs), whose ``CaptureConnection/audioChannels`` meter its sound.
     private func audioConnections(of device: CaptureDevice) -> [CaptureConnection] {
-        movieOutputs.flatMap(\.connections).filter {
+        (movieOutputs.flatMap(\.connections) + outputs.audioData.flatMap(\.connections)).filter {
             $0.mediaType == .audio && $0.inputDevice.uniqueID == device.uniqueID && $0.isEnabled
         }
     }
@@ -102,7 +160,8 @@ struct SessionEngine {
         }) else { return }
         let (settings, connections) = output.state.withLock { ($0.settings, $0.connections) }
         let enabled = connections.filter(\.isEnabled)
-        let video = enabled.first { $0.mediaType == .video }?.inputDevice.activeFormat
+        let videoConnection = enabled.first { $0.mediaType == .video }
+        let video = videoConnection?.inputDevice.activeFormat
         let audio = enabled.first { $0.mediaType == .audio }?.inputDevice.activeFormat
         func micros(_ time: MediaTime) -> Int64? {
             time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
@@ -115,7 +174,12 @@ struct SessionEngine {
             maxFileSize: settings.maxRecordedFileSize > 0 ? settings.maxRecordedFileSize : nil,
             minFreeDiskSpace: settings.minFreeDiskSpaceLimit > 0 ? settings.minFreeDiskSpaceLimit : nil,
             fragmentInterval: max(micros(settings.movieFragmentInterval) ?? 10_000_000, 100_000),
-            initialFragmentInterval: max(micros(settings.initialMovieFragmentInterval) ?? 1_000_000, 100_000))
+            initialFragmentInterval: max(micros(settings.initialMovieFragmentInterval) ?? 1_000_000, 100_000),
+            displayMatrix: videoConnection.flatMap { connection in
+                let orientation = connection.frameOrientation
+                guard orientation != .identity, let format = video else { return nil }
+                return orientation.displayMatrix(width: format.width, height: format.height)
+            })
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
             output.state.withLock { $0.isRecording = true }

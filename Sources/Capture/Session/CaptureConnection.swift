@@ -13,6 +13,7 @@ public final class CaptureConnection: Sendable {
     /// See ``CaptureAudioChannel`` for the window and the peak hold.
     public let audioChannels: [CaptureAudioChannel]
     private let enabled = Locked(true)
+    private let display = Locked(FrameOrientation.identity)
 
     init(mediaType: MediaType, inputDevice: CaptureDevice) {
         self.mediaType = mediaType
@@ -35,4 +36,28 @@ public final class CaptureConnection: Sendable {
         get { enabled.withLock { $0 } }
         set { enabled.withLock { $0 = newValue } }
     }
+
+    /// Which way up the picture is shown (AVFoundation's `videoOrientation`; default ``CaptureVideoOrientation/landscapeRight``,
+    /// the camera's own). In a movie file it is written as the video track's display matrix when a recording starts
+    /// (no pixel work: players and Splice's loader turn the picture, `preferredTransform`); stills and data-output
+    /// frames are turned in pixels, from the next frame on. Ignored on an audio connection.
+    public var videoOrientation: CaptureVideoOrientation {
+        get { display.withLock { $0.orientation } }
+        set { display.withLock { $0.orientation = newValue } }
+    }
+
+    /// True to flip the picture left to right after the turn (AVFoundation's `isVideoMirrored`, as for a front
+    /// camera's preview); written and applied as ``videoOrientation`` is. Default false.
+    public var isVideoMirrored: Bool {
+        get { display.withLock { $0.isMirrored } }
+        set { display.withLock { $0.isMirrored = newValue } }
+    }
+
+    /// True for a video connection (AVFoundation's `isVideoOrientationSupported`).
+    public var isVideoOrientationSupported: Bool { mediaType == .video }
+    /// True for a video connection (AVFoundation's `isVideoMirroringSupported`).
+    public var isVideoMirroringSupported: Bool { mediaType == .video }
+
+    /// The orientation and mirroring together, read once per frame by the engine.
+    var frameOrientation: FrameOrientation { display.withLock { $0 } }
 }

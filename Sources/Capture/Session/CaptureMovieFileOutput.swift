@@ -10,7 +10,7 @@ import SpliceFFmpeg
 /// key frames), so after a crash (`kill -9`, power loss after the kernel wrote it back) the file plays up to its
 /// last complete fragment (``MovieFileRepair`` drops a torn one). A clean end rewrites it as a regular movie.
 /// An existing file is never overwritten.
-public final class CaptureMovieFileOutput: CaptureOutput {
+public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
     struct Settings: Sendable {
         var maxRecordedDuration: MediaTime = .invalid
         var maxRecordedFileSize: Int64 = 0

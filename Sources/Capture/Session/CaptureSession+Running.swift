@@ -18,16 +18,17 @@ extension CaptureSession {
         for input in inputs where input.device.hasMediaType(.video) && !input.device.isLockedForConfiguration {
             if let format = input.device.format(for: preset) { input.device.applyPresetFormat(format) }
         }
-        let movieOutputs = outputs.compactMap { $0 as? CaptureMovieFileOutput }
-        for output in movieOutputs {
+        for output in outputs.compactMap({ $0 as? ConnectableOutput }) {
             output.connect(inputs.flatMap { input in
                 input.device.mediaTypes.intersection(output.acceptedMediaTypes).sorted { $0.rawValue > $1.rawValue }
                     .map { CaptureConnection(mediaType: $0, inputDevice: input.device) }
             })
         }
         let devices = inputs.map(\.device)
+        let engineOutputs = SessionEngine.Outputs(outputs)
+        engineOutputs.photo.forEach { $0.setAccepting(true) }
         WorkerThread.start(name: "splice-capture") {
-            SessionEngine(session: self, devices: devices, movieOutputs: movieOutputs, stop: stop).run()
+            SessionEngine(session: self, devices: devices, outputs: engineOutputs, stop: stop).run()
         }
     }
 
