@@ -7,8 +7,11 @@ import Splice
 ///
 /// ```
 /// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
+///                         [--custom-compositor]
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
 ///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out
+///                                                                 --custom-compositor (W1c): the fade drawn by a
+///                                                                 Swift VideoCompositing (FadeCompositor)
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
@@ -34,7 +37,8 @@ struct SpliceBench {
                 let edit = try await Workloads.canonical(
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
                     hdr: hdr)
-                summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil)
+                summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
+                                           compositor: options.flag("custom-compositor") ? FadeCompositor() : nil)
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
                 summary = try await export(edit, to: options.path("out"))
@@ -63,7 +67,9 @@ struct SpliceBench {
     /// Exports `edit` with the benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23, 2 s GOP) + AAC
     /// 128 kb/s 48 kHz stereo, MP4 with the index first. `bitDepth` 10 writes H.264 High 10 (HDR when every source
     /// is HDR).
-    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil) async throws -> String {
+    /// With `compositor`, every frame's picture is the compositor's (W1c).
+    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil,
+                       compositor: (any VideoCompositing)? = nil) async throws -> String {
         try? FileManager.default.removeItem(at: url)
         let settings = ExportSettings(
             video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium", bitDepth: bitDepth),
@@ -74,6 +80,7 @@ struct SpliceBench {
         session.shouldOptimizeForNetworkUse = true
         session.videoComposition = edit.video
         session.audioMix = edit.audio
+        session.customVideoCompositor = compositor
         try await session.export()
         let duration = edit.composition.duration
         let frames = edit.video.map { duration.seconds / $0.frameDuration.seconds } ?? 0
@@ -107,7 +114,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr"]
+    static let flags: Set<String> = ["hdr", "custom-compositor"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
