@@ -7,9 +7,12 @@ import Splice
 ///
 /// ```
 /// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
+///                         [--custom-compositor]
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
 ///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out;
 ///                                                                 --lut FILE (W1c): saturation 1.3 + that .cube
+///                                                                 --custom-compositor (W1v): the fade drawn by a
+///                                                                 Swift VideoCompositing (FadeCompositor)
 ///                         [--concurrent N]                        N segments rendered at once in this process (W5)
 /// splice-bench segment    --inputs DIR --repeat N --segments S --parts DIR (--index I | --join FILE)
 ///                                                                 W5: one step of the segmented export of the edit
@@ -39,7 +42,8 @@ struct SpliceBench {
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
                     hdr: hdr, lookupTable: options.optionalPath("lut"))
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
-                                           concurrentSegments: options.optionalInt("concurrent"))
+                                           concurrentSegments: options.optionalInt("concurrent"),
+                                           compositor: options.flag("custom-compositor") ? FadeCompositor() : nil)
             case "segment":
                 let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
                 summary = try await segmentStep(edit, segments: options.int("segments", 2), parts: options.directory("parts"),
@@ -73,7 +77,9 @@ struct SpliceBench {
     /// 128 kb/s 48 kHz stereo, MP4 with the index first. `bitDepth` 10 writes H.264 High 10 (HDR when every source
     /// is HDR).
     /// `concurrentSegments` renders the video as that many segments at once (``AssetExportSession/concurrentSegments``).
-    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, concurrentSegments: Int? = nil) async throws -> String {
+    /// With `compositor`, every frame's picture is the compositor's (W1v).
+    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, concurrentSegments: Int? = nil,
+                       compositor: (any VideoCompositing)? = nil) async throws -> String {
         try? FileManager.default.removeItem(at: url)
         let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth))
         session.outputURL = url
@@ -82,6 +88,7 @@ struct SpliceBench {
         session.videoComposition = edit.video
         session.audioMix = edit.audio
         session.concurrentSegments = concurrentSegments
+        session.customVideoCompositor = compositor
         try await session.export()
         let duration = edit.composition.duration
         let frames = edit.video.map { duration.seconds / $0.frameDuration.seconds } ?? 0
@@ -139,7 +146,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr"]
+    static let flags: Set<String> = ["hdr", "custom-compositor"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []

@@ -25,6 +25,7 @@ struct ExportPlanner {
                 "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
         }
         try checkOutputLocation(outputURL)
+        try checkCustomCompositor()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(

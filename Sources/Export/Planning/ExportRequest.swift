@@ -28,4 +28,6 @@ struct ExportRequest: Sendable {
     var smartRenderPiece: SmartRenderEncoding.SourceParameters?
     /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
     var concurrentSegments: Int?
+    /// ``AssetExportSession/customVideoCompositor``: renders every frame in place of the built-in layer compositing.
+    var customVideoCompositor: (any VideoCompositing)?
 }
