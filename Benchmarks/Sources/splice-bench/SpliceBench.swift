@@ -196,9 +196,6 @@ struct Options {
         return number
     }
 
-    /// `--name PATH`, nil when absent.
-    func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
-
     func int(_ name: String, _ fallback: Int) -> Int {
         guard let value = values[name] else { return fallback }
         guard let number = Int(value), number > 0 else { SpliceBench.fail("--\(name) wants a positive integer, got '\(value)'") }
