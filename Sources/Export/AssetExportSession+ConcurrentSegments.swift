@@ -17,8 +17,9 @@ extension AssetExportSession {
     /// more bits there; with constant-quality rate control the pictures match a single export's to within a
     /// rounding of the GOP structure). It pays only when the encoder cannot use the machine's cores by itself
     /// (a single-threaded or poorly threaded encoder, small pictures, a filter-bound render); x264 and most encoders
-    /// already thread well, and there it can be slower. It is never switched on automatically: no threshold where
-    /// it pays has been measured yet.
+    /// already thread well, and there it can be slower. It is never switched on automatically: on the 2-core machine
+    /// measured (Benchmarks/README.md, W5: 60 s at 720p, x264 medium) 2 concurrent segments used the same CPU as
+    /// one export (0.99×) and 1.7× its peak memory, so no core count where it pays has been found.
     ///
     /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
     /// without video: ``export()`` then throws ``ExportError/unsupportedSettings(_:)`` (or
