@@ -51,6 +51,13 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
     case inconsistentEmptySegment(trackID: Int32?, index: Int)
     /// The last segment of a segment list is empty; a track never ends with a gap (AVFoundation's rule).
     case trailingEmptySegment(trackID: Int32?, index: Int)
+    /// Segment `index` has a time effect (``SegmentTimeEffect``) its ranges do not satisfy: `reason` says which rule
+    /// (a reversed range longer than ``SegmentTimeEffect/maximumReversedDuration``, a ramp whose durations do not
+    /// match its integral, an invalid ramp).
+    case invalidTimeEffect(trackID: Int32?, index: Int, reason: String)
+    /// An edit would cut a speed-ramped segment at composition time `time`; a ramp is kept whole (cut the ramp's
+    /// keys yourself and insert the pieces). Reversed and frozen segments can be cut.
+    case timeEffectCut(trackID: Int32?, operation: String, time: MediaTime)
 
     /// A sentence naming the track, the argument and the times (seconds with the exact fraction).
     public var description: String {
@@ -100,6 +107,11 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
                 + "range, or neither (an empty segment)."
         case let .trailingEmptySegment(trackID, index):
             return "\(Self.subject(trackID)): the last segment (\(index)) is empty; a track never ends with a gap."
+        case let .invalidTimeEffect(trackID, index, reason):
+            return "\(Self.subject(trackID)): segment \(index)'s time effect is invalid: \(reason)."
+        case let .timeEffectCut(trackID, operation, time):
+            return "\(Self.subject(trackID)): \(operation) would cut a speed-ramped segment at \(time); a ramp is "
+                + "cut only at its ends."
         }
     }
 

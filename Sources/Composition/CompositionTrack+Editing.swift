@@ -207,7 +207,10 @@ extension CompositionTrack {
                 let part = try piece(of: segment, from: from, to: to, operation: operation)
                 let newEnd = to <= start ? to : try mapped(to)
                 let newTarget = TimeRange(start: cursor, duration: try exactDifference(newEnd, cursor, operation: operation))
-                if from >= start, to <= stop, !part.isEmpty, !part.isStillImage {
+                if case .speedRamp = part.timeEffect, newTarget.duration != part.timeMapping.target.duration {
+                    throw CompositionError.timeEffectCut(trackID: trackID, operation: operation, time: from)
+                }
+                if from >= start, to <= stop, !part.isEmpty, !part.isStillImage, part.timeEffect != .freezeFrame {
                     try Self.checkSpeed(source: part.timeMapping.source, target: newTarget, trackID: trackID)
                 }
                 let retimed = Self.retimed(part, to: newTarget)

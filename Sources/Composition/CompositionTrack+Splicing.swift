@@ -52,11 +52,31 @@ extension CompositionTrack {
         if from == target.start, to == target.end { return segment }
         let newTarget = TimeRange(start: from, duration: try exactDifference(to, from, operation: operation))
         guard let source = segment.sourceTrack else { return CompositionTrackSegment(emptyTimeRange: newTarget) }
-        let sourceStart = try sourceTime(at: from, in: segment, operation: operation)
-        let sourceEnd = try sourceTime(at: to, in: segment, operation: operation)
+        switch segment.timeEffect {
+        case .freezeFrame:
+            // The held frame stays the same; only the composition range is cut.
+            return CompositionTrackSegment(
+                sourceTrack: source, timeMapping: TimeMapping(source: segment.timeMapping.source, target: newTarget),
+                timeEffect: .freezeFrame)
+        case .speedRamp:
+            throw CompositionError.timeEffectCut(trackID: trackID, operation: operation, time: from == target.start ? to : from)
+        case .reverse, nil:
+            break
+        }
+        var sourceStart = try sourceTime(at: from, in: segment, operation: operation)
+        var sourceEnd = try sourceTime(at: to, in: segment, operation: operation)
+        if segment.timeEffect == .reverse {
+            // Played backwards: composition [from, to) reads the mirror image of the forward sub-range.
+            let mirror = try exactSum(segment.timeMapping.source.start, segment.timeMapping.source.end, operation: operation)
+            (sourceStart, sourceEnd) = (
+                try exactDifference(mirror, sourceEnd, operation: operation),
+                try exactDifference(mirror, sourceStart, operation: operation))
+        }
         let newSource = TimeRange(
             start: sourceStart, duration: try exactDifference(sourceEnd, sourceStart, operation: operation))
-        return CompositionTrackSegment(sourceTrack: source, timeMapping: TimeMapping(source: newSource, target: newTarget))
+        return CompositionTrackSegment(
+            sourceTrack: source, timeMapping: TimeMapping(source: newSource, target: newTarget),
+            timeEffect: segment.timeEffect)
     }
 
     /// The source time that plays at composition time `time` in a media segment:
@@ -98,10 +118,19 @@ extension CompositionTrack {
 
     /// The single segment equivalent to `first` followed by `second` (which starts where `first` ends), or nil when
     /// they are not one continuous piece: both empty, or the same source track continued contiguously
-    /// (`first.source.end == second.source.start`) at exactly the same speed.
+    /// (`first.source.end == second.source.start`) at exactly the same speed, neither with a time effect; or two
+    /// freeze frames of the same source range.
     static func merged(_ first: CompositionTrackSegment, _ second: CompositionTrackSegment) -> CompositionTrackSegment? {
         let a = first.timeMapping, b = second.timeMapping
-        guard first.isEmpty == second.isEmpty,
+        if first.timeEffect == .freezeFrame, second.timeEffect == .freezeFrame, first.sourceTrack == second.sourceTrack,
+           a.source == b.source, let targetDuration = a.target.duration.adding(exactly: b.target.duration) {
+            // Two holds of the same frame are one longer hold.
+            var joined = first
+            joined.timeMapping.target = TimeRange(start: a.target.start, duration: targetDuration)
+            return joined
+        }
+        // Other segments with time effects are never merged (a reversed pair would have to swap its source halves).
+        guard first.timeEffect == nil, second.timeEffect == nil, first.isEmpty == second.isEmpty,
               let targetDuration = a.target.duration.adding(exactly: b.target.duration)
         else { return nil }
         let target = TimeRange(start: a.target.start, duration: targetDuration)

@@ -9,6 +9,7 @@ extension CompositionTrack {
     ///   greater than 0 lying inside the source track's ``AssetTrack/timeRange``; an empty segment has neither;
     /// - a media segment's speed (source duration / target duration) is within `1/32 ... 32`
     ///   (``speedLimit``), except for still images;
+    /// - a segment's time effect fits its ranges (``checkTimeEffect(_:source:target:trackID:index:)``);
     /// - the last segment is not empty (AVFoundation never lets a track end with a gap).
     ///
     /// - Parameters:
@@ -22,7 +23,8 @@ extension CompositionTrack {
     ///   ``CompositionError/inconsistentEmptySegment(trackID:index:)``,
     ///   ``CompositionError/mediaTypeMismatch(trackID:trackMediaType:sourceTrackID:sourceMediaType:)``,
     ///   ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``,
-    ///   ``CompositionError/speedOutOfRange(trackID:sourceRange:targetRange:)`` or
+    ///   ``CompositionError/speedOutOfRange(trackID:sourceRange:targetRange:)``,
+    ///   ``CompositionError/invalidTimeEffect(trackID:index:reason:)`` or
     ///   ``CompositionError/trailingEmptySegment(trackID:index:)``.
     /// - Complexity: O(n).
     public static func validateSegments(
@@ -55,7 +57,9 @@ extension CompositionTrack {
                 try checkFinite(range.start, trackID: trackID, parameter: "\(name).source.start")
                 try checkPositiveDuration(range.duration, trackID: trackID, parameter: "\(name).source.duration")
                 try checkSourceRange(range, of: source, trackID: trackID)
-                if !segment.isStillImage {
+                if let effect = segment.timeEffect {
+                    try checkTimeEffect(effect, source: range, target: target, trackID: trackID, index: index)
+                } else if !segment.isStillImage {
                     try checkSpeed(source: range, target: target, trackID: trackID)
                 }
             } else if segment.timeMapping.source.start.isValid || segment.timeMapping.source.duration.isValid {

@@ -12,13 +12,19 @@ public struct CompositionTrackSegment: Sendable, Hashable, Codable {
     /// Maps the source range (``TimeRange/invalid`` for an empty segment) onto the target range of composition time,
     /// both in seconds as exact ``MediaTime``s.
     public var timeMapping: TimeMapping
+    /// How the segment plays its source range: nil for AVFoundation's linear mapping at constant forward speed,
+    /// otherwise a reverse, a freeze frame or a speed ramp (``SegmentTimeEffect``). Left out of JSON when nil.
+    public var timeEffect: SegmentTimeEffect?
 
     /// A segment that plays `timeMapping.source` of `sourceTrack` over `timeMapping.target`, as
     /// `AVCompositionTrackSegment(url:trackID:sourceTimeRange:targetTimeRange:)`. Not checked here; a track's
     /// segment list is checked by ``CompositionTrack/validateSegments(_:trackID:mediaType:)``.
-    public init(sourceTrack: AssetTrack, timeMapping: TimeMapping) {
+    ///
+    /// `timeEffect` (nil by default) plays the range in reverse, holds one frame, or ramps the speed.
+    public init(sourceTrack: AssetTrack, timeMapping: TimeMapping, timeEffect: SegmentTimeEffect? = nil) {
         self.sourceTrack = sourceTrack
         self.timeMapping = timeMapping
+        self.timeEffect = timeEffect
     }
 
     /// An empty segment (a gap) over `emptyTimeRange` of composition time, as

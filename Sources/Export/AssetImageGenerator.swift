@@ -169,6 +169,8 @@ extension AssetImageGenerator {
                   let index = track.segmentIndex(containing: time, from: 0) else { continue }
             let segment = track.segments[index]
             guard let source = segment.source, !segment.mapping.isEmpty else { continue }
+            // A time effect's map is not linear: the exact time is rendered rather than a key frame mapped back.
+            if segment.effect != nil { return nil }
             // The window in composition time, kept inside the segment and the instruction.
             let target = segment.mapping.target.intersection(instruction.timeRange)
             let earliest = max(time - requestedTimeToleranceBefore, target.start)

@@ -95,6 +95,14 @@ extension DocumentComposition {
                 guard let asset = assets[segment.source] else { continue }  // the loader reported it
                 guard let source = sourceTrack(of: segment, in: asset, for: track, at: path, problems: &problems) else { continue }
                 let isStill = source.video?.isStillImage ?? false
+                if segment.freezeFrame != nil || segment.speedRamp != nil {
+                    let at = segment.at ?? end
+                    if let length = insertHeldOrRamped(segment, of: source, at: at, after: end, trackID: track.trackID,
+                                                       into: &composition, path: path, problems: &problems) {
+                        end = at + length
+                    }
+                    continue
+                }
                 let range: TimeRange
                 if let given = segment.timeRange {
                     range = given
@@ -112,7 +120,11 @@ extension DocumentComposition {
                 }
                 do {
                     try composition.updateTrack(withTrackID: track.trackID) { compositionTrack in
-                        try compositionTrack.insertTimeRange(range, of: source, at: at)
+                        if segment.reverse == true {
+                            try compositionTrack.insertReversedTimeRange(range, of: source, at: at)
+                        } else {
+                            try compositionTrack.insertTimeRange(range, of: source, at: at)
+                        }
                     }
                 } catch let error as CompositionError {
                     problems.add(path.appending(error.segmentField), "\(error)")

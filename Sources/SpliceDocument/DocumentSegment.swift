@@ -7,6 +7,10 @@ import Composition
 /// ```json
 /// { "source": "clips/a.mov", "track": "video", "timeRange": { "start": "1s", "duration": "3s" }, "at": "0s", "toDuration": "1.5s" }
 /// ```
+///
+/// Time effects (issue 20): `"reverse": true` plays the range backwards; `"freezeFrame": "1.2s"` with
+/// `"toDuration": "2s"` holds the picture at source 1.2 s for 2 s; `"speedRamp": {"duration": "3s", "keyframes":
+/// [{"time": "0s", "value": 1}, {"time": "1s", "value": 2}]}` ramps the rate (see ``SpeedRamp``).
 public struct DocumentSegment: Sendable, Hashable, Codable {
     /// Which track of the source file a segment reads.
     public enum TrackSelector: Sendable, Hashable, Codable {
@@ -58,12 +62,29 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
     /// fast); nil to play at normal speed.
     public var toDuration: MediaTime?
 
+    /// True to play ``timeRange`` backwards, picture and sound (``CompositionTrack/insertReversedTimeRange(_:of:at:)``);
+    /// ``toDuration`` may still change its speed. nil or false: forwards.
+    public var reverse: Bool?
+    /// The source time of a picture to hold for ``toDuration`` (required with it): a freeze frame, silent on an audio
+    /// track (``CompositionTrack/insertFreezeFrame(at:of:duration:at:)``). ``timeRange`` is not used with it.
+    public var freezeFrame: MediaTime?
+    /// A keyframed rate (``SpeedRamp``) reading the source from `timeRange.start` (0 when ``timeRange`` is left out);
+    /// the segment lasts the ramp's duration and reads its integral, so a given `timeRange.duration` must equal it.
+    /// Not combined with ``toDuration`` or ``reverse``.
+    public var speedRamp: SpeedRamp?
+
     /// A segment.
-    public init(source: String, track: TrackSelector? = nil, timeRange: TimeRange? = nil, at: MediaTime? = nil, toDuration: MediaTime? = nil) {
+    public init(
+        source: String, track: TrackSelector? = nil, timeRange: TimeRange? = nil, at: MediaTime? = nil,
+        toDuration: MediaTime? = nil, reverse: Bool? = nil, freezeFrame: MediaTime? = nil, speedRamp: SpeedRamp? = nil
+    ) {
         self.source = source
         self.track = track
         self.timeRange = timeRange
         self.at = at
         self.toDuration = toDuration
+        self.reverse = reverse
+        self.freezeFrame = freezeFrame
+        self.speedRamp = speedRamp
     }
 }

@@ -26,6 +26,15 @@ extension ShortFormDocument {
         /// Fade out to the background colour (and to silence) over this long at the clip's end; nil for none. Not
         /// with a transition out of the clip.
         public var fadeOut: MediaTime?
+        /// True to play the clip backwards, picture and sound (a time effect, ``Composition/SegmentTimeEffect``);
+        /// nil or false: forwards. Works with ``speed``.
+        public var reverse: Bool?
+        /// The source time of a picture to hold for ``duration`` (3 s when nil), with silence: a freeze frame. Not
+        /// with ``start``, ``speed`` or ``speedRamp``.
+        public var freezeFrame: MediaTime?
+        /// A keyframed rate reading the source from ``start``: the clip lasts the ramp's duration and reads its
+        /// integral (``Composition/SpeedRamp``). Not with ``duration``, ``speed``, ``reverse`` or ``freezeFrame``.
+        public var speedRamp: SpeedRamp?
         /// Built-in effects on the clip's picture, in order (colour, lookup table, blur, sharpen, vignette); nil
         /// for none.
         public var effects: [Effect]?

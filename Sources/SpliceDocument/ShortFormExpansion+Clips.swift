@@ -25,6 +25,9 @@ extension ShortFormExpansion {
             problems.add(path.appending("speed"), "'\(clip.source)' is a still image: speed has no meaning (give its duration instead)")
             failed = true
         }
+        if clip.freezeFrame != nil || clip.speedRamp != nil {
+            return resolveHeldOrRampedClip(clip, index: index, asset: asset, video: video, failed: failed)
+        }
         let start = clip.start ?? .zero
         if !start.isNumeric || start < .zero {
             problems.add(path.appending("start"), "\(start) is not a time ≥ 0")
@@ -159,10 +162,19 @@ extension ShortFormExpansion {
     }
 
     func segment(of clip: PlacedClip, track: AssetTrack, range: TimeRange) -> DocumentSegment {
+        if let held = clip.clip.freezeFrame {
+            return DocumentSegment(
+                source: clip.clip.source, track: .trackID(track.trackID), at: clip.start, toDuration: clip.duration,
+                freezeFrame: held)
+        }
+        if let ramp = clip.clip.speedRamp {
+            return DocumentSegment(
+                source: clip.clip.source, track: .trackID(track.trackID), timeRange: range, at: clip.start, speedRamp: ramp)
+        }
         let output = range.duration.multiplied(byRatio: clip.speed.denominator, over: clip.speed.numerator)
         return DocumentSegment(
             source: clip.clip.source, track: .trackID(track.trackID), timeRange: range, at: clip.start,
-            toDuration: output == range.duration ? nil : output)
+            toDuration: output == range.duration ? nil : output, reverse: clip.clip.reverse)
     }
 
     mutating func renderSize(first: PlacedClip) -> Size {

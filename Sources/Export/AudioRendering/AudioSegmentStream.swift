@@ -42,8 +42,10 @@ final class AudioSegmentStream {
     ///   - previous: the stream of the track's previous segment, if any. When it decoded the same source no further
     ///     than this segment's start, its file and decoder are taken over (see the note on decoding below).
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file.
+    ///   - reversed: when true the trimmed range is played backwards (`areverse`, which holds the range's decoded
+    ///     samples in memory: at most ``SegmentTimeEffect/maximumReversedDuration`` of them) before any tempo change.
     init(track: AssetTrack, source: TimeRange, target: TimeRange, format: AudioOutputFormat, varispeed: Bool,
-         continuing previous: AudioSegmentStream? = nil, cancellation: CancellationFlag) throws {
+         reversed: Bool = false, continuing previous: AudioSegmentStream? = nil, cancellation: CancellationFlag) throws {
         self.track = track
         self.format = format
         sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
@@ -76,6 +78,7 @@ final class AudioSegmentStream {
 
         // Speed = source duration / target duration. atempo takes 0.5 ... 100 per instance: chain instances.
         var chain = ["[in]atrim=start_pts=\(firstSourceSample):end_pts=\(lastSourceSample)", "asetpts=PTS-STARTPTS"]
+        if reversed { chain.append("areverse") }
         let speed = source.duration.seconds / target.duration.seconds
         if abs(speed - 1) > 1e-9 {
             if varispeed {

@@ -2,7 +2,8 @@ import SpliceFFmpeg
 import Composition
 
 /// Renders one composition audio track onto the output sample grid: each segment through an
-/// ``AudioSegmentStream``; empty segments and the time after the last segment are silence.
+/// ``AudioSegmentStream`` (a reversed one with `areverse`), a speed-ramped one through a ``RampedAudioStream``;
+/// empty segments, freeze frames and the time after the last segment are silence.
 ///
 /// Reads must be sequential (each starting where the previous ended). Confined to one export worker.
 final class AudioTrackRenderer {
@@ -14,6 +15,8 @@ final class AudioTrackRenderer {
     private let bounds: [Int64]
     private var segmentIndex = 0
     private var stream: AudioSegmentStream?
+    /// The stream of the current segment when it is speed-ramped.
+    private var ramped: RampedAudioStream?
     /// The last segment's stream, kept so the next segment can take over its decoder when it cuts the same source
     /// further on (decoding never restarts from the file's start for cuts made in order).
     private var previous: AudioSegmentStream?
@@ -37,7 +40,9 @@ final class AudioTrackRenderer {
             while segmentIndex < track.segments.count, bounds[segmentIndex + 1] <= position {
                 segmentIndex += 1
                 if stream != nil { previous = stream }
+                if let ramped { previous = ramped.inner }
                 stream = nil
+                ramped = nil
             }
             let remaining = count - written
             guard segmentIndex < track.segments.count else {
@@ -47,11 +52,20 @@ final class AudioTrackRenderer {
             let segmentEnd = bounds[segmentIndex + 1]
             let chunk = Int(min(Int64(remaining), segmentEnd - position))
             let segment = track.segments[segmentIndex]
-            if let source = segment.source, !segment.mapping.isEmpty {
+            if let source = segment.source, !segment.mapping.isEmpty, case .speedRamp(let ramp) = segment.effect {
+                if ramped == nil {
+                    ramped = try RampedAudioStream(
+                        track: source, segment: segment, ramp: ramp, format: format, varispeed: varispeed,
+                        continuing: previous, cancellation: cancellation)
+                    previous = nil
+                }
+                try ramped?.read(into: &channels, offset: offset + written, count: chunk)
+            } else if let source = segment.source, !segment.mapping.isEmpty, segment.effect != .freezeFrame {
                 if stream == nil {
                     stream = try AudioSegmentStream(
                         track: source, source: segment.mapping.source, target: segment.mapping.target,
-                        format: format, varispeed: varispeed, continuing: previous, cancellation: cancellation)
+                        format: format, varispeed: varispeed, reversed: segment.effect == .reverse,
+                        continuing: previous, cancellation: cancellation)
                     previous = nil
                 }
                 try stream?.read(into: &channels, offset: offset + written, count: chunk)

@@ -114,6 +114,11 @@ struct PassthroughPlan: Sendable {
                         + "\(display(mapping.target.end)) in the export); a gap cannot be stream-copied — remove it or re-encode")
             }
             let piece = Piece(source: source, sourceRange: mapping.source, targetStart: mapping.target.start, segmentIndex: index)
+            if let effect = segment.effect {
+                throw ExportError.passthroughNotPossible(
+                    "\(piece.name(track: track.trackID)) has a time effect (\(effect.kindName)) from "
+                        + "\(display(mapping.target.start)); time effects need re-encoding")
+            }
             guard mapping.source.duration == mapping.target.duration else {
                 throw ExportError.passthroughNotPossible(
                     "\(piece.name(track: track.trackID)) plays at speed \(mapping.speed) from \(display(mapping.target.start)); "

@@ -89,7 +89,9 @@ struct SmartRenderPlanner {
         }
         guard let source = top.segment.source else { return .reencode(.noSource) }
         if source.video?.isStillImage == true { return .reencode(.stillImage) }
-        if top.segment.mapping.source.duration != top.segment.mapping.target.duration { return .reencode(.speed) }
+        if top.segment.mapping.source.duration != top.segment.mapping.target.duration || top.segment.effect != nil {
+            return .reencode(.speed)  // a time effect (reverse, freeze, ramp) retimes the pictures too
+        }
         if let mismatch = formatMismatch(of: source) { return .reencode(mismatch) }
         return .candidate(trackID: top.layer.trackID, segment: top.segmentIndex)
     }

@@ -4,7 +4,8 @@ import Composition
 /// Answers, for one composition video track, which source picture is on screen at a composition time: the segment
 /// containing the time, its exact source time (`CMTimeMapTimeFromRangeToRange`), and the source frame shown then
 /// (sample-and-hold, through a ``VideoSourceReader``). Empty segments and times past the end give nil: the track is
-/// not drawn there.
+/// not drawn there. A segment with a time effect maps the time through the model's own map
+/// (``TimeMapping/sourceTime(at:effect:)``); a reversed one is read backwards by a ``ReversedSourceReader``.
 ///
 /// Readers are kept per source file and track, so consecutive segments cut from the same clip decode on without
 /// reopening. Times must be visited in non-decreasing order for efficiency (earlier times seek).
@@ -12,6 +13,7 @@ final class TrackFrameSelector {
     let track: RenderTrack
     private let cancellation: CancellationFlag
     private var readers: [String: VideoSourceReader] = [:]
+    private var reversedReaders: [String: ReversedSourceReader] = [:]
     private var segmentHint = 0
     /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
     private(set) var shownNaturalSize: Size?
@@ -30,6 +32,14 @@ final class TrackFrameSelector {
         segmentHint = index
         let segment = track.segments[index]
         guard let source = segment.source, !segment.mapping.isEmpty else { return nil }
+        shownNaturalSize = source.video?.naturalSize
+        shownColor = source.video?.color
+        if segment.effect?.playsBackward == true, source.video?.isStillImage != true {
+            return try reversedReader(for: source).frame(before: segment.sourceTime(at: time))
+        }
+        if !reversedReaders.isEmpty, !track.segments[index...].contains(where: { $0.effect?.playsBackward == true }) {
+            reversedReaders = [:]  // no reversed segment ahead: free its chunk of pictures
+        }
         let key = source.sourceStreamKey
         let reader: VideoSourceReader
         if let existing = readers[key] {
@@ -43,8 +53,17 @@ final class TrackFrameSelector {
             let upcoming = Set(track.segments[index...].compactMap { $0.source?.sourceStreamKey })
             readers = readers.filter { upcoming.contains($0.key) }
         }
-        shownNaturalSize = source.video?.naturalSize
-        shownColor = source.video?.color
         return try reader.frame(at: segment.sourceTime(at: time))
+    }
+
+    /// The reader of reversed segments of `source` (one per source stream, kept while the track uses it; at most
+    /// one chunk of ``SegmentTimeEffect/maximumReversedChunkFrames`` pictures each).
+    private func reversedReader(for source: AssetTrack) throws -> ReversedSourceReader {
+        let key = source.sourceStreamKey
+        if let existing = reversedReaders[key] { return existing }
+        let reader = try ReversedSourceReader(track: source, cancellation: cancellation)
+        // Keep one: a reversed chunk is large, and reversed segments of different sources rarely alternate.
+        reversedReaders = [key: reader]
+        return reader
     }
 }

@@ -45,14 +45,20 @@ final class VideoSourceReader {
         self.track = track
         source = try StreamDecoder(track: track, cancellation: cancellation)
         timeBase = source.timeBase
+        halfTick = Self.halfTick(of: track, timeBase: timeBase)
+        current = try Frame()
+        pending = try Frame()
+    }
+
+    /// Half a tick of `timeBase` when `track`'s frame times are rounded to it (its clock cannot express its frame
+    /// rate, see the type's discussion); zero otherwise. Subtracted from every decoded frame's source time.
+    static func halfTick(of track: AssetTrack, timeBase: AVRational) -> MediaTime {
         let doubledDenominator = 2 * Int64(timeBase.den)
         let roundedFrameTimes = track.video.map {
             !$0.hasVariableFrameRate && MutableVideoComposition.standardFrameDuration(of: track) != $0.minFrameDuration
         } ?? false
-        halfTick = roundedFrameTimes && timeBase.num > 0 && doubledDenominator <= Int64(Int32.max)
+        return roundedFrameTimes && timeBase.num > 0 && doubledDenominator <= Int64(Int32.max)
             ? MediaTime(value: Int64(timeBase.num), timescale: Int32(doubledDenominator)) : .zero
-        current = try Frame()
-        pending = try Frame()
     }
 
     /// The frame to show at source time `time` (sample-and-hold), or nil when the track has no frame at all.
