@@ -50,7 +50,7 @@ let package = Package(
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Runs the built `splice` executable.
-        .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "SpliceTestSupport"]),
+        .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTestSupport"]),
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export", "SpliceTestSupport"]),
         // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),

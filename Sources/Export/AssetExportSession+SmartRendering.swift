@@ -1,22 +1,151 @@
 import Foundation
+import Composition
+import SpliceFFmpeg
 
 extension AssetExportSession {
-    /// Plan the video as spans to copy from the sources unchanged and spans to re-encode (smart rendering), and
-    /// report them in ``smartRenderReport``. False by default. Needs encoder settings (not the passthrough preset:
+    /// Copy, packet for packet, the parts of the video the edit did not touch, and re-encode only the rest (smart
+    /// rendering). False by default. Needs encoder settings (not the passthrough preset:
     /// ``ExportError/unsupportedSettings(_:)``).
     ///
     /// A span can be copied where one H.264 source is on screen untouched (identity layer, opacity 1, no crop, no
     /// overlay, speed 1) and its pictures match the output (size, pixel format, colour tags, square pixels, the
-    /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied, partial groups
-    /// at cuts and everything else are re-encoded. This version plans and reports only: writing copied and
-    /// re-encoded pieces into one stream is not implemented yet, so the whole video is re-encoded and the report's
-    /// ``SmartRenderReport/fallback`` says so.
+    /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied; partial groups
+    /// at cuts and everything else are rendered and encoded with settings matched to the copied source
+    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band under an id of their own), and
+    /// joined with the copied packets into one stream of an MP4 or MOV file. The audio is rendered (re-encoded) as in
+    /// an ordinary export. Before the file is named, every picture is decoded and compared: a copied picture with the
+    /// source's own decode, a re-encoded one with its piece's; any difference, and the export is re-encoded as a
+    /// whole instead. ``smartRenderReport`` says what was copied and re-encoded and why, and its
+    /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, copied sources with
+    /// different parameter sets, another container, a file length limit, a failed verification).
     public var smartRendering: Bool {
         get { request.withLock { $0.smartRendering } }
         set { request.withLock { $0.smartRendering = newValue } }
     }
 
-    /// What smart rendering planned, once ``export()`` has read the sources (nil without ``smartRendering`` or
-    /// video, and before the export starts writing).
+    /// What smart rendering did, once ``export()`` has read the sources (nil without ``smartRendering`` or video,
+    /// and before the export has planned); updated if verification made it fall back to a full re-encode.
     public var smartRenderReport: SmartRenderReport? { state.withLock { $0.smartRenderReport } }
+
+    /// ``export()`` with ``smartRendering``: plans, renders the re-encoded spans as pieces (video only, one at a
+    /// time) and the audio into a hidden directory beside the output, joins them with the copied packets, verifies,
+    /// and names the file; falls back to an ordinary export when the plan cannot be written or the file fails
+    /// verification. Progress: the pieces and the audio up to 0.8 (by frames), the join to 0.9, the verification.
+    /// - Returns: false (no file length limit applies).
+    /// - Throws: the errors of ``export()``; `CancellationError`.
+    func exportSmart(_ plan: ExportPlan) async throws -> Bool {
+        let cancellation = self.cancellation
+        let decision = try await WorkerThread.run(name: "splice.smart-plan") {
+            try plan.smartRenderDecision(cancellation: cancellation)
+        }
+        var ordinary = plan
+        ordinary.smartRendering = false
+        state.withLock { $0.smartRenderReport = decision?.report }
+        guard let decision, decision.writesSpans, let source = decision.sources.values.first?.track,
+              let parameters = decision.parameters, let video = plan.video else {
+            return try await runOnWorkerThread(ordinary)
+        }
+        let output = plan.outputURL
+        let directory = output.deletingLastPathComponent()
+            .appendingPathComponent(".\(output.lastPathComponent).smart-\(UUID().uuidString)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError.outputNotWritable(directory, reason: "the directory for re-encoded pieces cannot be made: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pieces = try await renderPieces(decision, parameters: parameters, plan: plan, directory: directory)
+        var audioURL: URL?
+        if plan.audio != nil, let audioSettings = plan.settings.audio {
+            let url = directory.appendingPathComponent("audio.\(plan.fileType.rawValue)")
+            let range = request.withLock { $0.timeRange }  // as the ordinary export's audio: the same samples
+            try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: range, to: url,
+                                 fileType: plan.fileType, piece: nil, progress: 0.75...0.8)
+            audioURL = url
+        }
+        publish(progress: 0.8)
+        let input = SmartRenderWriter.Input(
+            source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
+            fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
+            outputURL: output)
+        let frameCount = video.frameCount
+        let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
+            let temporary = TemporaryOutputFile(for: output)
+            do {
+                try SmartRenderWriter(input: input, cancellation: cancellation) { [self] in
+                    publish(progress: 0.8 + 0.1 * $0)
+                }.run(path: temporary.path)
+                try SmartRenderVerifier(input: input, frameCount: frameCount, cancellation: cancellation).verify(path: temporary.path)
+                if cancellation.isCancelled { throw CancellationError() }
+            } catch let failure as SmartRenderVerifier.Failure {
+                temporary.discard()
+                return failure.description
+            } catch {
+                temporary.discard()
+                throw error
+            }
+            try temporary.commit(to: output, replacing: plan.overwritesExistingFile)
+            return nil
+        }
+        guard let failure else { return false }
+        state.withLock { $0.smartRenderReport?.fallback = .verificationFailed(failure) }
+        return try await runOnWorkerThread(ordinary)
+    }
+
+    /// Renders each re-encoded span into its own video-only file, one after another.
+    private func renderPieces(
+        _ decision: SmartRenderDecision, parameters: SmartRenderEncoding.SourceParameters, plan: ExportPlan, directory: URL
+    ) async throws -> [SmartRenderPiece] {
+        guard let video = plan.video, let videoSettings = plan.settings.video else { return [] }
+        let start = request.withLock { $0.timeRange.start }
+        let total = Double(max(video.frameCount, 1))
+        var pieces: [SmartRenderPiece] = []
+        var frame = 0
+        var rendered = 0
+        for (index, planned) in decision.spans.enumerated() {
+            let frames = frame..<(frame + planned.span.frameCount)
+            frame = frames.upperBound
+            if planned.span.action == .copy, let key = planned.sourceKey, let source = decision.sources[key] {
+                pieces.append(SmartRenderPiece(
+                    content: .copied(source: source.track, groups: Array(source.groups[planned.groups])), frames: frames))
+                continue
+            }
+            let url = directory.appendingPathComponent("piece-\(index).\(plan.fileType.rawValue)")
+            let range = TimeRange(start: start + planned.span.timeRange.start, end: start + planned.span.timeRange.end)
+            let done = 0.75 * Double(rendered) / total
+            rendered += frames.count
+            try await renderPart(ExportSettings(video: videoSettings, audio: nil), range: range, to: url,
+                                 fileType: plan.fileType, piece: parameters, progress: done...(0.75 * Double(rendered) / total))
+            pieces.append(SmartRenderPiece(content: .encoded(url), frames: frames))
+        }
+        return pieces
+    }
+
+    /// Exports `range` of the composition with `settings` into `url` through a session of its own, cancelled with
+    /// this one, its progress mapped onto `progress` of this one's; `piece` set: encoded as a smart-render piece
+    /// matched to that source.
+    private func renderPart(
+        _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
+        piece: SmartRenderEncoding.SourceParameters?, progress: ClosedRange<Double>
+    ) async throws {
+        let request = self.request.withLock { $0 }
+        let session = AssetExportSession(asset: asset, settings: settings)
+        session.outputURL = url
+        session.outputFileType = fileType
+        session.videoComposition = request.videoComposition
+        session.audioMix = request.audioMix
+        session.timeRange = range
+        session.overwritesExistingFile = true
+        session.shouldOptimizeForNetworkUse = false
+        session.request.withLock { $0.smartRenderPiece = piece }
+        session.state.withLock {
+            $0.progressObserver = { [self] value in
+                publish(progress: progress.lowerBound + (progress.upperBound - progress.lowerBound) * value)
+            }
+        }
+        state.withLock { $0.parts = [session] }
+        defer { state.withLock { $0.parts = [] } }
+        if cancellation.isCancelled { throw CancellationError() }
+        try await session.export()
+    }
 }

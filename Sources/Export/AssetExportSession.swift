@@ -232,6 +232,7 @@ public final class AssetExportSession: Sendable {
                     try await exportConcurrentSegments(count, plan: plan)
                     return false
                 }
+                if plan.smartRendering { return try await exportSmart(plan) }
                 return try await runOnWorkerThread(plan)
             } onCancel: {
                 cancelExport()
@@ -278,13 +279,11 @@ public final class AssetExportSession: Sendable {
         try plan.passthrough?.checkSources(cancellation: cancellation)
     }
 
-    private func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
+    /// Runs `plan` as an ordinary export (passthrough or render) on a worker thread.
+    func runOnWorkerThread(_ plan: ExportPlan) async throws -> Bool {
         let cancellation = self.cancellation
         return try await WorkerThread.run(name: "splice.export") { [self] in
             try Self.checkSources(of: plan, cancellation: cancellation)
-            if plan.smartRendering, let report = try plan.smartRenderReport(cancellation: cancellation) {
-                state.withLock { $0.smartRenderReport = report }
-            }
             return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
     }

@@ -37,6 +37,10 @@ public struct AssetImageGenerator: Sendable {
     /// Whether pictures keep a high dynamic range (AVFoundation's `dynamicRangePolicy`): `.forceSDR` (default) or
     /// `.matchSource`. See ``DynamicRangePolicy-swift.enum``.
     public var dynamicRangePolicy: DynamicRangePolicy
+    /// Your own compositor (``VideoCompositing``), called for each picture in place of the built-in layer
+    /// compositing, exactly as the export calls it; nil (default) uses the built-in path. Needs an SDR picture
+    /// (``DynamicRangePolicy-swift.enum/forceSDR``).
+    public var customVideoCompositor: (any VideoCompositing)?
 
     /// A generator for `asset`, a composition.
     public init(asset: MutableComposition) {
@@ -115,9 +119,13 @@ public struct AssetImageGenerator: Sendable {
             composition.colorTransferFunction = nil
             composition.colorYCbCrMatrix = nil
         }
-        let plan = try ExportPlanner.videoPlan(
+        var plan = try ExportPlanner.videoPlan(
             composition: asset, tracks: tracks, videoComposition: composition,
             range: TimeRange(start: .zero, duration: duration), maximumSize: maximumSize, keepsHDR: keepsHDR)
+        if let customVideoCompositor {
+            plan.custom = try CustomCompositorPlan(
+                compositor: customVideoCompositor, videoComposition: composition, timeOffset: .zero, color: plan.color)
+        }
         let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
         let converter = try RGBAConverter(size: plan.outputSize, color: plan.color, sixteenBits: keepsHDR)
         let keyFrames = try KeyFrameLocator(cancellation: cancellation)

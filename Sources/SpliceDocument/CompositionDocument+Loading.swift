@@ -62,12 +62,14 @@ extension CompositionDocument {
         throw DocumentError(url: url, problems: distinct)
     }
 
-    /// Reads the document at `url`, describing its sources with ``Composition/Asset/load(from:)``; see
-    /// ``load(from:assetLoader:)``.
+    /// Reads the document at `url`, describing its sources with ``Composition/Asset/load(from:)`` — and other
+    /// documents named as sources (`.json`) as nested compositions, pre-composed into the temporary directory
+    /// (``nestingAssetLoader(intermediatesIn:enclosing:)``); see ``load(from:assetLoader:)``.
     ///
-    /// - Throws: ``DocumentError`` listing every problem, or `CancellationError`.
+    /// - Throws: ``DocumentError`` listing every problem (a cycle of documents among them), or `CancellationError`.
     public static func load(from url: URL) async throws -> LoadedDocument {
-        try await load(from: url, assetLoader: { try await Asset.load(from: $0) })
+        try await load(from: url, assetLoader: nestingAssetLoader(
+            intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url]))
     }
 }
 

@@ -109,6 +109,8 @@ enum DocumentSources {
             case .readFailed(_, let reason): message = "cannot read \(shown): \(reason)"
             }
             return .failure(SourceFailure(message: message))
+        } catch let error as NestedCompositionError {
+            return .failure(SourceFailure(message: "\(shown) cannot be nested: \(error)"))
         } catch {
             return .failure(SourceFailure(message: "cannot load \(shown): \(error)"))
         }

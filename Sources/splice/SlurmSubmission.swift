@@ -8,8 +8,39 @@ import Splice
 /// default) and a file system every node shares.
 struct SlurmSubmission {
     /// A failed submission, naming the jobs or segments at fault.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    enum Failure: Error, CustomStringConvertible {
+        /// A Slurm client (`sbatch`, `scontrol`, …) could not run or failed: its name, exit status and message.
+        case command(String, status: Int32, message: String)
+        /// Array tasks that did not complete (the join job then never runs).
+        case segmentsFailed([FailedTask])
+        /// The join job did not complete although every segment did: its ID, state, reason and log.
+        case joinFailed(job: String, state: String, reason: String, log: String)
+
+        var description: String {
+            let again = " Run splice submit again to render only what is missing."
+            switch self {
+            case .command(let name, let status, let message):
+                return "\(name) failed (exit \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
+            case .segmentsFailed(let tasks):
+                return tasks.map(\.description).joined(separator: "; ") + "; the join did not run." + again
+            case .joinFailed(let job, let state, let reason, let log):
+                return "join job \(job) \(state) (\(reason); log \(log))." + again
+            }
+        }
+    }
+
+    /// One array task that did not complete: the segment it rendered, its Slurm state and exit code, its log, and the
+    /// last error line `splice render-segment` wrote there.
+    struct FailedTask: CustomStringConvertible {
+        var segment: Int
+        var state: String
+        var exitCode: String
+        var log: String
+        var error: String?
+
+        var description: String {
+            "segment \(segment) \(state) (exit \(exitCode); log \(log))" + (error.map { ": \($0)" } ?? "")
+        }
     }
 
     var plan: SegmentPlan
@@ -52,20 +83,18 @@ struct SlurmSubmission {
             try await Task.sleep(for: .seconds(pollInterval))
         }
 
-        var failures: [String] = []
         if let arrayJob {
-            for record in try Self.records(of: arrayJob) where record["JobState"] != "COMPLETED" {
+            let failed = try Self.records(of: arrayJob).filter { $0["JobState"] != "COMPLETED" }.map { record in
                 let task = record["ArrayTaskId"] ?? "?"
-                failures.append("segment \(task) \(record["JobState"] ?? "?") (exit \(record["ExitCode"] ?? "?"); "
-                    + "log \(plan.partsDirectory)/slurm-\(arrayJob)_\(task).log)")
+                let log = "\(plan.partsDirectory)/slurm-\(arrayJob)_\(task).log"
+                return FailedTask(segment: Int(task) ?? -1, state: record["JobState"] ?? "?",
+                                  exitCode: record["ExitCode"] ?? "?", log: log, error: Self.lastError(in: log))
             }
+            guard failed.isEmpty else { throw Failure.segmentsFailed(failed.sorted { $0.segment < $1.segment }) }
         }
         for record in try Self.records(of: joinJob) where record["JobState"] != "COMPLETED" {
-            failures.append("join job \(joinJob) \(record["JobState"] ?? "?") (\(record["Reason"] ?? "no reason"); "
-                + "log \(plan.partsDirectory)/slurm-join-\(joinJob).log)")
-        }
-        guard failures.isEmpty else {
-            throw Failure(description: failures.joined(separator: "; ") + ". Run splice submit again to render only what is missing.")
+            throw Failure.joinFailed(job: joinJob, state: record["JobState"] ?? "?", reason: record["Reason"] ?? "no reason",
+                                     log: "\(plan.partsDirectory)/slurm-join-\(joinJob).log")
         }
         Console.out("slurm: done: \(outputPath)")
     }
@@ -75,7 +104,7 @@ struct SlurmSubmission {
         let result = try Self.command("sbatch", ["--parsable"] + arguments)
         let id = result.output.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         guard result.status == 0, !id.isEmpty else {
-            throw Failure(description: "sbatch failed (exit \(result.status)): \(result.error.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw Failure.command("sbatch", status: result.status, message: result.error)
         }
         return id
     }
@@ -84,7 +113,7 @@ struct SlurmSubmission {
     static func records(of job: String) throws -> [[String: String]] {
         let result = try command("scontrol", ["-o", "show", "job", job])
         guard result.status == 0 else {
-            throw Failure(description: "scontrol cannot show job \(job) (it may have aged out): \(result.error)")
+            throw Failure.command("scontrol show job \(job)", status: result.status, message: result.error + " (the job may have aged out)")
         }
         return result.output.split(separator: "\n").map { line in
             var fields: [String: String] = [:]
@@ -107,12 +136,18 @@ struct SlurmSubmission {
         do {
             try process.run()
         } catch {
-            throw Failure(description: "cannot run \(name): \(error)")
+            throw Failure.command(name, status: -1, message: "cannot run it: \(error)")
         }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    /// The last line of a task's log that starts with `splice` (the step's own error message), if any.
+    static func lastError(in log: String) -> String? {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").last(where: { $0.hasPrefix("splice") }).map(String.init)
     }
 
     /// `text` single-quoted for the shell.

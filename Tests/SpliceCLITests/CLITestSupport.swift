@@ -64,9 +64,10 @@ enum SpliceTool {
         return found
     }
 
-    /// Runs `splice arguments…` in `directory` and waits for it (at most `timeout` seconds).
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 120) async throws -> Run {
-        let process = try start(arguments, in: directory)
+    /// Runs `splice arguments…` in `directory`, with `environment` added, and waits for it (at most `timeout` seconds).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    timeout: Double = 120) async throws -> Run {
+        let process = try start(arguments, in: directory, environment: environment)
         return try await finish(process, arguments: arguments, timeout: timeout)
     }
 
@@ -86,12 +87,13 @@ enum SpliceTool {
         var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     }
 
-    static func start(_ arguments: [String], in directory: URL? = nil) throws -> Started {
+    static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Started {
         let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("splice-run-\(UUID().uuidString)")
         let stdoutURL = base.appendingPathExtension("out"), stderrURL = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        let process = try ChildProcess(executable: try executable().path, arguments: arguments, directory: directory,
+        let process = try ChildProcess(executable: try executable().path, arguments: arguments, environment: environment,
+                                       directory: directory,
                                        standardOutput: stdoutURL, standardError: stderrURL)
         return Started(process: process, stdoutURL: stdoutURL, stderrURL: stderrURL)
     }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Splice
 
-/// `splice plan` + `splice submit --kubernetes`: the generated manifest (not run here). The Slurm path has no
-/// automated end-to-end test yet (see the branch's report).
+/// `splice plan` + `splice submit --kubernetes`: the generated manifest (not run here). The Slurm path runs end to
+/// end on a one-node Slurm in SlurmSubmitTests.
 @Suite("splice submit")
 struct SubmitCommandTests {
     @Test func kubernetesManifestIsAnIndexedJobPerSegmentAndAJoin() async throws {

@@ -7,9 +7,15 @@ import Splice
 ///
 /// ```
 /// splice-bench canonical  --inputs DIR --out FILE [--repeat N] [--without fade,watermark,music,mix,audio] [--hdr]
+///                         [--custom-compositor]
 ///                                                                 W1 (N = 1) and W3 (N = 10): the canonical edit;
 ///                                                                 --hdr (W1h): from the HLG clips, 10-bit HDR out;
 ///                                                                 --lut FILE (W1c): saturation 1.3 + that .cube
+///                                                                 --custom-compositor (W1v): the fade drawn by a
+///                                                                 Swift VideoCompositing (FadeCompositor)
+///                         [--concurrent N]                        N segments rendered at once in this process (W5)
+/// splice-bench segment    --inputs DIR --repeat N --segments S --parts DIR (--index I | --join FILE)
+///                                                                 W5: one step of the segmented export of the edit
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
@@ -35,7 +41,13 @@ struct SpliceBench {
                 let edit = try await Workloads.canonical(
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
                     hdr: hdr, lookupTable: options.optionalPath("lut"))
-                summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil)
+                summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
+                                           concurrentSegments: options.optionalInt("concurrent"),
+                                           compositor: options.flag("custom-compositor") ? FadeCompositor() : nil)
+            case "segment":
+                let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
+                summary = try await segmentStep(edit, segments: options.int("segments", 2), parts: options.directory("parts"),
+                                                index: options.optionalInt("index", minimum: 0), join: options.optionalPath("join"))
             case "plain":
                 let edit = try await Workloads.plain(inputs: options.directory("inputs"))
                 summary = try await export(edit, to: options.path("out"))
@@ -64,21 +76,47 @@ struct SpliceBench {
     /// Exports `edit` with the benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23, 2 s GOP) + AAC
     /// 128 kb/s 48 kHz stereo, MP4 with the index first. `bitDepth` 10 writes H.264 High 10 (HDR when every source
     /// is HDR).
-    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil) async throws -> String {
+    /// `concurrentSegments` renders the video as that many segments at once (``AssetExportSession/concurrentSegments``).
+    /// With `compositor`, every frame's picture is the compositor's (W1v).
+    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, concurrentSegments: Int? = nil,
+                       compositor: (any VideoCompositing)? = nil) async throws -> String {
         try? FileManager.default.removeItem(at: url)
-        let settings = ExportSettings(
-            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium", bitDepth: bitDepth),
-            audio: AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2))
-        let session = AssetExportSession(asset: edit.composition, settings: settings)
+        let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth))
         session.outputURL = url
         session.outputFileType = .mp4
         session.shouldOptimizeForNetworkUse = true
         session.videoComposition = edit.video
         session.audioMix = edit.audio
+        session.concurrentSegments = concurrentSegments
+        session.customVideoCompositor = compositor
         try await session.export()
         let duration = edit.composition.duration
         let frames = edit.video.map { duration.seconds / $0.frameDuration.seconds } ?? 0
         return "duration=\(String(format: "%.3f", duration.seconds))s frames=\(Int(frames.rounded()))"
+    }
+
+    /// The benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23) + AAC 128 kb/s 48 kHz stereo.
+    static func settings(bitDepth: Int? = nil) -> ExportSettings {
+        ExportSettings(
+            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium", bitDepth: bitDepth),
+            audio: AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2))
+    }
+
+    /// One step of W5's segmented export of `edit` into `segments` parts in `parts` (the plan is made again each time:
+    /// it is deterministic): render part `index`, or (`join`) render the audio, check the parts and join them.
+    static func segmentStep(_ edit: Workloads.Edit, segments: Int, parts: URL, index: Int?, join: URL?) async throws -> String {
+        let export = SegmentedExport(composition: edit.composition, videoComposition: edit.video, audioMix: edit.audio,
+                                     settings: settings())
+        let plan = try export.makePlan(segmentCount: segments, fileType: .mp4, documentPath: parts.path, partsDirectory: parts)
+        if let index {
+            let segment = plan.segments[index]
+            try await export.renderSegment(index, of: plan)
+            return "segment=\(index)/\(plan.segments.count) frames=\(segment.frameCount)"
+        }
+        guard let join else { fail("segment needs --index I or --join FILE") }
+        try? FileManager.default.removeItem(at: join)
+        try await export.join(plan, to: join)
+        return "joined=\(plan.segments.count) frames=\(plan.frameCount)"
     }
 
     static func compareRGBA(_ paths: [String]) throws -> String {
@@ -108,7 +146,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr"]
+    static let flags: Set<String> = ["hdr", "custom-compositor"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
@@ -150,6 +188,16 @@ struct Options {
     func list(_ name: String) -> Set<String> {
         Set((values[name] ?? "").split(separator: ",").map(String.init))
     }
+
+    /// `--name N` as an integer ≥ `minimum` (a segment index may be 0), nil when absent.
+    func optionalInt(_ name: String, minimum: Int = 1) -> Int? {
+        guard let value = values[name] else { return nil }
+        guard let number = Int(value), number >= minimum else { SpliceBench.fail("--\(name) wants an integer ≥ \(minimum), got '\(value)'") }
+        return number
+    }
+
+    /// `--name PATH`, nil when absent.
+    func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
 
     func int(_ name: String, _ fallback: Int) -> Int {
         guard let value = values[name] else { return fallback }

@@ -33,6 +33,9 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     case noFontForCharacter(character: String, text: String, family: String)
     /// FFmpeg failed in the named stage for a reason Splice did not anticipate.
     case renderingFailed(stage: String, reason: String)
+    /// The custom compositor (``VideoCompositing``) failed the frame at composition time `time`: it threw (`message`
+    /// is the error's description) or returned a picture of the wrong size or format (`message` says which).
+    case customCompositorFailed(time: MediaTime, message: String)
 
     /// One sentence naming what failed and why.
     public var description: String {
@@ -55,6 +58,8 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no installed font has the character \(character) of the text '\(text)' (font family '\(family)' and its "
                 + "fontconfig fallbacks): install a font that covers it or set the overlay's font file"
         case .renderingFailed(let stage, let reason): return "rendering failed while \(stage): \(reason)"
+        case .customCompositorFailed(let time, let message):
+            return "the custom video compositor failed the frame at \(time): \(message)"
         }
     }
 }

@@ -106,8 +106,12 @@ final class ExportWriter {
         guard plan.fileType.supportsVideo else { return }
         let clock = EncoderClock(video, segmentedExportDuration: plan.segmentedExportDuration)
         encoderClock = clock
-        let configuration = settings.encoderConfiguration(
-            for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil)
+        let configuration = if let source = plan.smartRenderPiece {
+            SmartRenderEncoding.configuration(settings, video: video, clock: clock, fileType: plan.fileType, source: source)
+        } else {
+            settings.encoderConfiguration(
+                for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil)
+        }
         let (encoder, stream) = try addEncoder(configuration, settingsDescription: "the settings \(configuration.options)")
         videoStream = stream
         videoEncoder = encoder

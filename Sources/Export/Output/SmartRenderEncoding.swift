@@ -9,8 +9,8 @@ internal import CMedia
 /// reordering), and the parameter sets written in-band before every key frame (`repeat-headers=1`) under an SPS/PPS
 /// id the source does not use (x264's `sps-id`; x264 gives the PPS the same id), so a decoder holds both sets at once.
 ///
-/// The writer that joins copied and re-encoded pieces is not part of this version (docs/smart-rendering.md); these
-/// settings are its first part, checked against x264's output by the tests.
+/// ``SmartRenderWriter`` joins the pieces encoded with them and the copied packets (docs/smart-rendering.md); the
+/// settings are checked against x264's output by the tests.
 enum SmartRenderEncoding {
     /// What the re-encoded pieces must match, read from the copied source's `avcC` decoder configuration.
     struct SourceParameters: Hashable, Sendable {

@@ -21,4 +21,6 @@ struct ExportPlan: Sendable {
     /// Set when smart rendering was asked for (``AssetExportSession/smartRendering``): the job plans the copied and
     /// re-encoded spans (``smartRenderReport(cancellation:)``) before rendering.
     var smartRendering = false
+    /// Set for a piece smart rendering re-encodes (``ExportRequest/smartRenderPiece``).
+    var smartRenderPiece: SmartRenderEncoding.SourceParameters?
 }

@@ -25,6 +25,7 @@ struct ExportPlanner {
                 "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
         }
         try checkOutputLocation(outputURL)
+        try checkCustomCompositor()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -86,7 +87,7 @@ struct ExportPlanner {
             metadata: request.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
-            smartRendering: request.smartRendering)
+            smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
     }
 
     // MARK: Checks

@@ -23,6 +23,11 @@ struct ExportRequest: Sendable {
     var segmentedExportDuration: MediaTime?
     /// Smart rendering (``AssetExportSession/smartRendering``): plan which video spans could be copied.
     var smartRendering = false
+    /// Set for a piece that smart rendering re-encodes between copied packets: the copied H.264 source its encoder
+    /// settings match (``SmartRenderEncoding``).
+    var smartRenderPiece: SmartRenderEncoding.SourceParameters?
     /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
     var concurrentSegments: Int?
+    /// ``AssetExportSession/customVideoCompositor``: renders every frame in place of the built-in layer compositing.
+    var customVideoCompositor: (any VideoCompositing)?
 }

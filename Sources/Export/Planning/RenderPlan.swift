@@ -86,6 +86,8 @@ struct VideoPlan: Sendable {
     var contentLightLevel: ContentLightLevel?
     /// The encoder's pixel format by FFmpeg's name when it differs from the canvas's (ProRes: `yuv422p10le`).
     var outputPixelFormat: String?
+    /// The user's compositor, which renders every frame in place of the built-in layer compositing (nil: built-in).
+    var custom: CustomCompositorPlan?
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {

@@ -106,6 +106,10 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
     case formatMismatch(String)
     /// The source's codec is one smart rendering does not handle yet (e.g. "HEVC smart rendering not supported yet").
     case notSupported(String)
+    /// The written file did not decode as planned (a copied picture differing from the source's own decode, a
+    /// re-encoded one from its piece's, a picture missing): the export was re-encoded instead. The description
+    /// names the first difference.
+    case verificationFailed(String)
 
     /// A sentence for logs and `splice export --smart`.
     public var description: String {
@@ -124,6 +128,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
         case .stillImage: return "the segment shows a still image"
         case .formatMismatch(let detail): return "the source does not match the output: \(detail)"
         case .notSupported(let detail): return detail
+        case .verificationFailed(let detail): return "the smart-rendered file failed verification: \(detail)"
         }
     }
 }

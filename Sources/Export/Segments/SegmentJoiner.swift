@@ -110,6 +110,7 @@ struct SegmentJoiner {
         let videoOut = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
 
+        let frameTicks = plan.frameDuration.timestamp(in: videoOut) ?? 0
         var segmentPosition = 0
         var part: SegmentPartReader? = nil
         var videoWaiting = false
@@ -126,7 +127,10 @@ struct SegmentJoiner {
                     let packet = reader.packet
                     let pts = av_rescale_q(packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
                     let dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
-                    packet.setTiming(presentation: pts, decoding: dts, duration: av_rescale_q(packet.duration, reader.timeBase, videoOut))
+                    // Every part holds one picture per output frame (checked), so a picture lasts one frame; the parts'
+                    // packets may come without a duration, and the muxer would then end the track a frame early.
+                    let duration = packet.duration > 0 ? av_rescale_q(packet.duration, reader.timeBase, videoOut) : frameTicks
+                    packet.setTiming(presentation: pts, decoding: dts, duration: duration)
                     packet.prepareForMuxing(stream: videoIndex)
                     videoTime = MediaTime(pts: dts, timeBase: videoOut) ?? .zero
                     return true

@@ -10,11 +10,14 @@ internal import CMedia
 /// a source of another format, a moving transform or crop); opacity ramps are driven per frame by
 /// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph.
 ///
+/// With a custom compositor (``VideoPlan/custom``) the layers are handed to it instead, and its picture is drawn
+/// as the one opaque layer covering the canvas, under the overlays (`VideoCompositor+Custom.swift`).
+///
 /// Confined to one export worker.
 final class VideoCompositor {
     let plan: VideoPlan
-    private let cancellation: CancellationFlag
-    private let trackRenderers: [Int32: TrackFrameSelector]
+    let cancellation: CancellationFlag
+    let trackRenderers: [Int32: TrackFrameSelector]
     private var graph: FilterGraph?
     private var compiled: CompiledGraph?
     private var configuration: GraphConfiguration?
@@ -22,6 +25,8 @@ final class VideoCompositor {
     private var backgrounds: [RenderColor: Frame] = [:]
     private var overlayImages: [URL: Frame] = [:]
     private let output: Frame
+    /// Source pictures to RGBA and back for the custom compositor (``VideoPlan/custom``); nil on the built-in path.
+    let customPictures: CustomPictureConverter?
     private var instructionHint = 0
     /// Every distinct graph description used so far, in order (for `filterGraphDescription`).
     private(set) var descriptions: [String] = []
@@ -33,6 +38,7 @@ final class VideoCompositor {
         for track in plan.tracks { renderers[track.trackID] = TrackFrameSelector(track: track, cancellation: cancellation) }
         trackRenderers = renderers
         output = try Frame()
+        customPictures = plan.custom == nil ? nil : try CustomPictureConverter()
     }
 
     /// Renders output frame `index` (frames must be rendered in order 0, 1, 2, …) and hands every frame the graph
@@ -45,6 +51,10 @@ final class VideoCompositor {
     /// Renders the picture at composition time `time`; emitted frames carry `pts` = `sequence` (which must increase
     /// from call to call). Used directly by the image generator, whose times need not lie on the frame grid.
     func render(at time: MediaTime, sequence index: Int, emit: (Frame) throws -> Void) throws {
+        if let custom = plan.custom {
+            try renderCustom(at: time, sequence: index, custom: custom, emit: emit)
+            return
+        }
         if cancellation.isCancelled { throw CancellationError() }
         let instructionIndex = instruction(at: time)
 
@@ -65,6 +75,15 @@ final class VideoCompositor {
                 imageFrames.append(picture)
                 return PictureFormat(of: picture)
             })
+        try composite(wanted, layerFrames: layerFrames, imageFrames: imageFrames, layerOpacities: layerOpacities,
+                      sequence: index, emit: emit)
+    }
+
+    /// Pushes one frame's pictures through the graph compiled for `wanted` (rebuilt when it differs from the current
+    /// one) and hands every frame the graph releases to `emit`. `layerFrames` and `layerOpacities` are per layer of
+    /// `wanted`, `imageFrames` per image overlay; emitted frames carry `pts` = `sequence`.
+    func composite(_ wanted: GraphConfiguration, layerFrames: [Frame], imageFrames: [Frame], layerOpacities: [Double],
+                   sequence index: Int, emit: (Frame) throws -> Void) throws {
         let imageConfigurations = wanted.imageOverlays
         if wanted != configuration {
             try finish(emit: emit)
@@ -168,7 +187,7 @@ final class VideoCompositor {
         if descriptions.last != compiledGraph.description { descriptions.append(compiledGraph.description) }
     }
 
-    private func instruction(at time: MediaTime) -> Int? {
+    func instruction(at time: MediaTime) -> Int? {
         let instructions = plan.instructions
         if instructionHint < instructions.count, instructions[instructionHint].timeRange.contains(time) {
             return instructionHint
@@ -189,7 +208,7 @@ final class VideoCompositor {
         return frame
     }
 
-    private func image(at url: URL) throws -> Frame {
+    func image(at url: URL) throws -> Frame {
         if let frame = overlayImages[url] { return frame }
         let frame = try StillImage.decode(url: url, cancellation: cancellation)
         overlayImages[url] = frame

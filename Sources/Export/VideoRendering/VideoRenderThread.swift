@@ -29,8 +29,14 @@ final class VideoRenderThread {
             defer { finished.signal() }
             do {
                 let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
-                for index in 0..<plan.frameCount {
-                    try compositor.render(frame: index) { try queue.put(moving: $0) }
+                if let custom = plan.custom, custom.compositor.supportsConcurrentRendering {
+                    let window = CustomRenderWindow(
+                        compositor: compositor, custom: custom, width: VideoCompositionRequest.maximumConcurrentRequests)
+                    try window.run { try queue.put(moving: $0) }
+                } else {
+                    for index in 0..<plan.frameCount {
+                        try compositor.render(frame: index) { try queue.put(moving: $0) }
+                    }
                 }
                 try compositor.finish { try queue.put(moving: $0) }
                 queue.finish(error: nil)

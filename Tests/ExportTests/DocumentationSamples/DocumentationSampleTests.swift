@@ -58,7 +58,7 @@ struct DocumentationSampleTests {
     @Test(arguments: documents)
     func everySwiftBlockIsAVerbatimSample(document: String) throws {
         let samples = try Self.samples()
-        #expect(samples.count == 5)
+        #expect(samples.count == 7)
         for block in try Self.swiftBlocks(in: document) {
             #expect(samples.values.contains(block),
                     "a Swift block in \(document) is not a sample of DocumentationSamples.swift (edit the sample, paste it): \n\(block)")
@@ -152,5 +152,36 @@ struct DocumentationSampleTests {
         }
         // Clip B is visible at 5 s (blue key patch), not black.
         #expect(colorMatches(fromSwift[2].meanColor(in: patches[0]), (0, 0, 255), tolerance: 8))
+    }
+
+    /// The porting guide's custom compositor inverts the picture: clip A's red key patch comes out cyan.
+    @Test func thePortingCompositorSampleInverts() async throws {
+        let scratch = try ScratchDirectory("samples")
+        defer { scratch.remove() }
+        let clip = try await Asset.load(from: Fixture.url("canonical/clipA.mp4"))
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clip, at: .zero)
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        session.outputURL = scratch.file("inverted.mp4")
+        DocumentationSamples.portingCustomCompositor(session: session)
+        try await session.export()
+        let frames = try await Readback.frames(of: scratch.file("inverted.mp4"), at: [.ms(500)])
+        let patch = frames[0].meanColor(in: Rect(x: 144, y: 80, width: 32, height: 32))
+        #expect(colorMatches(patch, (0, 255, 255), tolerance: 8), "the red patch inverted: \(patch)")
+    }
+
+    /// The porting guide's nesting sample inserts the pre-composed movie at 5 s, as long as the nested composition.
+    @Test func thePortingNestingSampleInsertsThePrecomposedMovie() async throws {
+        let clip = try await Asset.load(from: Fixture.url("canonical/clipA.mp4"))
+        var titles = MutableComposition()
+        try titles.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 1)), of: clip, at: .zero)
+        var outer = MutableComposition()
+        let precomposed = try await DocumentationSamples.portingNested(titles: titles, titlesVideo: nil, titlesMix: nil, outer: &outer)
+        defer { try? FileManager.default.removeItem(at: precomposed.url) }
+        #expect(precomposed.duration == MediaTime(seconds: 1))
+        #expect(precomposed.tracks(withMediaType: .video).first?.codecName == "ffv1")
+        #expect(outer.duration == MediaTime(seconds: 6))
+        #expect(outer.tracks(withMediaType: .video).first?.segments.last?.timeMapping.target
+                == TimeRange(start: MediaTime(seconds: 5), duration: MediaTime(seconds: 1)))
     }
 }

@@ -110,4 +110,40 @@ enum DocumentationSamples {
         // end sample
         return videoID
     }
+
+    /// docs/porting.md, "Custom compositors": an inverting compositor set on an export session.
+    static func portingCustomCompositor(session: AssetExportSession) {
+        // sample: porting-custom-compositor
+        struct Invert: VideoCompositing {
+            struct NothingToDraw: Error {}
+
+            func renderFrame(for request: VideoCompositionRequest) throws -> VideoFrame {
+                guard let id = request.sourceTrackIDs.first, let source = request.sourceFrame(byTrackID: id) else {
+                    throw NothingToDraw()
+                }
+                var pixels = source.pixels                      // RGBA8: height × bytesPerRow bytes
+                for i in stride(from: 0, to: pixels.count, by: 4) {
+                    pixels[i] = 255 - pixels[i]; pixels[i + 1] = 255 - pixels[i + 1]; pixels[i + 2] = 255 - pixels[i + 2]
+                }
+                guard let frame = VideoFrame(width: source.width, height: source.height, bytesPerRow: source.bytesPerRow,
+                                             pixels: pixels) else { throw NothingToDraw() }
+                return frame
+            }
+        }
+        session.customVideoCompositor = Invert()
+        // end sample
+    }
+
+    /// docs/porting.md, "Nested compositions": a composition pre-composed and inserted into another at 5 s.
+    static func portingNested(
+        titles: MutableComposition, titlesVideo: MutableVideoComposition?, titlesMix: MutableAudioMix?,
+        outer: inout MutableComposition
+    ) async throws -> Asset {
+        // sample: porting-nested
+        let inner = NestedComposition(composition: titles, videoComposition: titlesVideo, audioMix: titlesMix)
+        let precomposed = try await inner.precompose(in: FileManager.default.temporaryDirectory)
+        try outer.insertTimeRange(TimeRange(start: .zero, duration: precomposed.duration), of: precomposed, at: MediaTime(seconds: 5))
+        // end sample
+        return precomposed
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 
 /// The `ffmpeg` command-line tool as a second decoder for exported files: `ffmpeg -v error -i FILE -f null -` prints
 /// nothing for a stream that decodes cleanly. Installed by `scripts/setup` (scripts/packages/smart-render.list).
@@ -24,26 +25,15 @@ enum FFmpegCommandLine {
     /// is not installed. The child is killed by PID if it outlives `timeout` seconds (then this throws).
     static func decodingErrors(of url: URL, timeout: Double = 60) async throws -> String? {
         guard let path else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-nostdin", "-v", "error", "-i", url.path, "-f", "null", "-"]
         let log = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ffmpeg-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { throw Failure.timedOut(url.path) }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
+        let child = try ChildProcess(
+            executable: path, arguments: ["-nostdin", "-v", "error", "-i", url.path, "-f", "null", "-"],
+            standardOutput: log, standardError: log)
+        defer { child.stop() }
+        guard await child.wait(seconds: timeout) else { throw Failure.timedOut(url.path) }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return process.terminationStatus == 0 ? output : output + "\n(exit status \(process.terminationStatus))"
+        if child.exitCode == 0 { return output }
+        return output + "\n(exit status \(child.exitCode.map(String.init) ?? "signal \(child.terminationSignal ?? 0)"))"
     }
 }

@@ -1,0 +1,15 @@
+import Foundation
+
+extension AssetExportSession {
+    /// Your own compositor (``VideoCompositing``), called for every output frame in place of the built-in layer
+    /// compositing, as AVFoundation's `customVideoCompositorClass` (a value here, not a class). nil (default) uses the
+    /// built-in path, unchanged.
+    ///
+    /// The export renders SDR (an HDR canvas is refused), and cannot be combined with the passthrough preset,
+    /// ``smartRendering`` or ``concurrentSegments`` (each refused with ``ExportError/unsupportedSettings(_:)`` before
+    /// any file is written). The video composition's overlays are drawn over the compositor's output.
+    public var customVideoCompositor: (any VideoCompositing)? {
+        get { request.withLock { $0.customVideoCompositor } }
+        set { request.withLock { $0.customVideoCompositor = newValue } }
+    }
+}

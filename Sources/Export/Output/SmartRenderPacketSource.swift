@@ -1,0 +1,228 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// The video packets of a smart-rendered stream (``SmartRenderWriter``), piece after piece, each restamped onto the
+/// output timeline: a copied piece's packets from its first group's key frame, exactly as many as its groups hold
+/// (decoding order); an encoded piece's packets, all of them. Confined to the writer's thread.
+final class SmartRenderPacketSource {
+    /// The packet waiting to be written, restamped into ``outputTimeBase``.
+    private(set) var packet: Packet
+    /// The output stream's time base, set once the header is written.
+    var outputTimeBase = AVRational(num: 1, den: 1)
+    /// The waiting packet's decoding time.
+    private(set) var waitingTime = MediaTime.zero
+    /// Packets handed out so far.
+    private(set) var framesWritten = 0
+
+    private let input: SmartRenderWriter.Input
+    private let cancellation: CancellationFlag
+    /// The stream's decoding delay: the largest (presentation − decoding) time of a copied piece's key frame.
+    private let delay: MediaTime
+    /// Each copied piece's own delay, by piece index.
+    private let pieceDelays: [Int: MediaTime]
+    private var pieceIndex = 0
+    private var reader: PieceReader?
+    private var lastDecodingTimestamp: Int64?
+
+    /// An open piece: where its packets come from and how many are left.
+    private struct PieceReader {
+        var read: (Packet) throws -> Bool
+        var timeBase: AVRational
+        /// Added to a packet's time to place it on the output timeline (presentation).
+        var shift: MediaTime
+        /// Added to decoding times on top of `shift`.
+        var decodingShift: MediaTime
+        /// Packets still to hand out (copied pieces); nil: to the end of the piece's file.
+        var remaining: Int?
+        var handedOut = 0
+        /// The file the packets come from (for errors).
+        var url: URL
+    }
+
+    /// Measures every copied piece's reorder delay (its first packet's presentation − decoding time).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` when a copied piece's key frame cannot be found.
+    init(input: SmartRenderWriter.Input, cancellation: CancellationFlag) throws {
+        self.input = input
+        self.cancellation = cancellation
+        packet = try Packet()
+        var delays: [Int: MediaTime] = [:]
+        for (index, piece) in input.pieces.enumerated() {
+            guard case .copied(let source, let groups) = piece.content, let group = groups.first else { continue }
+            let (stream, first) = try Self.openAtKeyFrame(source, group: group, cancellation: cancellation)
+            let pts = MediaTime(pts: first.presentationTimestamp ?? 0, timeBase: stream.timeBase) ?? .zero
+            let dts = first.decodingTimestamp.flatMap { MediaTime(pts: $0, timeBase: stream.timeBase) } ?? pts
+            delays[index] = max(pts - dts, .zero)
+        }
+        pieceDelays = delays
+        delay = delays.values.max() ?? .zero
+    }
+
+    /// Adds the output video stream: the copied source's codec parameters (its `avcC`), in a time base that holds
+    /// the source's and every encoded piece's timestamps exactly when it can.
+    func addStream(to output: OutputFile) throws -> Int {
+        let stream = try SourceStream(url: input.source.assetURL, index: input.source.streamIndex, cancellation: cancellation)
+        var timeBases = [stream.timeBase]
+        for piece in input.pieces {
+            switch piece.content {
+            case .encoded(let url):
+                timeBases.append(try SourceStream(bestVideoStreamOf: url, cancellation: cancellation).timeBase)
+            case .copied(let source, _) where source.sourceStreamKey != input.source.sourceStreamKey:
+                timeBases.append(try SourceStream(url: source.assetURL, index: source.streamIndex, cancellation: cancellation).timeBase)
+            case .copied:
+                break
+            }
+        }
+        return try stream.withCodecParameters {
+            try output.addStream(copying: $0, timeBase: Self.commonTimeBase(timeBases))
+        }
+    }
+
+    /// Moves to the next packet (across pieces), restamped; false when every piece is written.
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a piece that ends early or holds more pictures
+    ///   than planned; ``ExportError/renderingFailed(stage:reason:)`` when timestamps cannot rise across a seam.
+    func advance() throws -> Bool {
+        while pieceIndex < input.pieces.count {
+            if cancellation.isCancelled { throw CancellationError() }
+            let piece = input.pieces[pieceIndex]
+            if reader == nil { reader = try open(pieceIndex) }
+            guard var current = reader else { break }
+            if current.remaining != 0, try current.read(packet) {
+                current.remaining = current.remaining.map { $0 - 1 }
+                current.handedOut += 1
+                reader = current
+                try restamp(current, piece: piece)
+                framesWritten += 1
+                return true
+            }
+            if let remaining = current.remaining, remaining > 0 {
+                throw ExportError.sourceUnreadable(
+                    current.url, reason: "it ended \(remaining) pictures before the copied groups' end")
+            }
+            if current.handedOut != piece.frames.count {
+                throw ExportError.sourceUnreadable(
+                    current.url,
+                    reason: "a smart-rendered piece holds \(current.handedOut) pictures where \(piece.frames.count) were planned")
+            }
+            reader = nil
+            pieceIndex += 1
+        }
+        return false
+    }
+
+    // MARK: Pieces
+
+    /// The least common multiple of `1/d` time bases when it fits in 32 bits (every piece's timestamps stay
+    /// exact), otherwise the first (as the segment joiner and the passthrough writer choose).
+    static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
+        guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
+        var denominator: Int64 = 1
+        for timeBase in timeBases {
+            guard timeBase.num == 1, timeBase.den > 0 else { return first }
+            let d = Int64(timeBase.den)
+            denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
+            if denominator > Int64(Int32.max) { return first }
+        }
+        return AVRational(num: 1, den: Int32(denominator))
+    }
+
+    private func open(_ index: Int) throws -> PieceReader {
+        let piece = input.pieces[index]
+        let start = input.frameDuration * Int64(piece.frames.lowerBound)
+        switch piece.content {
+        case .copied(let source, let groups):
+            guard let first = groups.first else {
+                throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "a copied piece has no group of pictures")
+            }
+            let (stream, keyPacket) = try Self.openAtKeyFrame(source, group: first, cancellation: cancellation)
+            let count = groups.reduce(0) { $0 + $1.frameCount }
+            var pending: Packet? = keyPacket
+            let url = source.assetURL
+            let read: (Packet) throws -> Bool = { target in
+                if let waiting = pending {
+                    target.swapContents(with: waiting)
+                    pending = nil
+                    return true
+                }
+                while true {
+                    guard try Self.readCounted(stream, into: target, url: url) else { return false }
+                    if !target.isDiscarded && target.presentationTimestamp != nil { return true }
+                }
+            }
+            // Source time = stream time − the track's start offset; output time = piece start + (source − group start).
+            let shift = start - first.start - source.startTimeOffset
+            return PieceReader(read: read, timeBase: stream.timeBase, shift: shift,
+                               decodingShift: (pieceDelays[index] ?? .zero) - delay, remaining: count, url: url)
+        case .encoded(let url):
+            let part = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
+            let read: (Packet) throws -> Bool = { target in
+                guard try Self.readCounted(part, into: target, url: url) else { return false }
+                if target.isCorrupt { throw ExportError.sourceUnreadable(url, reason: "a re-encoded piece has a corrupt packet") }
+                return true
+            }
+            return PieceReader(read: read, timeBase: part.timeBase, shift: start, decodingShift: .zero - delay, remaining: nil,
+                               url: url)
+        }
+    }
+
+    /// Opens the source and reads up to the key frame that starts `group` (skipping what a backward seek lands on
+    /// before it).
+    /// - Returns: the stream, positioned after the key frame, and the key frame's packet.
+    private static func openAtKeyFrame(
+        _ track: AssetTrack, group: SmartRenderSource.Group, cancellation: CancellationFlag
+    ) throws -> (SourceStream, Packet) {
+        let stream = try SourceStream(url: track.assetURL, index: track.streamIndex, cancellation: cancellation)
+        let key = group.keyFrameTime + track.startTimeOffset
+        if let timestamp = key.timestamp(in: stream.timeBase) {
+            do {
+                try stream.seek(toTimestamp: timestamp)
+            } catch {
+                throw ExportError.sourceUnreadable(track.assetURL, reason: "cannot seek to the key frame at \(group.keyFrameTime.seconds) s: \(error)")
+            }
+        }
+        let packet = try Packet()
+        while try readCounted(stream, into: packet, url: track.assetURL) {
+            if cancellation.isCancelled { throw CancellationError() }
+            guard packet.isKeyFrame, !packet.isDiscarded, let pts = packet.presentationTimestamp,
+                  let time = MediaTime(pts: pts, timeBase: stream.timeBase) else { continue }
+            if time == key { return (stream, packet) }
+            if time > key { break }
+        }
+        throw ExportError.sourceUnreadable(
+            track.assetURL, reason: "the key frame at \(group.keyFrameTime.seconds) s the smart render plan copies from is not there")
+    }
+
+    private static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
+        do {
+            return try stream.readPacket(into: packet)
+        } catch let error as FFmpegError where error == .exit {
+            throw CancellationError()
+        } catch {
+            throw ExportError.sourceUnreadable(url, reason: "reading packets to join: \(error)")
+        }
+    }
+
+    /// Restamps ``packet`` onto the output timeline (see ``SmartRenderWriter``).
+    private func restamp(_ reader: PieceReader, piece: SmartRenderPiece) throws {
+        let out = outputTimeBase
+        func place(_ timestamp: Int64, _ extra: MediaTime) -> Int64? {
+            MediaTime(pts: timestamp, timeBase: reader.timeBase).flatMap { ($0 + reader.shift + extra).timestamp(in: out) }
+        }
+        guard let pts = packet.presentationTimestamp.flatMap({ place($0, .zero) }) else {
+            throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "a picture has no timestamp")
+        }
+        var dts = place(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, reader.decodingShift) ?? pts
+        if let last = lastDecodingTimestamp, dts <= last { dts = last + 1 }
+        guard dts <= pts else {
+            throw ExportError.renderingFailed(
+                stage: "joining smart-rendered pieces",
+                reason: "the piece at frame \(piece.frames.lowerBound) would be decoded after it is shown (decoding delay \(delay.seconds) s)")
+        }
+        let duration = packet.duration > 0
+            ? av_rescale_q(packet.duration, reader.timeBase, out) : (input.frameDuration.timestamp(in: out) ?? 1)
+        packet.setTiming(presentation: pts, decoding: dts, duration: duration)
+        lastDecodingTimestamp = dts
+        waitingTime = MediaTime(pts: dts, timeBase: out) ?? .zero
+    }
+}

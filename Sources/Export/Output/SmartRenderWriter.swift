@@ -1,0 +1,140 @@
+import SpliceFFmpeg
+import Composition
+import Foundation
+internal import CMedia
+
+/// One piece of a smart-rendered video stream, in output order: whole groups of pictures copied from the source,
+/// or a span rendered and encoded on its own (``SmartRenderEncoding``) into a video-only file.
+struct SmartRenderPiece: Sendable, Hashable {
+    enum Content: Sendable, Hashable {
+        /// Whole groups of pictures of `source`, in decoding order, back to back.
+        case copied(source: AssetTrack, groups: [SmartRenderSource.Group])
+        /// The encoded piece's file (its pictures start at time 0).
+        case encoded(URL)
+    }
+
+    var content: Content
+    /// Output frame indices the piece covers.
+    var frames: Range<Int>
+}
+
+/// Writes a smart-rendered file on the calling (worker) thread: one H.264 stream holding the source's packets for
+/// copied pieces and the encoded pieces' packets between them, plus the rendered audio, copied (AAC packets as the
+/// audio-only export wrote them, interleaved by decoding time).
+///
+/// The stream's sample entry is the copied source's (`avcC` with its SPS/PPS); each encoded piece brings its own
+/// SPS/PPS in-band before its IDR pictures, under an id the source does not use, and its NAL units are already
+/// length-prefixed (4 bytes, as the source's: ``ExportPlan/smartRenderDecision(cancellation:)`` checks). Timestamps:
+/// presentation = the piece's output start + the picture's time in the piece; decoding = the same shift, then every
+/// piece's decoding times lowered so that its first picture decodes `delay` before it is shown, `delay` being the
+/// largest reorder delay of the copied pieces (the encoded pieces have none) — so decoding times rise across seams.
+final class SmartRenderWriter {
+    struct Input {
+        /// The source whose codec parameters (`avcC`) the stream takes: one of the copied ones (all have the same).
+        var source: AssetTrack
+        var pieces: [SmartRenderPiece]
+        /// The rendered audio (an audio-only file of the same type), if the export has audio.
+        var audioURL: URL?
+        var frameDuration: MediaTime
+        var fileType: FileType
+        var metadata: [(String, String)]
+        /// Index first (`faststart`).
+        var optimizeForNetworkUse: Bool
+        var outputURL: URL
+    }
+
+    private let input: Input
+    private let cancellation: CancellationFlag
+    private let progress: (Double) -> Void
+
+    init(input: Input, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
+        self.input = input
+        self.cancellation = cancellation
+        self.progress = progress
+    }
+
+    /// Writes the file into `path` (a temporary file; errors name ``Input/outputURL``).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a source or piece that cannot be read as planned;
+    ///   ``ExportError/outputNotWritable(_:reason:)``; ``ExportError/writeFailed(_:reason:)``; `CancellationError`.
+    func run(path: String) throws {
+        let output: OutputFile
+        do {
+            output = try OutputFile(path: path, formatName: input.fileType.muxerName, cancellation: cancellation)
+        } catch {
+            throw ExportError.outputNotWritable(input.outputURL.deletingLastPathComponent(), reason: "\(error)")
+        }
+        let video = try SmartRenderPacketSource(input: input, cancellation: cancellation)
+        let videoIndex = try video.addStream(to: output)
+        var audio: SourceStream?
+        var audioIndex = -1
+        let audioPacket = try Packet()
+        if let url = input.audioURL {
+            let reader = try Self.openAudio(url, cancellation: cancellation)
+            audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
+            audio = reader
+        }
+        output.setMetadata(input.metadata)
+        let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
+        let options = input.fileType.muxerOptions(optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil)
+        try writing { try output.writeHeader(options: options) }
+        video.outputTimeBase = output.timeBase(ofStream: videoIndex)
+        let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
+
+        var audioTime = MediaTime.positiveInfinity
+        func advanceAudio() throws -> Bool {
+            guard let audio else { return false }
+            let more: Bool
+            do {
+                more = try audio.readPacket(into: audioPacket)
+            } catch {
+                throw ExportError.sourceUnreadable(audio.url, reason: "the rendered audio: \(error)")
+            }
+            guard more else { return false }
+            let packet = audioPacket
+            let pts = av_rescale_q(packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
+            let dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
+            packet.setTiming(presentation: pts, decoding: dts, duration: av_rescale_q(packet.duration, audio.timeBase, audioOut))
+            packet.prepareForMuxing(stream: audioIndex)
+            audioTime = MediaTime(pts: dts, timeBase: audioOut) ?? .zero
+            return true
+        }
+        var videoWaiting = try video.advance()
+        var audioWaiting = try advanceAudio()
+        let total = Double(input.pieces.last?.frames.upperBound ?? 1)
+        while videoWaiting || audioWaiting {
+            if cancellation.isCancelled { throw CancellationError() }
+            if videoWaiting && (!audioWaiting || video.waitingTime <= audioTime) {
+                video.packet.prepareForMuxing(stream: videoIndex)
+                try writing { try output.write(video.packet) }
+                videoWaiting = try video.advance()
+                progress(min(Double(video.framesWritten) / total, 1))
+            } else {
+                try writing { try output.write(audioPacket) }
+                audioWaiting = try advanceAudio()
+            }
+        }
+        try writing { try output.finish() }
+    }
+
+    /// The rendered audio file's audio stream.
+    private static func openAudio(_ url: URL, cancellation: CancellationFlag) throws -> SourceStream {
+        let file: InputFile
+        do {
+            file = try InputFile.open(url, cancellation: cancellation)
+        } catch {
+            throw ExportError.reading(error, source: url)
+        }
+        guard let index = file.bestStreamIndex(of: AVMEDIA_TYPE_AUDIO) else {
+            throw ExportError.sourceUnreadable(url, reason: "the rendered audio has no audio stream")
+        }
+        return try SourceStream(input: file, index: index)
+    }
+
+    private func writing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            throw ExportError.writing(error, to: input.outputURL, cancelled: cancellation.isCancelled)
+        }
+    }
+}

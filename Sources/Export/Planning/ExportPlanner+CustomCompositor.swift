@@ -1,0 +1,22 @@
+import Foundation
+
+extension ExportPlanner {
+    /// Refuses the settings a custom compositor (``AssetExportSession/customVideoCompositor``) cannot be combined
+    /// with, before anything is opened: the passthrough preset (nothing is rendered), smart rendering (it plans
+    /// copies of untouched spans; every frame is the compositor's) and concurrent segments (the part sessions would
+    /// not carry the compositor).
+    /// - Throws: ``ExportError/passthroughNotPossible(_:)`` or ``ExportError/unsupportedSettings(_:)``.
+    func checkCustomCompositor() throws {
+        guard request.customVideoCompositor != nil else { return }
+        if settings == nil {
+            throw ExportError.passthroughNotPossible("a custom video compositor renders every frame; choose a preset that encodes")
+        }
+        if request.smartRendering {
+            throw ExportError.unsupportedSettings(
+                "smartRendering copies untouched spans of the sources; with a custom video compositor every frame is rendered")
+        }
+        if let count = request.concurrentSegments, count != 1 {
+            throw ExportError.unsupportedSettings("concurrentSegments cannot be combined with a custom video compositor yet")
+        }
+    }
+}
