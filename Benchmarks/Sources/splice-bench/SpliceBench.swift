@@ -173,6 +173,9 @@ struct Options {
         return URL(fileURLWithPath: value)
     }
 
+    /// `--name FILE` as a file URL, nil when absent.
+    func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
+
     func directory(_ name: String) -> URL {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value, isDirectory: true)
