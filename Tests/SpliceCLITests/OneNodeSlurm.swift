@@ -37,7 +37,7 @@ final class OneNodeSlurm: @unchecked Sendable {
     /// Starts munged, slurmctld and slurmd and waits (at most `timeout` s) until `sinfo` shows the node idle.
     /// - Throws: ``Unavailable`` when not root or a program is missing; ``StartFailure`` naming the daemon and its
     ///   log's end when one does not come up (everything started is stopped first).
-    static func start(timeout: Double = 60) async throws -> OneNodeSlurm {
+    static func start(timeout: Double = 120) async throws -> OneNodeSlurm {
         guard getuid() == 0 else { throw Unavailable(reason: "it needs root (munged, slurmd) and runs as uid \(getuid())") }
         for name in executables where find(name) == nil {
             throw Unavailable(reason: "\(name) is not installed")
@@ -88,9 +88,18 @@ final class OneNodeSlurm: @unchecked Sendable {
         try scratch.write("slurm.conf", configuration(host: hostName, node: node, socket: socket, ports: ports))
         try startDaemon("slurmctld", find("slurmctld") ?? "slurmctld", ["-D"])
         try startDaemon("slurmd", find("slurmd") ?? "slurmd", ["-D"])
-        try await waitUntil(deadline, "sinfo did not show the node idle") {
-            let state = try await run("sinfo", ["-h", "-o", "%T"], deadline: deadline)
-            return state.status == 0 && state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "idle"
+        var lastState = ""
+        do {
+            try await waitUntil(deadline, "sinfo did not show the node idle") {
+                let state = try await run("sinfo", ["-h", "-o", "%T"], deadline: deadline)
+                lastState = state.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                return state.status == 0 && lastState == "idle"
+            }
+        } catch let failure as StartFailure {
+            // What the controller made of the node: its state and reason, and the controller's own log's end.
+            let node = try await run("scontrol", ["show", "node"], deadline: Date().addingTimeInterval(10))
+            throw StartFailure(description: "\(failure.description); last sinfo state '\(lastState)'; scontrol show node: "
+                + "\(node.output.suffix(400)); slurmctld.log: \(logTail("slurmctld", file: "slurmctld.log"))")
         }
     }
 
@@ -123,6 +132,10 @@ final class OneNodeSlurm: @unchecked Sendable {
             SelectType=select/cons_tres
             SelectTypeParameters=CR_Core
             ReturnToService=2
+            # A registration lost while the machine is loaded (the parallel test run) is retried at the next ping,
+            # every SlurmdTimeout / 3 s: 10 s here rather than the default 100 s; RPCs get 30 s, not 10.
+            SlurmdTimeout=30
+            MessageTimeout=30
             MinJobAge=600
             \(node) NodeAddr=127.0.0.1 State=UNKNOWN
             PartitionName=splice Nodes=\(host) Default=YES MaxTime=INFINITE State=UP
@@ -160,8 +173,8 @@ final class OneNodeSlurm: @unchecked Sendable {
     }
 
     /// The last lines a daemon wrote.
-    func logTail(_ name: String) -> String {
-        let text = (try? String(contentsOf: scratch.file("log/\(name).out"), encoding: .utf8)) ?? ""
+    func logTail(_ name: String, file: String? = nil) -> String {
+        let text = (try? String(contentsOf: scratch.file("log/\(file ?? name + ".out")"), encoding: .utf8)) ?? ""
         return String(text.suffix(400))
     }
 
