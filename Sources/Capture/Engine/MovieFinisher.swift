@@ -26,6 +26,9 @@ enum MovieFinisher {
                 let copy = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
                 if let matrix = input.displayMatrix(ofStream: index) { try output.setDisplayMatrix(matrix, onStream: copy) }
             }
+            // The recording's own tags (CaptureMovieMetadata), not the demuxer's brand and encoder entries.
+            output.setMetadata(input.metadata.filter { ["title", "creation_time", "location"].contains($0.key) }
+                .map { ($0.key, $0.value) })
             try output.writeHeader(options: [:])
             let packet = try Packet()
             while try input.readPacket(into: packet) {

@@ -79,6 +79,7 @@ final class MovieWriter {
                 audioStream = try muxer.addStream(encoder)
                 audioPriming = Int64(encoder.initialPadding)
             }
+            muxer.output.setMetadata(settings.metadata)
             try muxer.writeHeader(options: ["movflags": "empty_moov+default_base_moof+frag_custom"])
             muxer.output.flush()
         } catch {

@@ -19,4 +19,6 @@ struct MovieWriterSettings: Sendable {
     var initialFragmentInterval: Int64
     /// The video track's display matrix (the connection's orientation and mirroring), nil for none.
     var displayMatrix: [Int32]? = nil
+    /// Container tags (`title`, `creation_time`, `location`), in order.
+    var metadata: [(String, String)] = []
 }

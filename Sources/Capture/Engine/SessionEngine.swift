@@ -179,7 +179,8 @@ struct SessionEngine {
                 let orientation = connection.frameOrientation
                 guard orientation != .identity, let format = video else { return nil }
                 return orientation.displayMatrix(width: format.width, height: format.height)
-            })
+            },
+            metadata: settings.metadata.tags(now: Date()))
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
             output.state.withLock { $0.isRecording = true }

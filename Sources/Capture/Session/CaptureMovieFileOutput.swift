@@ -17,6 +17,7 @@ public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
         var minFreeDiskSpaceLimit: Int64 = 0
         var movieFragmentInterval = MediaTime(seconds: 10)
         var initialMovieFragmentInterval = MediaTime(seconds: 1)
+        var metadata = CaptureMovieMetadata()
     }
 
     struct State: Sendable {
@@ -73,6 +74,13 @@ public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
     public var initialMovieFragmentInterval: MediaTime {
         get { state.withLock { $0.settings.initialMovieFragmentInterval } }
         set { state.withLock { $0.settings.initialMovieFragmentInterval = newValue } }
+    }
+
+    /// The movie's title, creation date and location (AVFoundation's `metadata`), written from the first fragment on;
+    /// read when a recording starts. The default has none but the creation date, which is then the start's.
+    public var metadata: CaptureMovieMetadata {
+        get { state.withLock { $0.settings.metadata } }
+        set { state.withLock { $0.settings.metadata = newValue } }
     }
 
     /// True from ``startRecording(to:)`` until the recording's `.finished` event.

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The movie-level metadata a ``CaptureMovieFileOutput`` writes: AVFoundation's `metadata` of a movie file output,
+/// with its common keys title (`commonKeyTitle`), creation date (`commonKeyCreationDate`) and location
+/// (`commonKeyLocation`, ISO 6709). They become FFmpeg's container tags `title`, `creation_time` and `location`,
+/// which the MP4/MOV muxer writes as `©nam`, the movie header's creation time (whole seconds) and `©xyz` (MOV keeps
+/// the ISO 6709 text; MP4's muxer parses it and writes the altitude with six decimals); they are in the file from
+/// its first fragment on, and kept when a clean stop rewrites it as a regular movie.
+public struct CaptureMovieMetadata: Sendable, Hashable {
+    /// A place on Earth (WGS 84), written in ISO 6709 as QuickTime's `©xyz` holds it: `+48.8584+002.2945+035.000/`.
+    public struct Location: Sendable, Hashable {
+        /// A latitude outside −90…90°, a longitude outside −180…180°, or a value that is not finite.
+        public struct InvalidLocation: Error, Hashable, CustomStringConvertible {
+            /// The values given, degrees.
+            public var latitude: Double, longitude: Double
+            /// The values and the ranges.
+            public var description: String {
+                "location \(latitude), \(longitude) is not on Earth: latitude must be within −90…90° and longitude within −180…180°"
+            }
+        }
+
+        /// Degrees north (negative: south), −90…90.
+        public let latitude: Double
+        /// Degrees east (negative: west), −180…180.
+        public let longitude: Double
+        /// Metres above the WGS 84 ellipsoid, or nil when unknown.
+        public let altitude: Double?
+
+        /// A location, checked.
+        /// - Throws: ``InvalidLocation`` for a latitude outside −90…90°, a longitude outside −180…180°, or a value
+        ///   (altitude included) that is not finite.
+        public init(latitude: Double, longitude: Double, altitude: Double? = nil) throws(InvalidLocation) {
+            guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+                  altitude?.isFinite ?? true else {
+                throw InvalidLocation(latitude: latitude, longitude: longitude)
+            }
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+        }
+
+        /// ISO 6709 as QuickTime writes it: ±DD.DDDD±DDD.DDDD, then ±altitude in metres when known, then `/`.
+        public var iso6709: String {
+            var text = String(format: "%+08.4f%+09.4f", latitude, longitude)
+            if let altitude { text += String(format: "%+08.3f", altitude) }
+            return text + "/"
+        }
+    }
+
+    /// The movie's title; nil for none.
+    public var title: String?
+    /// When the recording was made; nil: the moment recording starts.
+    public var creationDate: Date?
+    /// Where it was made; nil for none.
+    public var location: Location?
+
+    /// Metadata with the given values (all optional).
+    public init(title: String? = nil, creationDate: Date? = nil, location: Location? = nil) {
+        self.title = title
+        self.creationDate = creationDate
+        self.location = location
+    }
+
+    /// FFmpeg's container tags for these values, the creation date defaulting to `now` (ISO 8601 UTC with
+    /// microseconds, as FFmpeg writes `creation_time`).
+    func tags(now: Date) -> [(String, String)] {
+        var tags: [(String, String)] = []
+        if let title { tags.append(("title", title)) }
+        let date = creationDate ?? now
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let micros = Int((date.timeIntervalSince1970 - Double(seconds)) * 1_000_000)
+        tags.append(("creation_time", String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.tm_year + 1900, parts.tm_mon + 1,
+                                             parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, micros)))
+        if let location { tags.append(("location", location.iso6709)) }
+        return tags
+    }
+}
