@@ -55,24 +55,9 @@ final class PassthroughWriter {
                 timeBases.append(other.timeBase)
             }
             outputIndex = try reference.source.withCodecParameters {
-                try output.addStream(copying: $0, timeBase: Self.commonTimeBase(timeBases))
+                try output.addStream(copying: $0, timeBase: AVRational.commonTimeBase(timeBases))
             }
         }
-
-        /// One time base that holds every source's timestamps exactly when possible (the least common multiple of
-        /// `1/d` time bases, if it fits), otherwise the first source's.
-        static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
-            guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
-            var denominator: Int64 = 1
-            for timeBase in timeBases {
-                guard timeBase.num == 1, timeBase.den > 0 else { return first }
-                let d = Int64(timeBase.den)
-                denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
-                if denominator > Int64(Int32.max) { return first }
-            }
-            return AVRational(num: 1, den: Int32(denominator))
-        }
-
 
         /// Fills the current reader's packet with the next packet to write, restamped into the output time base;
         /// false when the track is done.

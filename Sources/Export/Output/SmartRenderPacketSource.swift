@@ -75,7 +75,7 @@ final class SmartRenderPacketSource {
             }
         }
         return try stream.withCodecParameters {
-            try output.addStream(copying: $0, timeBase: Self.commonTimeBase(timeBases))
+            try output.addStream(copying: $0, timeBase: AVRational.commonTimeBase(timeBases))
         }
     }
 
@@ -112,20 +112,6 @@ final class SmartRenderPacketSource {
     }
 
     // MARK: Pieces
-
-    /// The least common multiple of `1/d` time bases when it fits in 32 bits (every piece's timestamps stay
-    /// exact), otherwise the first (as the segment joiner and the passthrough writer choose).
-    static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
-        guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
-        var denominator: Int64 = 1
-        for timeBase in timeBases {
-            guard timeBase.num == 1, timeBase.den > 0 else { return first }
-            let d = Int64(timeBase.den)
-            denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
-            if denominator > Int64(Int32.max) { return first }
-        }
-        return AVRational(num: 1, den: Int32(denominator))
-    }
 
     private func open(_ index: Int) throws -> PieceReader {
         let piece = input.pieces[index]

@@ -93,7 +93,7 @@ struct SegmentJoiner {
         }
         let first = plan.segments[0]
         let reference = try SegmentPartReader(url: plan.partURL(first.index), type: AVMEDIA_TYPE_VIDEO, describe: damaged(first))
-        let videoTimeBase = Self.commonTimeBase(timeBases)
+        let videoTimeBase = AVRational.commonTimeBase(timeBases)
         let videoIndex = try reference.withCodecParameters { try output.addStream(copying: $0, timeBase: videoTimeBase) }
         let audioFailure: (String) -> any Error = { [plan] in SegmentError.audioDamaged(plan.audioURL, reason: $0) }
         var audio: SegmentPartReader?
@@ -165,20 +165,6 @@ struct SegmentJoiner {
             }
         }
         try writing { try output.finish() }
-    }
-
-    /// The least common multiple of `1/d` time bases when it fits in 32 bits (every part's timestamps stay exact),
-    /// otherwise the first.
-    static func commonTimeBase(_ timeBases: [AVRational]) -> AVRational {
-        guard let first = timeBases.first else { return AVRational(num: 1, den: 90_000) }
-        var denominator: Int64 = 1
-        for timeBase in timeBases {
-            guard timeBase.num == 1, timeBase.den > 0 else { return first }
-            let d = Int64(timeBase.den)
-            denominator = denominator / Int64(Int64.greatestCommonDivisor(denominator, d)) * d
-            if denominator > Int64(Int32.max) { return first }
-        }
-        return AVRational(num: 1, den: Int32(denominator))
     }
 
     private func writing(_ body: () throws -> Void) throws {
