@@ -214,23 +214,10 @@ public struct FrameDigestLog: Sendable, Hashable {
         }
         let format = AVPixelFormat(rawValue: pointer.pointee.format)
         let width = pointer.pointee.width, height = pointer.pointee.height
-        let size = Int(av_image_get_buffer_size(format, width, height, 1))
-        guard size > 0 else {
+        guard let buffer = try frame.packedPicture() else {
             throw ExportError.renderingFailed(stage: "hashing a frame", reason: "unsupported picture format \(format.rawValue)")
         }
-        var buffer = [UInt8](repeating: 0, count: size)
-        let copied = withUnsafePointer(to: &pointer.pointee.data) { data in
-            withUnsafePointer(to: &pointer.pointee.linesize) { linesize in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 4) { planes in
-                    linesize.withMemoryRebound(to: Int32.self, capacity: 4) { strides in
-                        buffer.withUnsafeMutableBufferPointer {
-                            av_image_copy_to_buffer($0.baseAddress, Int32(size), planes, strides, format, width, height, 1)
-                        }
-                    }
-                }
-            }
-        }
-        try FFmpegError.check(copied)
+        let size = buffer.count
         buffer.withUnsafeBytes { md5.update($0.baseAddress!, count: size) }
         let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
         return (size, "\(name) \(width)x\(height)")
