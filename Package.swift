@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "SpliceTesting", dependencies: ["Splice", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
-        .executableTarget(name: "splice-bench", dependencies: ["Splice"], path: "Benchmarks/Sources/splice-bench"),
+        .executableTarget(name: "splice-bench", dependencies: ["Splice", "Export"], path: "Benchmarks/Sources/splice-bench"),
         // The helpers every engine test target shares (fixture paths, scratch directories, `.ms`, chattr); not a product.
         .target(name: "SpliceTestSupport", dependencies: ["Splice"], path: "Tests/SpliceTestSupport"),
         .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),

@@ -21,6 +21,9 @@ extension AssetExportSession {
     /// measured (Benchmarks/README.md, W5: 60 s at 720p, x264 medium) 2 concurrent segments used the same CPU as
     /// one export (0.99×) and 1.7× its peak memory, so no core count where it pays has been found.
     ///
+    /// With a ``customVideoCompositor`` every part's export calls it (at its segment's composition times); one that
+    /// does not ``VideoCompositing/supportsConcurrentRendering`` is still called one request at a time across parts.
+    ///
     /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
     /// without video: ``export()`` then throws ``ExportError/unsupportedSettings(_:)`` (or
     /// ``SegmentError/invalidPlan(_:)``) before writing. The output always has its index first (as with
@@ -49,8 +52,12 @@ extension AssetExportSession {
         let parts = output.deletingLastPathComponent()
             .appendingPathComponent(".\(output.lastPathComponent).segments-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: parts) }
-        let segmented = SegmentedExport(composition: asset, videoComposition: request.videoComposition,
+        var segmented = SegmentedExport(composition: asset, videoComposition: request.videoComposition,
                                         audioMix: request.audioMix, settings: plan.settings, timeRange: request.timeRange)
+        // Every part gets the compositor; one that cannot render concurrently is called by one part at a time.
+        segmented.customVideoCompositor = request.customVideoCompositor.map { compositor in
+            compositor.supportsConcurrentRendering ? compositor : SerializedCompositor(compositor)
+        }
         let segmentPlan: SegmentPlan
         do {
             segmentPlan = try segmented.makePlan(segmentCount: count, fileType: plan.fileType, documentPath: output.path,

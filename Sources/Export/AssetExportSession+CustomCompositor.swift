@@ -5,9 +5,11 @@ extension AssetExportSession {
     /// compositing, as AVFoundation's `customVideoCompositorClass` (a value here, not a class). nil (default) uses the
     /// built-in path, unchanged.
     ///
-    /// The export renders SDR (an HDR canvas is refused), and cannot be combined with the passthrough preset,
-    /// ``smartRendering`` or ``concurrentSegments`` (each refused with ``ExportError/unsupportedSettings(_:)`` before
-    /// any file is written). The video composition's overlays are drawn over the compositor's output.
+    /// The export renders SDR (an HDR canvas is refused), and cannot be combined with the passthrough preset or
+    /// ``smartRendering`` (each refused with ``ExportError/unsupportedSettings(_:)`` before any file is written).
+    /// With ``concurrentSegments`` every part renders through it in this process (a segment plan for other processes
+    /// cannot carry it: ``SegmentError/customCompositorRequired(_:)``). The video composition's overlays are drawn
+    /// over the compositor's output.
     public var customVideoCompositor: (any VideoCompositing)? {
         get { request.withLock { $0.customVideoCompositor } }
         set { request.withLock { $0.customVideoCompositor = newValue } }

@@ -1,5 +1,6 @@
 import Foundation
 import Splice
+@_spi(Benchmarks) import Export
 
 /// The Splice side of `Benchmarks/run`: builds one benchmark workload with the public API, exports it (or renders
 /// its pictures) and prints one line of facts. The harness times the whole process (`/usr/bin/time`), checks the
@@ -13,6 +14,8 @@ import Splice
 ///                                                                 --lut FILE (W1c): saturation 1.3 + that .cube
 ///                                                                 --custom-compositor (W1v): the fade drawn by a
 ///                                                                 Swift VideoCompositing (FadeCompositor)
+///                         [--effect-ramp [--graph-per-frame]]     W1r: brightness + blur ramps on both clips,
+///                                                                 optionally by the graph-per-frame path
 ///                         [--concurrent N]                        N segments rendered at once in this process (W5)
 /// splice-bench segment    --inputs DIR --repeat N --segments S --parts DIR (--index I | --join FILE)
 ///                                                                 W5: one step of the segmented export of the edit
@@ -38,12 +41,14 @@ struct SpliceBench {
             switch command {
             case "canonical":
                 let hdr = options.flag("hdr")
-                let edit = try await Workloads.canonical(
+                var edit = try await Workloads.canonical(
                     inputs: options.directory("inputs"), repeats: options.int("repeat", 1), without: options.list("without"),
                     hdr: hdr, lookupTable: options.optionalPath("lut"))
+                if options.flag("effect-ramp") { try Workloads.addEffectRamps(to: &edit) }
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
                                            concurrentSegments: options.optionalInt("concurrent"),
-                                           compositor: options.flag("custom-compositor") ? FadeCompositor() : nil)
+                                           compositor: options.flag("custom-compositor") ? FadeCompositor() : nil,
+                                           graphPerFrame: options.flag("graph-per-frame"))
             case "segment":
                 let edit = try await Workloads.canonical(inputs: options.directory("inputs"), repeats: options.int("repeat", 1))
                 summary = try await segmentStep(edit, segments: options.int("segments", 2), parts: options.directory("parts"),
@@ -78,8 +83,9 @@ struct SpliceBench {
     /// is HDR).
     /// `concurrentSegments` renders the video as that many segments at once (``AssetExportSession/concurrentSegments``).
     /// With `compositor`, every frame's picture is the compositor's (W1v).
+    /// `graphPerFrame` renders effect ramps with a graph per frame (W1r's reference).
     static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, concurrentSegments: Int? = nil,
-                       compositor: (any VideoCompositing)? = nil) async throws -> String {
+                       compositor: (any VideoCompositing)? = nil, graphPerFrame: Bool = false) async throws -> String {
         try? FileManager.default.removeItem(at: url)
         let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth))
         session.outputURL = url
@@ -89,6 +95,7 @@ struct SpliceBench {
         session.audioMix = edit.audio
         session.concurrentSegments = concurrentSegments
         session.customVideoCompositor = compositor
+        session._rebuildsEffectGraphPerFrame = graphPerFrame
         try await session.export()
         let duration = edit.composition.duration
         let frames = edit.video.map { duration.seconds / $0.frameDuration.seconds } ?? 0
@@ -146,7 +153,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "effect-ramp", "graph-per-frame"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []

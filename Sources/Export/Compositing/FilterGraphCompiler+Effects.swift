@@ -28,16 +28,25 @@ extension FilterGraphCompiler {
     /// - vignette: `vignette` with the angle, centred on the picture (not on a picture with an alpha channel:
     ///   FFmpeg 5.1's `vignette` has no alpha format).
     ///
+    /// Ramps: when the layer ``LayerConfiguration/sendsEffectAmounts`` and a `name` is given, the filters whose
+    /// amount FFmpeg 5.1 can change at run time (``takesAmountAsCommand(_:)``: `eq`, `exposure`,
+    /// `colortemperature`, `gblur`) get an instance name (`eq@l0e1`: layer name, effect index) and an
+    /// ``EffectCommand``; the amount in the text is only a stand-in, replaced by the compositor before every frame.
+    /// `unsharp` and `vignette` have no runtime-settable option in 5.1, so their amounts stay in the text.
+    ///
     /// - Parameters:
     ///   - layer: the layer, with its effects and input format.
     ///   - transform: the layer's transform after its crop (source pixels → canvas pixels), for the blur's scale.
     ///   - color: the canvas; effects are drawn on SDR 8-bit canvases only (the planner refuses others first).
-    /// - Returns: no steps and the input format unchanged when the layer has no effect to draw.
+    ///   - name: the layer's instance-name stem (`l0`), for commanded effects; nil writes every amount in the text.
+    /// - Returns: no steps and the input format unchanged when the layer has no effect to draw; the commands of
+    ///   the effects driven per frame.
     /// - Throws: ``FilterGraphCompilerError/effectNotRenderable(_:)`` for an HDR canvas, a vignette on a picture
     ///   with alpha, or a blur whose sigma in source pixels exceeds `gblur`'s 1024.
-    static func effectSteps(for layer: LayerConfiguration, transform: AffineTransform2D, color: CanvasColor)
-        throws -> (steps: [String], format: PictureFormat) {
-        guard !layer.effects.isEmpty else { return ([], layer.input) }
+    static func effectSteps(for layer: LayerConfiguration, transform: AffineTransform2D, color: CanvasColor,
+                            name: String? = nil)
+        throws -> (steps: [String], format: PictureFormat, commands: [EffectCommand]) {
+        guard !layer.effects.isEmpty else { return ([], layer.input, []) }
         guard !color.isHDR else {
             throw FilterGraphCompilerError.effectNotRenderable("per-frame effects are drawn on SDR canvases only")
         }
@@ -61,19 +70,29 @@ extension FilterGraphCompiler {
             steps.append("format=\(native)")
             inRGB = nil
         }
-        for effect in layer.effects {
+        var commands: [EffectCommand] = []
+        for (index, effect) in layer.effects.enumerated() {
+            // The filter's instance suffix (`@l0e1`) when its amount is sent per frame, else "".
+            func instance(_ parameter: VideoEffectParameter, _ options: [EffectCommand.Option] = [],
+                          maximum: Double? = nil) -> String {
+                guard layer.sendsEffectAmounts, let name, takesAmountAsCommand(parameter) else { return "" }
+                let target = "\(parameter.filterName)@\(name)e\(index)"
+                let options = options.isEmpty ? [EffectCommand.Option(name: parameter.rawValue, divisor: 1)] : options
+                commands.append(EffectCommand(effect: index, target: target, options: options, maximum: maximum))
+                return "@\(name)e\(index)"
+            }
             switch effect {
             case .adjustment(let parameter, let value):
                 switch parameter {
                 case .brightness, .contrast, .saturation:
                     toCanvas()
-                    steps.append("eq=\(parameter.rawValue)=\(format(value))")
+                    steps.append("eq\(instance(parameter))=\(parameter.rawValue)=\(format(value))")
                 case .exposure:
                     toRGB(alpha ? "gbrapf32le" : "gbrpf32le")
-                    steps.append("exposure=exposure=\(format(value))")
+                    steps.append("exposure\(instance(parameter))=exposure=\(format(value))")
                 case .temperature:
                     toRGB(alpha ? "gbrap" : "gbrp")
-                    steps.append("colortemperature=temperature=\(format(value))")
+                    steps.append("colortemperature\(instance(parameter))=temperature=\(format(value))")
                 case .blur:
                     toCanvas()
                     let t = transform
@@ -85,7 +104,9 @@ extension FilterGraphCompiler {
                             "a blur of \(value) canvas pixels on a layer scaled by \(min(alongX, alongY)) needs a "
                                 + "sigma of \(max(sigmaX, sigmaY)) source pixels; gblur takes at most 1024")
                     }
-                    steps.append("gblur=sigma=\(format(sigmaX)):sigmaV=\(format(sigmaY)):steps=6")
+                    let suffix = instance(parameter, [.init(name: "sigma", divisor: alongX), .init(name: "sigmaV", divisor: alongY)],
+                                          maximum: 1024)
+                    steps.append("gblur\(suffix)=sigma=\(format(sigmaX)):sigmaV=\(format(sigmaY)):steps=6")
                 case .sharpen:
                     toCanvas()
                     steps.append("unsharp=lx=5:ly=5:la=\(format(value)):cx=5:cy=5:ca=0")
@@ -103,7 +124,18 @@ extension FilterGraphCompiler {
             }
         }
         toCanvas()
-        return (steps, output)
+        return (steps, output, commands)
+    }
+
+    /// True for the parameters whose filter option FFmpeg 5.1 marks runtime-settable ("T" in `ffmpeg -h filter=…`):
+    /// `eq`'s brightness, contrast and saturation, `exposure`, `colortemperature`'s temperature, `gblur`'s sigma and
+    /// sigmaV. A commanded filter draws exactly what a filter created with that amount draws (framemd5 of each,
+    /// commanded mid-stream against a fresh one, agree; `EffectRampTests` checks the renderer's frames).
+    static func takesAmountAsCommand(_ parameter: VideoEffectParameter) -> Bool {
+        switch parameter {
+        case .brightness, .contrast, .saturation, .exposure, .temperature, .blur: return true
+        case .sharpen, .vignette: return false
+        }
     }
 
     /// The filters only effects need beyond the stock ones, by effect (checked by the planner before rendering).

@@ -36,7 +36,7 @@ extension FilterGraphCompiler {
             let layer = configuration.layers[index]
             if coversCanvas(layer, canvas: canvas) {
                 inputs.append((.layer(index), layer.input))
-                let steps = try coveringSteps(layer, canvas: canvas, color: color)
+                let steps = try coveringSteps(layer, canvas: canvas, color: color).steps
                 chains.append("[L\(index)]" + (steps + [wide]).joined(separator: ",") + "[tx\(side)]")
             } else if let placed = try place(layer: layer, canvas: canvas, color: color, label: "L\(index)", name: "l\(index)") {
                 inputs.append((.layer(index), layer.input))

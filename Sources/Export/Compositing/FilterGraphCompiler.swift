@@ -31,6 +31,7 @@ enum FilterGraphCompiler {
         var chains: [String] = []
         var inputs: [(CompiledGraph.Input, PictureFormat)] = []
         var opacityTargets: [CompiledGraph.Input: String] = [:]
+        var effectCommands: [CompiledGraph.Input: [EffectCommand]] = [:]
         let canvas = configuration.canvas
         let color = configuration.color
 
@@ -48,7 +49,8 @@ enum FilterGraphCompiler {
         } else if let (index, bottom) = layers.first, coversCanvas(bottom, canvas: canvas) {
             let label = "L\(index)"
             inputs.append((.layer(index), bottom.input))
-            let steps = try coveringSteps(bottom, canvas: canvas, color: color)
+            let (steps, commands) = try coveringSteps(bottom, canvas: canvas, color: color, name: "l\(index)")
+            if !commands.isEmpty { effectCommands[.layer(index)] = commands }
             chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
             base = "base0"
             layers.removeFirst()
@@ -65,6 +67,7 @@ enum FilterGraphCompiler {
             guard let placed = try place(layer: layer, canvas: canvas, color: color, label: "L\(index)", name: "l\(index)") else { continue }
             inputs.append((.layer(index), layer.input))
             if let target = placed.opacityTarget { opacityTargets[.layer(index)] = target }
+            if !placed.effectCommands.isEmpty { effectCommands[.layer(index)] = placed.effectCommands }
             stage += 1
             let even = evenPlacement(x: placed.x, y: placed.y, color: color)
             chains.append(placed.chain + even.steps + "[lay\(index)]")
@@ -115,7 +118,8 @@ enum FilterGraphCompiler {
         tail.append("format=\(configuration.outputPixelFormat ?? color.pixelFormatName(alpha: false))")
         tail.append(color.setparams)
         chains.append("[\(base)]" + tail.joined(separator: ",") + "[out]")
-        return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets)
+        return CompiledGraph(description: chains.joined(separator: ";\n"), inputs: inputs, opacityTargets: opacityTargets,
+                             effectCommands: effectCommands)
     }
 
     /// Where to overlay a layer meant for pixel (x, y), and the filters (appended to its chain, each with a leading
@@ -139,14 +143,16 @@ enum FilterGraphCompiler {
     }
 
     /// The chain of a layer that ``coversCanvas(_:canvas:)``: its effects, its conversion into the canvas format,
-    /// and a scale when its size differs from the canvas's (2:1 pixels widened, 1920x1080 on a 1280x720 canvas).
-    static func coveringSteps(_ layer: LayerConfiguration, canvas: Size, color: CanvasColor) throws -> [String] {
-        let effected = try effectSteps(for: layer, transform: layer.transform, color: color)
+    /// and a scale when its size differs from the canvas's (2:1 pixels widened, 1920x1080 on a 1280x720 canvas);
+    /// with the commands of its effects driven per frame when a `name` is given (``effectSteps(for:transform:color:name:)``).
+    static func coveringSteps(_ layer: LayerConfiguration, canvas: Size, color: CanvasColor, name: String? = nil)
+        throws -> (steps: [String], commands: [EffectCommand]) {
+        let effected = try effectSteps(for: layer, transform: layer.transform, color: color, name: name)
         var steps = effected.steps + normalizationSteps(for: effected.format, canvas: color, keepAlpha: false)
         if layer.input.width != canvas.width || layer.input.height != canvas.height {
             steps.append("scale=\(canvas.width):\(canvas.height)")
         }
-        return steps
+        return (steps, effected.commands)
     }
 
     /// `value` rounded to whole pixels (half away from zero, or `rule`).
@@ -165,6 +171,8 @@ enum FilterGraphCompiler {
         var x: Int
         var y: Int
         var opacityTarget: String?
+        /// The layer's effects driven per frame (``EffectCommand``).
+        var effectCommands: [EffectCommand] = []
     }
 
     /// The chain turning a source picture into a canvas-format layer positioned at (x, y), or nil when the layer
@@ -195,7 +203,7 @@ enum FilterGraphCompiler {
 
         // Effects on the cropped picture, in the canvas format; the rest of the chain starts from what they leave.
         var layer = layer
-        let effected = try effectSteps(for: layer, transform: transform, color: color)
+        let effected = try effectSteps(for: layer, transform: transform, color: color, name: name)
         steps += effected.steps
         layer.input = effected.format
 
@@ -206,8 +214,10 @@ enum FilterGraphCompiler {
         case .singular:
             return nil
         case .general:
-            return try warp(layer: layer, transform: t, width: Int(width), height: Int(height), canvas: canvas,
-                            color: color, steps: steps, label: label, name: name)
+            var warped = try warp(layer: layer, transform: t, width: Int(width), height: Int(height), canvas: canvas,
+                                  color: color, steps: steps, label: label, name: name)
+            warped?.effectCommands = effected.commands
+            return warped
         case .axisAligned, .quarterTurn, .rotation:
             break
         }
@@ -266,7 +276,7 @@ enum FilterGraphCompiler {
             }
         }
         let chain = "[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ","))
-        return PlacedLayer(chain: chain, x: x, y: y, opacityTarget: opacityTarget)
+        return PlacedLayer(chain: chain, x: x, y: y, opacityTarget: opacityTarget, effectCommands: effected.commands)
     }
 
     /// A value escaped for a filter option inside a graph description. FFmpeg un-escapes twice — the graph parser

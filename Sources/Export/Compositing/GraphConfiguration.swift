@@ -6,7 +6,9 @@ internal import CMedia
 
 /// One layer of a graph configuration: its input picture and the values of its properties for the frames the
 /// configuration renders. Opacity is nil when it changes frame to frame (then driven by commands). Effects are the
-/// values for the frame (a ramping effect changes the configuration, so its graph is rebuilt each frame).
+/// values for the frame; with ``sendsEffectAmounts`` the amounts that filters take as commands are not part of the
+/// configuration, so a ramp of them keeps one graph (neutral amounts are still left out, so an effect that reaches
+/// its neutral value rebuilds the graph without its filter, as before).
 struct LayerConfiguration: Hashable {
     var input: PictureFormat
     var transform: AffineTransform2D
@@ -14,6 +16,10 @@ struct LayerConfiguration: Hashable {
     var opacity: Double?
     /// The layer's effects at this frame, in order, neutral ones left out (``FilterGraphCompiler/effectSteps``).
     var effects: [VideoEffectValue] = []
+    /// True when the amounts of ``effects`` that ``FilterGraphCompiler/takesAmountAsCommand(_:)`` are stand-ins
+    /// (the parameter's neutral value), the real ones sent to the filters before each frame (``EffectCommand``).
+    /// The renderer's configurations set it outside transitions; false writes every amount into the graph's text.
+    var sendsEffectAmounts = false
 }
 
 /// An image overlay in a graph configuration.
@@ -76,4 +82,6 @@ struct CompiledGraph {
     var inputs: [(Input, PictureFormat)]
     /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
     var opacityTargets: [Input: String]
+    /// The effects of layers whose amounts are sent per frame (``LayerConfiguration/sendsEffectAmounts``).
+    var effectCommands: [Input: [EffectCommand]] = [:]
 }

@@ -14,6 +14,12 @@ public enum SegmentError: Error, Sendable, Hashable, CustomStringConvertible {
     case partDamaged(index: Int, URL, reason: String)
     /// The audio file is missing or damaged.
     case audioDamaged(URL, reason: String)
+    /// The plan was made with a custom video compositor (``SegmentPlan/customCompositor``, its type's name), a Swift
+    /// value that no plan file or document can carry to another process; this segment is rendered without it (by
+    /// `splice render-segment`, a Slurm worker, or a ``SegmentedExport`` without
+    /// ``SegmentedExport/customVideoCompositor``). Render such an export in the process that has the compositor:
+    /// ``AssetExportSession/concurrentSegments``.
+    case customCompositorRequired(String)
 
     /// A sentence naming the segment or file and the cause.
     public var description: String {
@@ -28,6 +34,10 @@ public enum SegmentError: Error, Sendable, Hashable, CustomStringConvertible {
             return "segment \(index) (\(url.path)) cannot be joined: \(reason)"
         case .audioDamaged(let url, let reason):
             return "the audio (\(url.path)) cannot be joined: \(reason)"
+        case .customCompositorRequired(let name):
+            return "the segment plan was made with the custom video compositor \(name), a Swift value that a plan file "
+                + "or a document cannot carry to another process; render it in the process that has the compositor "
+                + "(AssetExportSession.concurrentSegments, or SegmentedExport.renderSegment with customVideoCompositor set)"
         }
     }
 }

@@ -2,9 +2,8 @@ import Foundation
 
 extension ExportPlanner {
     /// Refuses the settings a custom compositor (``AssetExportSession/customVideoCompositor``) cannot be combined
-    /// with, before anything is opened: the passthrough preset (nothing is rendered), smart rendering (it plans
-    /// copies of untouched spans; every frame is the compositor's) and concurrent segments (the part sessions would
-    /// not carry the compositor).
+    /// with, before anything is opened: the passthrough preset (nothing is rendered) and smart rendering (it plans
+    /// copies of untouched spans; every frame is the compositor's). Concurrent segments carry it to every part.
     /// - Throws: ``ExportError/passthroughNotPossible(_:)`` or ``ExportError/unsupportedSettings(_:)``.
     func checkCustomCompositor() throws {
         guard request.customVideoCompositor != nil else { return }
@@ -14,9 +13,6 @@ extension ExportPlanner {
         if request.smartRendering {
             throw ExportError.unsupportedSettings(
                 "smartRendering copies untouched spans of the sources; with a custom video compositor every frame is rendered")
-        }
-        if let count = request.concurrentSegments, count != 1 {
-            throw ExportError.unsupportedSettings("concurrentSegments cannot be combined with a custom video compositor yet")
         }
     }
 }

@@ -26,6 +26,7 @@ extension ExportPlanner {
             maximumSize: settings.maximumSize, settings: settings)
         // prores_ks encodes 4:2:2 10-bit only; the graph's last step converts the canvas to it.
         if settings.codec == .prores { plan.outputPixelFormat = "yuv422p10le" }
+        plan.sendsEffectAmounts = !request.rebuildsEffectGraphPerFrame
         if let compositor = request.customVideoCompositor {
             plan.custom = try CustomCompositorPlan(
                 compositor: compositor, videoComposition: videoComposition, timeOffset: range.start, color: plan.color)

@@ -30,4 +30,6 @@ struct ExportRequest: Sendable {
     var concurrentSegments: Int?
     /// ``AssetExportSession/customVideoCompositor``: renders every frame in place of the built-in layer compositing.
     var customVideoCompositor: (any VideoCompositing)?
+    /// ``AssetExportSession/_rebuildsEffectGraphPerFrame``: the graph-per-frame path for effect ramps (benchmarks).
+    var rebuildsEffectGraphPerFrame = false
 }

@@ -88,6 +88,10 @@ struct VideoPlan: Sendable {
     var outputPixelFormat: String?
     /// The user's compositor, which renders every frame in place of the built-in layer compositing (nil: built-in).
     var custom: CustomCompositorPlan?
+    /// True (default): effect amounts that filters take as commands are sent per frame, so a ramp keeps one graph
+    /// (``LayerConfiguration/sendsEffectAmounts``). False writes every amount into the graph's text, one graph per
+    /// frame of a ramp: the path before commands, kept for the benchmark's paired run and the tests' reference.
+    var sendsEffectAmounts = true
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {

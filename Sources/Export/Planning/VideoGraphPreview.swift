@@ -24,7 +24,7 @@ struct VideoGraphPreview {
         var seen: Set<String> = []
         var result: [String] = []
         for time in sorted {
-            let (configuration, _) = try plan.configuration(
+            let (configuration, _, _) = try plan.configuration(
                 at: time, instructionIndex: plan.instructionIndex(at: time),
                 picture: { trackID in
                     describedFormat(trackID: trackID, at: time).map { ($0, Size(width: $0.width, height: $0.height)) }

@@ -1,5 +1,6 @@
 import Composition
 import Foundation
+import VideoComposition
 
 extension VideoPlan {
     /// The graph configuration for composition time `time`: the instruction's layers that show a picture then
@@ -15,13 +16,16 @@ extension VideoPlan {
     ///   - picture: the format of the picture track `trackID` shows at `time` and the natural size (pixels) of the
     ///     source it comes from, or nil when it shows none.
     ///   - image: the format of an overlay image.
-    /// - Returns: the configuration and, per configured layer, its opacity at `time`. An instruction's transition is
-    ///   configured (with its progress at `time`) when both its tracks show a picture; with one missing, the other
-    ///   is drawn as an ordinary layer.
+    /// - Returns: the configuration and, per configured layer, its opacity and its effects at `time`. An
+    ///   instruction's transition is configured (with its progress at `time`) when both its tracks show a picture;
+    ///   with one missing, the other is drawn as an ordinary layer. Outside transitions the layers send their
+    ///   commandable effect amounts per frame (``LayerConfiguration/sendsEffectAmounts``): the configuration holds
+    ///   stand-ins, the returned effects the amounts (a transition's graph is built per frame anyway, with the
+    ///   amounts in its text).
     func configuration(
         at time: MediaTime, instructionIndex: Int?,
         picture: (Int32) throws -> (format: PictureFormat, naturalSize: Size)?, image: (URL) throws -> PictureFormat
-    ) throws -> (GraphConfiguration, [Double]) {
+    ) throws -> (GraphConfiguration, [Double], effects: [[VideoEffectValue]]) {
         let instruction = instructionIndex.map { instructions[$0] }
         var layers: [LayerConfiguration] = []
         var opacities: [Double] = []
@@ -59,12 +63,26 @@ extension VideoPlan {
                 filterName: plan.filterName, progress: plan.progress(time), outgoing: outgoing, incoming: incoming)
         }
         let rate = AVRationalKey(num: frameDuration.timescale, den: Int32(clamping: frameDuration.value))
+        let effects = layers.map(\.effects)
+        if transition == nil, sendsEffectAmounts {
+            for index in layers.indices where !layers[index].effects.isEmpty {
+                layers[index].sendsEffectAmounts = true
+                layers[index].effects = layers[index].effects.map(Self.effectKey)
+            }
+        }
         let configuration = GraphConfiguration(
             instructionIndex: instructionIndex ?? -1, background: instruction?.background ?? .black,
             canvas: renderSize, output: outputSize, frameRate: rate, layers: layers,
             imageOverlays: images, textOverlays: texts, color: color, outputPixelFormat: outputPixelFormat,
             transition: transition)
-        return (configuration, opacities)
+        return (configuration, opacities, effects)
+    }
+
+    /// `value` as a configuration holds it when its amount is sent per frame: a commandable adjustment at its
+    /// parameter's neutral value (a stand-in; ``FilterGraphCompiler/takesAmountAsCommand(_:)``), anything else as is.
+    static func effectKey(_ value: VideoEffectValue) -> VideoEffectValue {
+        guard case .adjustment(let parameter, _) = value, FilterGraphCompiler.takesAmountAsCommand(parameter) else { return value }
+        return .adjustment(parameter, parameter.neutralValue)
     }
 
     /// The scale-and-centre mapping a `format`-sized picture into a `naturalSize` box with its aspect kept, and its

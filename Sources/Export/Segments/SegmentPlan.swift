@@ -47,6 +47,11 @@ public struct SegmentPlan: Sendable, Hashable, Codable {
     public var hasAudio: Bool
     /// The segments, in timeline order, back to back.
     public var segments: [Segment]
+    /// The type name of the custom video compositor the plan was made with (``SegmentedExport/customVideoCompositor``),
+    /// nil for the built-in compositing. A worker that renders a segment without that compositor fails with
+    /// ``SegmentError/customCompositorRequired(_:)`` rather than writing built-in pictures. Absent from plan files
+    /// made without one.
+    public var customCompositor: String? = nil
 
     /// A plan (see the properties).
     public init(documentPath: String, settings: ExportSettings, fileType: FileType, partsDirectory: String,

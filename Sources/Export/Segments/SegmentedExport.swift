@@ -26,6 +26,12 @@ public struct SegmentedExport: Sendable {
     public var settings: ExportSettings
     /// The part of the composition to export.
     public var timeRange: TimeRange
+    /// A compositor of your own (``VideoCompositing``) for the segments this value renders, in this process
+    /// (``renderSegment(_:of:)``; ``AssetExportSession/concurrentSegments`` sets it from its session). A Swift value
+    /// cannot travel in a plan file: ``makePlan(segmentCount:fileType:documentPath:partsDirectory:)`` records its
+    /// type's name in the plan (``SegmentPlan/customCompositor``), and rendering a segment of that plan without a
+    /// compositor (`splice render-segment`, a Slurm worker) fails with ``SegmentError/customCompositorRequired(_:)``.
+    public var customVideoCompositor: (any VideoCompositing)?
 
     /// A segmented export of `composition` (the same models as ``AssetExportSession`` takes).
     public init(composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
@@ -53,6 +59,7 @@ public struct SegmentedExport: Sendable {
         let session = makeSession(settings: settings, output: partsDirectory.appendingPathComponent("plan-check.\(fileType.rawValue)"),
                                   fileType: fileType, range: timeRange)
         session.overwritesExistingFile = true
+        session.customVideoCompositor = customVideoCompositor
         let plan = try session.makePlan()
         guard let video = plan.video, plan.settings.video != nil else {
             throw SegmentError.invalidPlan("the export has no video to split")
@@ -69,9 +76,11 @@ public struct SegmentedExport: Sendable {
             return SegmentPlan.Segment(index: index, firstFrame: cut.firstFrame, frameCount: cut.frameCount,
                                        timeRange: TimeRange(start: start, end: end))
         }
-        return SegmentPlan(documentPath: documentPath, settings: plan.settings, fileType: fileType,
-                           partsDirectory: partsDirectory.path, timeRange: range, frameDuration: fd,
-                           hasAudio: plan.audio != nil && plan.settings.audio != nil, segments: segments)
+        var segmentPlan = SegmentPlan(documentPath: documentPath, settings: plan.settings, fileType: fileType,
+                                      partsDirectory: partsDirectory.path, timeRange: range, frameDuration: fd,
+                                      hasAudio: plan.audio != nil && plan.settings.audio != nil, segments: segments)
+        segmentPlan.customCompositor = customVideoCompositor.map { String(reflecting: type(of: $0)) }
+        return segmentPlan
     }
 
     /// Renders segment `index` of `plan` into ``SegmentPlan/partURL(_:)``, video only, unless a complete part is
@@ -88,10 +97,14 @@ public struct SegmentedExport: Sendable {
 
     /// The session that renders segment `index` of `plan` (``renderSegment(_:of:)``), or nil when a complete part
     /// is already there.
-    /// - Throws: ``SegmentError/noSuchSegment(index:count:)``.
+    /// - Throws: ``SegmentError/noSuchSegment(index:count:)``; ``SegmentError/customCompositorRequired(_:)`` for a
+    ///   plan made with a custom compositor when this value has none.
     func segmentSession(_ index: Int, of plan: SegmentPlan) throws -> AssetExportSession? {
         guard let segment = plan.segments.first(where: { $0.index == index }) else {
             throw SegmentError.noSuchSegment(index: index, count: plan.segments.count)
+        }
+        if let name = plan.customCompositor, customVideoCompositor == nil {
+            throw SegmentError.customCompositorRequired(name)
         }
         let url = plan.partURL(index)
         if FileManager.default.fileExists(atPath: url.path) {
@@ -103,6 +116,7 @@ public struct SegmentedExport: Sendable {
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.segmentedExportDuration = plan.timeRange.duration
+        session.customVideoCompositor = customVideoCompositor
         return session
     }
 

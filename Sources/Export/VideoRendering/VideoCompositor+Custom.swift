@@ -52,7 +52,7 @@ extension VideoCompositor {
         }
         let canvas = try pictures.frame(from: image)
         var imageFrames: [Frame] = []
-        var (wanted, _) = try plan.configuration(
+        var (wanted, _, _) = try plan.configuration(
             at: time, instructionIndex: instruction(at: time), picture: { _ in nil },
             image: { url in
                 let picture = try self.image(at: url)
@@ -60,7 +60,7 @@ extension VideoCompositor {
                 return PictureFormat(of: picture)
             })
         wanted.layers = [LayerConfiguration(input: PictureFormat(of: canvas), transform: .identity, crop: nil, opacity: 1)]
-        try composite(wanted, layerFrames: [canvas], imageFrames: imageFrames, layerOpacities: [1],
+        try composite(wanted, layerFrames: [canvas], imageFrames: imageFrames, layerOpacities: [1], layerEffects: [[]],
                       sequence: sequence, emit: emit)
     }
 }

@@ -1,6 +1,7 @@
 import SpliceFFmpeg
 import Composition
 import Foundation
+import VideoComposition
 internal import CMedia
 
 /// Renders the output frames of a ``VideoPlan`` one by one: for frame k it finds the instruction at k·frameDuration,
@@ -8,7 +9,9 @@ internal import CMedia
 /// evaluators, and runs the pictures through a filter graph compiled for that configuration
 /// (``FilterGraphCompiler``). The graph is rebuilt only when the configuration changes (an instruction boundary,
 /// a source of another format, a moving transform or crop); opacity ramps are driven per frame by
-/// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph.
+/// `avfilter_graph_send_command` on the layer's `lut`, so a ramp never rebuilds the graph, and so are the effect
+/// ramps whose filters take commands (``EffectCommand``: `eq`, `exposure`, `colortemperature`, `gblur`).
+/// `unsharp` and `vignette` ramps still rebuild the graph for every frame (no runtime-settable option in 5.1).
 ///
 /// With a custom compositor (``VideoPlan/custom``) the layers are handed to it instead, and its picture is drawn
 /// as the one opaque layer covering the canvas, under the overlays (`VideoCompositor+Custom.swift`).
@@ -30,6 +33,8 @@ final class VideoCompositor {
     private var instructionHint = 0
     /// Every distinct graph description used so far, in order (for `filterGraphDescription`).
     private(set) var descriptions: [String] = []
+    /// How many filter graphs have been built so far (one per configuration change).
+    private(set) var graphBuilds = 0
 
     init(plan: VideoPlan, cancellation: CancellationFlag) throws {
         self.plan = plan
@@ -61,7 +66,7 @@ final class VideoCompositor {
         // The pictures and their property values at this time, bottom layer first.
         var layerFrames: [Frame] = []
         var imageFrames: [Frame] = []
-        let (wanted, layerOpacities) = try plan.configuration(
+        let (wanted, layerOpacities, layerEffects) = try plan.configuration(
             at: time, instructionIndex: instructionIndex,
             picture: { trackID in
                 guard let renderer = trackRenderers[trackID], let picture = try renderer.frame(at: time) else { return nil }
@@ -76,14 +81,15 @@ final class VideoCompositor {
                 return PictureFormat(of: picture)
             })
         try composite(wanted, layerFrames: layerFrames, imageFrames: imageFrames, layerOpacities: layerOpacities,
-                      sequence: index, emit: emit)
+                      layerEffects: layerEffects, sequence: index, emit: emit)
     }
 
     /// Pushes one frame's pictures through the graph compiled for `wanted` (rebuilt when it differs from the current
-    /// one) and hands every frame the graph releases to `emit`. `layerFrames` and `layerOpacities` are per layer of
-    /// `wanted`, `imageFrames` per image overlay; emitted frames carry `pts` = `sequence`.
+    /// one) and hands every frame the graph releases to `emit`. `layerFrames`, `layerOpacities` and `layerEffects`
+    /// (each layer's effects evaluated for this frame) are per layer of `wanted`, `imageFrames` per image overlay;
+    /// emitted frames carry `pts` = `sequence`.
     func composite(_ wanted: GraphConfiguration, layerFrames: [Frame], imageFrames: [Frame], layerOpacities: [Double],
-                   sequence index: Int, emit: (Frame) throws -> Void) throws {
+                   layerEffects: [[VideoEffectValue]], sequence index: Int, emit: (Frame) throws -> Void) throws {
         let imageConfigurations = wanted.imageOverlays
         if wanted != configuration {
             try finish(emit: emit)
@@ -102,6 +108,9 @@ final class VideoCompositor {
                 case .background: opacity = 1
                 }
                 try graph.sendCommand(target: target, command: "a", argument: "val*\(FilterGraphCompiler.format(opacity))")
+            }
+            if case .layer(let i) = role, let commands = compiled.effectCommands[role] {
+                try send(commands, amounts: layerEffects[i], to: graph)
             }
             let picture: Frame
             switch role {
@@ -131,6 +140,32 @@ final class VideoCompositor {
         self.graph = nil
         self.compiled = nil
         self.configuration = nil
+    }
+
+    /// Sends one layer's effect amounts for the next frame to their filters (``EffectCommand``), each argument
+    /// written as a graph built for this frame would write it.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for an argument beyond the option's maximum (a blur ramp
+    ///   whose sigma in source pixels passes `gblur`'s 1024); ``ExportError/renderingFailed(stage:reason:)`` when
+    ///   FFmpeg refuses the command.
+    private func send(_ commands: [EffectCommand], amounts: [VideoEffectValue], to graph: FilterGraph) throws {
+        for command in commands {
+            guard command.effect < amounts.count, case .adjustment(let parameter, let amount) = amounts[command.effect] else {
+                throw ExportError.renderingFailed(stage: "driving \(command.target)", reason: "no amount for this frame")
+            }
+            for option in command.options {
+                let value = amount / option.divisor
+                if let maximum = command.maximum, value > maximum {
+                    throw ExportError.unsupportedSettings(
+                        "a layer effect cannot be drawn: a \(parameter.rawValue) of \(amount) needs \(option.name) "
+                            + "\(value) in source pixels; \(parameter.filterName) takes at most \(maximum)")
+                }
+                do {
+                    try graph.sendCommand(target: command.target, command: option.name, argument: FilterGraphCompiler.format(value))
+                } catch {
+                    throw ExportError.renderingFailed(stage: "setting \(option.name) of \(command.target)", reason: "\(error)")
+                }
+            }
+        }
     }
 
     private func drain(_ graph: FilterGraph, emit: (Frame) throws -> Void) throws {
@@ -183,6 +218,7 @@ final class VideoCompositor {
         }
         compiled = compiledGraph
         configuration = wanted
+        graphBuilds += 1
         graphStartFrame = index
         if descriptions.last != compiledGraph.description { descriptions.append(compiledGraph.description) }
     }
