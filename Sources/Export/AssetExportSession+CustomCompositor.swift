@@ -5,7 +5,8 @@ extension AssetExportSession {
     /// compositing, as AVFoundation's `customVideoCompositorClass` (a value here, not a class). nil (default) uses the
     /// built-in path, unchanged.
     ///
-    /// The export renders SDR (an HDR canvas is refused), and cannot be combined with the passthrough preset or
+    /// On an HDR canvas the compositor takes and returns `.rgba64` pictures (``VideoCompositing/sourcePixelFormat``;
+    /// an `.rgba8` one is refused). The export cannot be combined with the passthrough preset or
     /// ``smartRendering`` (each refused with ``ExportError/unsupportedSettings(_:)`` before any file is written).
     /// With ``concurrentSegments`` every part renders through it in this process (a segment plan for other processes
     /// cannot carry it: ``SegmentError/customCompositorRequired(_:)``). The video composition's overlays are drawn

@@ -38,8 +38,9 @@ public struct AssetImageGenerator: Sendable {
     /// `.matchSource`. See ``DynamicRangePolicy-swift.enum``.
     public var dynamicRangePolicy: DynamicRangePolicy
     /// Your own compositor (``VideoCompositing``), called for each picture in place of the built-in layer
-    /// compositing, exactly as the export calls it; nil (default) uses the built-in path. Needs an SDR picture
-    /// (``DynamicRangePolicy-swift.enum/forceSDR``).
+    /// compositing, exactly as the export calls it; nil (default) uses the built-in path. With
+    /// ``DynamicRangePolicy-swift.enum/matchSource`` on an HDR composition the compositor must take `.rgba64`
+    /// (``VideoCompositing/sourcePixelFormat``).
     public var customVideoCompositor: (any VideoCompositing)?
 
     /// A generator for `asset`, a composition.

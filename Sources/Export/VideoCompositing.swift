@@ -21,9 +21,15 @@ import VideoComposition
 ///   ``ExportError/customCompositorFailed(time:message:)``, naming the composition time and carrying the error's
 ///   description; no output file is left behind.
 public protocol VideoCompositing: Sendable {
-    /// The format the source frames are handed over in (AVFoundation's `sourcePixelBufferAttributes`): `.rgba8`
-    /// (4 bytes a pixel, non-linear BT.709 R'G'B' in full range, straight alpha). `.rgba8` by default; this version
-    /// refuses `.rgba64` with ``ExportError/unsupportedSettings(_:)``.
+    /// The format the source frames are handed over and the output frame taken back in (AVFoundation's
+    /// `sourcePixelBufferAttributes`), `.rgba8` by default:
+    /// - `.rgba8`: 4 bytes a pixel, non-linear BT.709 R'G'B' in full range, straight alpha. SDR canvases only: on an
+    ///   HDR canvas the export (or image request) is refused with ``ExportError/unsupportedSettings(_:)``.
+    /// - `.rgba64`: 8 bytes a pixel, R, G, B, A each a little-endian `UInt16` 0…65535: the canvas's non-linear
+    ///   R'G'B' in full range in the canvas's colour space — on an HDR canvas BT.2020 primaries with the HLG or PQ
+    ///   transfer (``VideoFrame/dynamicRange`` says which; not tone-mapped), else BT.709. Converted by `zscale` from
+    ///   the canvas's 10-bit (or 8-bit) limited-range Y'CbCr (10-bit Y 64…940 spans 0…65535), and back the same
+    ///   way, so a picture returned unchanged comes back within one 10-bit step.
     var sourcePixelFormat: VideoFrame.PixelFormat { get }
 
     /// True when ``renderFrame(for:)`` may run on several threads at once for different frames (AVFoundation's
@@ -37,8 +43,9 @@ public protocol VideoCompositing: Sendable {
     /// Called on an engine thread, never on Swift's cooperative pool: blocking is allowed, and the export waits.
     ///
     /// - Parameter request: the composition time, the instruction in force and the source frames of its layers.
-    /// - Returns: a picture of exactly ``VideoCompositionRequest/renderSize`` pixels, `.rgba8`; its alpha is ignored
-    ///   (the canvas is opaque, as an AVFoundation composition's output).
+    /// - Returns: a picture of exactly ``VideoCompositionRequest/renderSize`` pixels in ``sourcePixelFormat``, in the
+    ///   colour space its source frames are in; its alpha is ignored (the canvas is opaque, as an AVFoundation
+    ///   composition's output).
     /// - Throws: anything; the export fails with ``ExportError/customCompositorFailed(time:message:)``.
     func renderFrame(for request: VideoCompositionRequest) throws -> VideoFrame
 }

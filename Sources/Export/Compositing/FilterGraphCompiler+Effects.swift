@@ -26,7 +26,9 @@ extension FilterGraphCompiler {
     ///   along x and along y (exact for scale and rotation; for a shear, per axis);
     /// - sharpen: `unsharp` with a 5 × 5 luma mask of the given amount (chroma untouched);
     /// - vignette: `vignette` with the angle, centred on the picture (not on a picture with an alpha channel:
-    ///   FFmpeg 5.1's `vignette` has no alpha format).
+    ///   FFmpeg 5.1's `vignette` has no alpha format), without dithering: its dither is a pseudo-random sequence that
+    ///   runs on from frame to frame, so a graph kept over many frames (a ramp of another effect, a constant
+    ///   vignette) gave other noise than the image generator's fresh graph (up to 5 levels after the RGB effects).
     ///
     /// Ramps: when the layer ``LayerConfiguration/sendsEffectAmounts`` and a `name` is given, the filters whose
     /// amount FFmpeg 5.1 can change at run time (``takesAmountAsCommand(_:)``: `eq`, `exposure`,
@@ -116,7 +118,7 @@ extension FilterGraphCompiler {
                             "a vignette on a picture with an alpha channel (FFmpeg 5.1's vignette has no alpha format)")
                     }
                     toCanvas()
-                    steps.append("vignette=angle=\(format(value))")
+                    steps.append("vignette=angle=\(format(value)):dither=0")
                 }
             case .lookupTable(let url):
                 toRGB(alpha ? "gbrap" : "gbrp")

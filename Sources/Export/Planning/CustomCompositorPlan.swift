@@ -16,18 +16,14 @@ struct CustomCompositorPlan: Sendable {
 
     /// The plan for `compositor` over a video plan made from `videoComposition`, whose render time 0 is composition
     /// time `timeOffset`.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for an `.rgba64` source format or an HDR canvas (this
-    ///   version hands over and takes back 8-bit SDR pictures only).
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for an `.rgba8` compositor on an HDR canvas (8 bits cannot
+    ///   carry it: the compositor must take `.rgba64`).
     init(compositor: any VideoCompositing, videoComposition: MutableVideoComposition, timeOffset: MediaTime,
          color: CanvasColor) throws {
-        guard compositor.sourcePixelFormat == .rgba8 else {
+        guard !color.isHDR || compositor.sourcePixelFormat == .rgba64 else {
             throw ExportError.unsupportedSettings(
-                "a custom video compositor takes .rgba8 source frames in this version, not .\(compositor.sourcePixelFormat.rawValue)")
-        }
-        guard !color.isHDR else {
-            throw ExportError.unsupportedSettings(
-                "a custom video compositor renders SDR only in this version; the canvas is \(color.summary) (set the "
-                    + "video composition's colour fields to BT.709, or export without the custom compositor)")
+                "the canvas is \(color.summary): a custom video compositor on an HDR canvas takes and returns .rgba64 "
+                    + "pictures (set its sourcePixelFormat to .rgba64), or set the video composition's colour fields to BT.709")
         }
         self.compositor = compositor
         instructions = videoComposition.instructions
@@ -44,7 +40,8 @@ struct CustomCompositorPlan: Sendable {
 
     /// Runs the compositor for `request` on the calling thread and checks its picture.
     /// - Throws: ``ExportError/customCompositorFailed(time:message:)`` naming the request's composition time, when
-    ///   the compositor throws (its error's description) or returns a picture that is not `.rgba8` at the render size.
+    ///   the compositor throws (its error's description) or returns a picture that is not in its
+    ///   ``VideoCompositing/sourcePixelFormat`` at the render size.
     func render(_ request: VideoCompositionRequest) throws -> VideoFrame {
         let frame: VideoFrame
         do {
@@ -52,11 +49,12 @@ struct CustomCompositorPlan: Sendable {
         } catch {
             throw ExportError.customCompositorFailed(time: request.compositionTime, message: "\(error)")
         }
-        guard frame.width == renderSize.width, frame.height == renderSize.height, frame.pixelFormat == .rgba8 else {
+        let wanted = compositor.sourcePixelFormat
+        guard frame.width == renderSize.width, frame.height == renderSize.height, frame.pixelFormat == wanted else {
             throw ExportError.customCompositorFailed(
                 time: request.compositionTime,
                 message: "it returned a \(frame.width) × \(frame.height) .\(frame.pixelFormat.rawValue) picture; the render "
-                    + "size is \(renderSize.width) × \(renderSize.height) pixels, .rgba8")
+                    + "size is \(renderSize.width) × \(renderSize.height) pixels, .\(wanted.rawValue)")
         }
         return frame
     }

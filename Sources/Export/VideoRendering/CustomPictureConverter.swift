@@ -3,28 +3,40 @@ import Composition
 import Foundation
 internal import CMedia
 
-/// The conversions around a custom compositor (``VideoCompositing``): decoded source pictures to RGBA8
-/// ``VideoFrame``s, and the compositor's RGBA8 picture back to a ``Frame`` the compositor's graph takes.
+/// The conversions around a custom compositor (``VideoCompositing``): decoded source pictures to the compositor's
+/// ``VideoFrame`` format, and the compositor's picture back to a ``Frame`` the compositor's graph takes.
 ///
-/// Into RGBA: the picture is first brought into the 8-bit SDR canvas exactly as the built-in path brings a layer
+/// Into the compositor: the picture is first brought into the canvas exactly as the built-in path brings a layer
 /// (``FilterGraphCompiler/normalizationSteps(for:canvas:keepAlpha:chromaSubsampled:)``: the source's matrix and
-/// range, tone mapping for HDR), then converted as ``RGBAConverter`` converts a canvas (BT.709 limited → full-range
-/// R'G'B', bicubic chroma, accurate rounding); an RGB source goes straight to `rgba`. One graph per source format.
-/// Back: the RGBA bytes are copied into an `rgb0` frame (alpha dropped: the canvas is opaque), which the graph
-/// brings into the canvas like any RGB layer (`scale=out_color_matrix=bt709:out_range=limited`).
+/// range, tone mapping or BT.2408 mapping between SDR and HDR), then converted as ``RGBAConverter`` converts a
+/// canvas: `.rgba8` with `scale` (BT.709 limited → full-range R'G'B', bicubic chroma, accurate rounding; an RGB source
+/// goes straight to `rgba`), `.rgba64` with `zscale` (the canvas's limited-range Y'CbCr → full-range 16-bit R'G'B' in
+/// the canvas's primaries and transfer: BT.2020 HLG or PQ on an HDR canvas). One graph per source format.
+///
+/// Back: an `.rgba8` picture is copied into an `rgb0` frame (alpha dropped: the canvas is opaque), which the graph
+/// brings into the canvas like any RGB layer (`scale=out_color_matrix=bt709:out_range=limited`); an `.rgba64`
+/// picture is converted here by the inverse `zscale` into the canvas's own format and tagged with its colour
+/// (`setparams`), so the graph takes it as a native layer, untouched (the graph treats untagged RGB as SDR).
 ///
 /// Confined to the render thread, like its ``VideoCompositor``.
 final class CustomPictureConverter {
     private var graphs: [PictureFormat: FilterGraph] = [:]
+    private var canvasGraph: (size: Size, graph: FilterGraph)?
     private let output: Frame
     private var sequence: Int64 = 0
+    /// The canvas the pictures are composited on.
+    let color: CanvasColor
+    /// The compositor's ``VideoCompositing/sourcePixelFormat``.
+    let pixelFormat: VideoFrame.PixelFormat
 
-    init() throws {
+    init(color: CanvasColor = .standard, pixelFormat: VideoFrame.PixelFormat = .rgba8) throws {
         output = try Frame()
+        self.color = color
+        self.pixelFormat = pixelFormat
     }
 
-    /// The decoded `frame`, whose colour is described by `format` (its tags as the track corrects them), as an
-    /// RGBA8 picture of the frame's coded size.
+    /// The decoded `frame`, whose colour is described by `format` (its tags as the track corrects them), as a
+    /// ``pixelFormat`` picture of the frame's coded size (`.rgba64` in the canvas's dynamic range).
     /// - Throws: ``ExportError/renderingFailed(stage:reason:)`` when the conversion graph cannot be built or run.
     func rgba(_ frame: Frame, format: PictureFormat) throws -> VideoFrame {
         let graph = try self.graph(for: format)
@@ -41,18 +53,22 @@ final class CustomPictureConverter {
             throw ExportError.renderingFailed(stage: "converting a source picture to RGBA", reason: "\(error)")
         }
         defer { output.unref() }
-        return try VideoFrame(rgbaFrame: output)
+        return try VideoFrame(rgbaFrame: output, dynamicRange: pixelFormat == .rgba64 ? color.dynamicRange : .sdr)
     }
 
-    /// The compositor's `image` in a new `rgb0` frame of its size (alpha dropped).
-    /// - Throws: `FFmpegError` (ENOMEM) when the picture cannot be allocated.
+    /// The compositor's `image` in a new frame of its size: `rgb0` for `.rgba8` (alpha dropped), the canvas's own
+    /// tagged format for `.rgba64`.
+    /// - Throws: `FFmpegError` (ENOMEM) when the picture cannot be allocated; ``ExportError/renderingFailed(stage:reason:)``
+    ///   when the conversion into the canvas fails.
     func frame(from image: VideoFrame) throws -> Frame {
+        let wide = image.pixelFormat == .rgba64
         let frame = try Frame()
-        try frame.allocatePicture(width: image.width, height: image.height, pixelFormat: AV_PIX_FMT_RGB0)
+        try frame.allocatePicture(width: image.width, height: image.height,
+                                  pixelFormat: wide ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGB0)
         guard let destination = frame.plane(0) else {
             throw ExportError.renderingFailed(stage: "taking the custom compositor's picture", reason: "no pixel plane")
         }
-        let lineSize = frame.bytesPerRow(ofPlane: 0), rowBytes = image.width * 4
+        let lineSize = frame.bytesPerRow(ofPlane: 0), rowBytes = image.width * image.pixelFormat.bytesPerPixel
         image.pixels.withUnsafeBytes { source in
             guard let base = source.baseAddress else { return }  // never: a VideoFrame has at least one pixel
             for row in 0..<image.height {
@@ -60,13 +76,54 @@ final class CustomPictureConverter {
                     from: base.advanced(by: row * image.bytesPerRow).assumingMemoryBound(to: UInt8.self), count: rowBytes)
             }
         }
-        return frame
+        return wide ? try canvasFrame(from: frame, size: Size(width: image.width, height: image.height)) : frame
+    }
+
+    /// An `rgba64le` picture (full-range R'G'B' of the canvas's colour) in the canvas's format: `zscale` to
+    /// limited-range Y'CbCr with the canvas's matrix, then tagged (`setparams`).
+    private func canvasFrame(from frame: Frame, size: Size) throws -> Frame {
+        let stage = "converting the custom compositor's 16-bit picture into the canvas"
+        if canvasGraph?.size != size {
+            let c = color
+            let description = "[in]format=gbrp16le,zscale=pin=\(c.primariesName):tin=\(c.transferName):min=gbr:rin=full"
+                + ":p=\(c.primariesName):t=\(c.transferName):m=\(c.matrixName):r=limited:filter=bicubic:dither=none"
+                + ",format=\(c.pixelFormatName(alpha: false)),\(c.setparams)[out]"
+            do {
+                canvasGraph = (size, try FilterGraph(
+                    description: description,
+                    sources: [.video(.init(label: "in", width: size.width, height: size.height,
+                                           pixelFormat: AV_PIX_FMT_RGBA64LE.rawValue, timeBase: AVRational(num: 1, den: 1)))],
+                    sinkLabels: ["out"], sinkIsAudio: [false], threads: 1))
+            } catch {
+                throw ExportError.renderingFailed(stage: "building \(description)", reason: "\(error)")
+            }
+        }
+        guard let graph = canvasGraph?.graph else { throw ExportError.renderingFailed(stage: stage, reason: "no graph") }
+        let converted = try Frame()
+        frame.pts = sequence
+        sequence += 1
+        do {
+            try graph.push(frame, to: 0, keepReference: true)
+            guard try graph.pull(from: 0, into: converted) == .frame else {
+                throw ExportError.renderingFailed(stage: stage, reason: "no frame")
+            }
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            throw ExportError.renderingFailed(stage: stage, reason: "\(error)")
+        }
+        return converted
     }
 
     private func graph(for format: PictureFormat) throws -> FilterGraph {
         if let graph = graphs[format] { return graph }
         var steps: [String]
-        if format.isRGB {
+        if pixelFormat == .rgba64 {
+            let c = color
+            steps = FilterGraphCompiler.normalizationSteps(for: format, canvas: c, keepAlpha: false)
+            steps += ["zscale=pin=\(c.primariesName):tin=\(c.transferName):min=\(c.matrixName):rin=limited:p=\(c.primariesName)"
+                      + ":t=\(c.transferName):r=full:filter=bicubic:dither=none", "format=gbrp16le", "format=rgba64le"]
+        } else if format.isRGB {
             steps = ["format=rgba"]
         } else {
             steps = FilterGraphCompiler.normalizationSteps(for: format, canvas: .standard, keepAlpha: format.hasAlpha)

@@ -43,7 +43,9 @@ final class VideoCompositor {
         for track in plan.tracks { renderers[track.trackID] = TrackFrameSelector(track: track, cancellation: cancellation) }
         trackRenderers = renderers
         output = try Frame()
-        customPictures = plan.custom == nil ? nil : try CustomPictureConverter()
+        customPictures = try plan.custom.map {
+            try CustomPictureConverter(color: plan.color, pixelFormat: $0.compositor.sourcePixelFormat)
+        }
     }
 
     /// Renders output frame `index` (frames must be rendered in order 0, 1, 2, …) and hands every frame the graph
