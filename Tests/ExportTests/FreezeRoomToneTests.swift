@@ -94,5 +94,15 @@ struct FreezeRoomToneTests {
         let heldStep = Self.largestStep(y, 47_999..<168_001)
         #expect(heldStep <= 1.5 * sourceStep, "largest step in the hold \(heldStep), in the source \(sourceStep)")
         #expect(sourceStep < 0.2, "the source is smooth enough for the click check: \(sourceStep)")
+
+        // An export range starting inside the hold (2 s … 3.5 s) plays the same part of the same loop.
+        let part = scratch.file("part.mkv")
+        let session = AssetExportSession(asset: composition, settings: TimeEffectExportTests.lossless)
+        session.outputURL = part
+        session.timeRange = TimeRange(start: MediaTime(seconds: 2), duration: MediaTime(value: 3, timescale: 2))
+        try await session.export()
+        let partSound = try await Readback.audio(of: part)[0]
+        #expect(partSound.count == 72_000)
+        #expect(partSound == Array(y[96_000..<168_000]), "the part differs from the whole hold's samples 48 000 ..< 120 000")
     }
 }
