@@ -53,6 +53,8 @@ enum RecordCommand {
         for await event in recording {
             switch event {
             case .started(let url): Console.error("splice: recording to \(url.path) (Ctrl-C stops and finishes the file)")
+            case .paused: Console.error("splice: paused")
+            case .resumed: Console.error("splice: resumed")
             case .finished(let finished): result = finished
             }
         }

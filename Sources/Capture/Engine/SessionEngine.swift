@@ -148,9 +148,13 @@ struct SessionEngine {
                              writers: inout [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)],
                              readers: [DeviceReader], now: Int64) {
         let key = ObjectIdentifier(output)
-        if let (writer, _) = writers[key] {
-            if output.state.withLock({ $0.stopRequested }) {
-                writer.end(at: now - (writer.movieStart ?? now), reason: nil)
+        if let (writer, continuation) = writers[key] {
+            let (stopRequested, pauseRequested) = output.state.withLock { ($0.stopRequested, $0.pauseRequested) }
+            if stopRequested {
+                writer.end(at: writer.movieTime(ofSessionTime: now), reason: nil)
+            } else if pauseRequested != writer.isPaused {
+                if pauseRequested { writer.pause(at: now) } else { writer.resume(at: now) }
+                continuation.yield(pauseRequested ? .paused(writer.settings.url) : .resumed(writer.settings.url))
             }
             return
         }
@@ -209,6 +213,7 @@ struct SessionEngine {
         output.state.withLock { state in
             state.isRecording = false
             state.stopRequested = false
+            state.pauseRequested = false
             state.recordedDuration = duration
             state.recordedFileSize = size
         }
