@@ -21,3 +21,27 @@ extension Frame {
         return copy
     }
 }
+
+extension Frame {
+    /// Multiplies each channel's samples by its linear gain in `gains` (channel 0 first; channels beyond the list
+    /// keep theirs), in place; the buffers are made writable first (`av_frame_make_writable`: copied when shared,
+    /// so a frame referenced elsewhere is not changed). Float sample formats (`flt`, `fltp`) only.
+    /// - Throws: ``FFmpegError`` (EINVAL for another format or a picture; ENOMEM).
+    package func scaleSamples(by gains: [Float]) throws {
+        let format = AVSampleFormat(rawValue: pointer.pointee.format)
+        guard channelCount > 0, format == AV_SAMPLE_FMT_FLTP || format == AV_SAMPLE_FMT_FLT else {
+            throw FFmpegError.posix(EINVAL)
+        }
+        guard gains.contains(where: { $0 != 1 }) else { return }
+        try FFmpegError.check(av_frame_make_writable(pointer))
+        let channels = channelCount, count = sampleCount
+        guard let planes = pointer.pointee.extended_data else { return }
+        for channel in 0..<min(channels, gains.count) where gains[channel] != 1 {
+            let planar = format == AV_SAMPLE_FMT_FLTP
+            guard let base = planes[planar ? channel : 0] else { continue }
+            base.withMemoryRebound(to: Float.self, capacity: planar ? count : count * channels) { samples in
+                for index in 0..<count { samples[planar ? index : index * channels + channel] *= gains[channel] }
+            }
+        }
+    }
+}

@@ -140,6 +140,7 @@ extension MovieWriter {
     private func drainAudio(_ graph: FilterGraph, stream: Int) throws {
         while try graph.pull(from: 0, into: filtered) == .frame {
             writtenAudioSamples = filtered.pts + Int64(filtered.sampleCount)
+            if !settings.audioChannels.isEmpty { try filtered.scaleSamples(by: settings.audioChannels.map(\.volume)) }
             try encode(filtered, stream: stream)
         }
     }

@@ -166,7 +166,8 @@ struct SessionEngine {
         let enabled = connections.filter(\.isEnabled)
         let videoConnection = enabled.first { $0.mediaType == .video }
         let video = videoConnection?.inputDevice.activeFormat
-        let audio = enabled.first { $0.mediaType == .audio }?.inputDevice.activeFormat
+        let audioConnection = enabled.first { $0.mediaType == .audio }
+        let audio = audioConnection?.inputDevice.activeFormat
         func micros(_ time: MediaTime) -> Int64? {
             time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
         }
@@ -184,6 +185,7 @@ struct SessionEngine {
                 guard orientation != .identity, let format = video else { return nil }
                 return orientation.displayMatrix(width: format.width, height: format.height)
             },
+            audioChannels: audioConnection?.audioChannels ?? [],
             metadata: settings.metadata.tags(now: Date()))
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
