@@ -150,7 +150,6 @@ enum PNGEncoding {
         } catch {
             throw ExportError.encoderUnavailable("png")
         }
-        try encoder.open(options: [:])
         let picture = try Frame()
         try picture.allocatePicture(width: frame.width, height: frame.height, pixelFormat: format)
         let lineSize = picture.bytesPerRow(ofPlane: 0)
@@ -172,15 +171,6 @@ enum PNGEncoding {
                 }
             }
         }
-        picture.pts = 0
-        _ = try encoder.send(picture)
-        _ = try encoder.send(nil)
-        let packet = try Packet()
-        var data = Data()
-        while try encoder.receive(into: packet) == .packet {
-            data.append(contentsOf: packet.data)
-            packet.unref()
-        }
-        return data
+        return Data(try encoder.encodeSinglePicture(picture))
     }
 }

@@ -20,7 +20,7 @@ extension Help {
     static let record = """
         Usage: splice record -o OUT.mp4 [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size BYTES]
                              [--fragment-interval T] [--min-free-space BYTES] [--still-every T [--still-format F]]
-                             [--orientation O] [--mirrored]
+                             [--orientation O] [--mirrored] [--volume G]
 
         Records from capture devices into OUT (.mp4 or .mov; an existing file is never overwritten). While
         recording, the file is a fragmented movie flushed at every fragment (the first after 1 s, then every
@@ -44,6 +44,8 @@ extension Help {
           --orientation O           landscapeRight (default: the camera's own), portrait, portraitUpsideDown,
                                     landscapeLeft: a display matrix in the movie, turned pixels in the stills
           --mirrored                flip the picture left to right (after the turn), as a front camera's preview
+          --volume G                linear gain 0…1 on every channel of the sound (0.5 is −6.02 dB), in the file
+                                    and the level meter
 
         Progress (recorded time and size) is printed to stderr once a second. Ctrl-C (SIGINT) or SIGTERM stops the
         recording and finishes the file (exit 0).

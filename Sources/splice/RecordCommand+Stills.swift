@@ -37,6 +37,23 @@ extension RecordCommand {
         }
     }
 
+    /// The gain of `--volume G`, nil without it.
+    /// - Throws: a usage exit for a gain that does not parse or is outside 0…1 (``CaptureAudioChannelError``).
+    static func volume(_ arguments: CommandLineArguments) throws(CommandExit) -> Float? {
+        guard let text = arguments.value("volume") else { return nil }
+        guard let volume = Float(text), volume >= 0, volume <= 1 else {
+            let reason = CaptureAudioChannelError.volumeOutOfRange(Float(text) ?? .nan)
+            Usage.report(CommandLineArguments.UsageError(message: "--volume '\(text)': \(reason)", command: .record))
+            throw CommandExit(status: .usage)
+        }
+        return volume
+    }
+
+    /// Sets every channel of the running session's audio connections to `volume`.
+    static func setVolume(_ volume: Float, in session: CaptureSession) {
+        for channel in session.outputs.flatMap(\.connections).flatMap(\.audioChannels) { try? channel.setVolume(volume) }
+    }
+
     /// Takes a photo every `options.interval` of wall time until cancelled, each written beside `movie` as
     /// `NAME-still-0001.jpg` (never over an existing file). Returns how many were written.
     static func takeStills(_ options: StillOptions, output: CapturePhotoOutput, beside movie: URL) -> Task<Int, Never> {

@@ -30,6 +30,7 @@ enum RecordCommand {
         if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
         session.addOutput(output)
         let stills = try StillOptions(arguments)
+        let gain = try volume(arguments)
         let photoOutput = stills.map { _ in CapturePhotoOutput() }
         if let photoOutput { session.addOutput(photoOutput) }
 
@@ -37,6 +38,7 @@ enum RecordCommand {
         let events = session.events
         session.startRunning()
         orient(session, arguments)
+        if let gain { setVolume(gain, in: session) }
         let recording = output.startRecording(to: url)
         var stillTask: Task<Int, Never>?
         if let stills, let photoOutput { stillTask = takeStills(stills, output: photoOutput, beside: url) }
@@ -53,6 +55,8 @@ enum RecordCommand {
         for await event in recording {
             switch event {
             case .started(let url): Console.error("splice: recording to \(url.path) (Ctrl-C stops and finishes the file)")
+            case .paused: Console.error("splice: paused")
+            case .resumed: Console.error("splice: resumed")
             case .finished(let finished): result = finished
             }
         }

@@ -86,6 +86,27 @@ struct RealDeviceTests {
             for average in reported[0..<2] { #expect(abs(average - level) <= 0.5, "average \(average) dBFS, file \(level) dBFS") }
             for peak in reported[2..<4] { #expect(abs(peak - 20 * log10(0.5)) <= 0.5, "peak hold \(peak) dBFS") }
         }
+
+        // The same tone recorded at volume 0.5 (AVCaptureAudioChannel.volume on every channel): 6.02 dB lower in
+        // the file, and in the reported levels.
+        let quieter = scratch.file("monitor-half.mp4")
+        let halfOutput = scratch.file("record-half.out")
+        let halfRecorder = try ChildProcess(
+            executable: try SpliceExecutable.url().path,
+            arguments: ["record", "--video", "none", "--audio", "pulse:vsink.monitor", "--max-duration", "2s", "--volume", "0.5",
+                        "-o", quieter.path],
+            environment: environment, standardOutput: halfOutput, standardError: halfOutput)
+        defer { halfRecorder.stop() }
+        let halfEnded = await halfRecorder.wait(seconds: 60)
+        let halfPrinted = (try? String(contentsOf: halfOutput, encoding: .utf8)) ?? ""
+        #expect(halfEnded && halfRecorder.exitCode == 0, "splice record --volume 0.5: \(halfPrinted)")
+        #expect(player.isRunning, "paplay stopped before the second recording")
+        let halfLevel = try decodeMovie(quieter).level(from: 0.25, to: 1.75)
+        print("PulseAudio monitor: \(level) dBFS at volume 1, \(halfLevel) dBFS at volume 0.5 (difference \(halfLevel - level) dB)")
+        #expect(abs(halfLevel - level + 20 * log10(2.0)) <= 0.2, "volume 1: \(level) dBFS, volume 0.5: \(halfLevel) dBFS")
+        let halfReported = halfPrinted.split(separator: "\n").last { $0.hasPrefix("levels at the end: ") }
+            .map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
+        #expect(halfReported.count == 4 && halfReported[0..<2].allSatisfy { abs($0 - halfLevel) <= 0.5 }, "levels: \(halfPrinted)")
     }
 
     @Test("Xvfb + x11grab: a screen painted red on the left and blue on the right records those colours (BT.709 limited)")

@@ -13,11 +13,20 @@ extension MovieWriter {
             try flushPendingAudio()
         }
         guard let movieStart else { return }
-        let slot = ((time - movieStart) * Int64(video.frameRate) + 500_000) / 1_000_000
-        if let endTime, slot >= (endTime * Int64(video.frameRate) + 999_999) / 1_000_000 {
+        let rawSlot = ((time - movieStart) * Int64(video.frameRate) + 500_000) / 1_000_000
+        if let pause, let request = pause.resumeRequest, time >= request {
+            // The first picture after the resume goes on the pause's cut: the frames between are left out, and
+            // the sound of as many frames.
+            let slots = rawSlot - pause.slot
+            let samples = settings.audioSampleRate.map { (slots * Int64($0) + Int64(video.frameRate) / 2) / Int64(video.frameRate) } ?? 0
+            try endPause(excludedSlots: slots, excludedSamples: samples)
+        }
+        let slot = rawSlot - excludedSlots
+        if let endTime, slot >= Self.slots(endTime, video.frameRate) {
             videoReachedEnd = true
             return
         }
+        if let pause, slot >= pause.slot { return }  // paused: not recorded (and not a dropped frame)
         guard slot > lastVideoSlot else { droppedFrames += 1; return }
         do {
             if videoGraph == nil {
@@ -69,19 +78,47 @@ extension MovieWriter {
     }
 
     private func pushAudio(_ frame: Frame, at time: Int64) throws(CaptureRecordingError) {
-        guard let sampleRate = settings.audioSampleRate, let stream = audioStream, let movieStart else { return }
+        guard let sampleRate = settings.audioSampleRate, audioStream != nil, let movieStart else { return }
         let rate = Int64(sampleRate)
-        let pts = nextAudioSample ?? ((time - movieStart) * rate + 500_000) / 1_000_000
-        nextAudioSample = pts + Int64(frame.sampleCount)
-        if let endTime {
-            let endSample = endTime * rate / 1_000_000
-            if pts >= endSample { return }
-            frame.truncateSamples(to: Int(endSample - pts))
+        let raw = nextRawSample ?? ((time - movieStart) * rate + 500_000) / 1_000_000
+        nextRawSample = raw + Int64(frame.sampleCount)
+        guard let pause else {
+            try writeAudio(frame, at: raw - excludedSamples)
+            return
         }
+        hold(frame, raw: raw)
+        // Sound up to the cut is still written (it may come after the pause was asked for).
+        if raw - excludedSamples < pause.sample { try writeAudio(frame, at: raw - excludedSamples) }
+        if settings.video == nil, let request = pause.resumeRequest,
+           time + Int64(frame.sampleCount) * 1_000_000 / rate > request {
+            let resumeSample = ((request - movieStart) * rate + 500_000) / 1_000_000
+            try endPause(excludedSlots: 0, excludedSamples: resumeSample - pause.sample)
+        }
+    }
+
+    /// Writes the samples of `frame` from movie sample `pts` on, cut to what the movie takes: none before
+    /// ``audioCursor`` (written already, or left out by a pause), none at or after the end or the pause's cut.
+    func writeAudio(_ frame: Frame, at pts: Int64) throws(CaptureRecordingError) {
+        guard let sampleRate = settings.audioSampleRate, let stream = audioStream else { return }
+        let rate = Int64(sampleRate)
+        var frame = frame, pts = pts
+        var stop = pause?.sample
+        if let endTime { stop = min(stop ?? Int64.max, endTime * rate / 1_000_000) }
         do {
+            if pts < audioCursor {
+                let skip = audioCursor - pts
+                guard skip < Int64(frame.sampleCount) else { return }
+                frame = try frame.samples(from: Int(skip))
+                pts = audioCursor
+            }
+            if let stop {
+                if pts >= stop { return }
+                frame.truncateSamples(to: Int(stop - pts))
+            }
+            audioCursor = pts + Int64(frame.sampleCount)
             if audioGraph == nil {
                 let graph = try FilterGraph(
-                    description: "[in]atrim=start=0,aformat=sample_fmts=fltp:channel_layouts=stereo[out]",
+                    description: "[in]aformat=sample_fmts=fltp:channel_layouts=stereo[out]",
                     sources: [.audio(.init(label: "in", sampleRate: frame.sampleRate, sampleFormat: frame.format,
                                            channelLayout: "stereo", timeBase: AVRational(num: 1, den: Int32(sampleRate))))],
                     sinkLabels: ["out"], sinkIsAudio: [true], threads: 1)
@@ -103,6 +140,7 @@ extension MovieWriter {
     private func drainAudio(_ graph: FilterGraph, stream: Int) throws {
         while try graph.pull(from: 0, into: filtered) == .frame {
             writtenAudioSamples = filtered.pts + Int64(filtered.sampleCount)
+            if !settings.audioChannels.isEmpty { try filtered.scaleSamples(by: settings.audioChannels.map(\.volume)) }
             try encode(filtered, stream: stream)
         }
     }

@@ -23,7 +23,20 @@ final class MovieWriter {
     let requestedStart: Int64
     var pendingAudio: [(Frame, Int64)] = []
     var lastVideoSlot: Int64 = -1
-    var nextAudioSample: Int64?
+    /// The next device sample's index on the movie's clock, pauses included (counted from the first buffer).
+    var nextRawSample: Int64?
+    /// The next movie sample to write (sound before it is in the movie or was cut by a pause).
+    var audioCursor: Int64 = 0
+    /// Frame slots, and the samples of as many frames, of session time left out by pauses (``pause(at:)``).
+    var excludedSlots: Int64 = 0
+    var excludedSamples: Int64 = 0
+    /// The pause under way (from ``pause(at:)`` until the resume point is known), nil while recording.
+    var pause: Pause?
+    /// True between ``pause(at:)`` and ``resume(at:)``.
+    var isPaused = false
+    /// Copies of the last buffers of sound read during a pause with their first samples' raw indexes: the resume
+    /// point is known only at the next picture, and the sound from there on is in them.
+    var heldAudio: [(Frame, Int64)] = []
     var writtenAudioSamples: Int64 = 0
     var endTime: Int64?
     var endReason: CaptureRecordingError?
@@ -103,7 +116,7 @@ final class MovieWriter {
     var isComplete: Bool {
         guard let endTime else { return false }
         let videoDone = settings.video.map { videoReachedEnd || lastVideoSlot + 1 >= Self.slots(endTime, $0.frameRate) } ?? true
-        let audioDone = settings.audioSampleRate.map { (nextAudioSample ?? 0) >= endTime * Int64($0) / 1_000_000 } ?? true
+        let audioDone = settings.audioSampleRate.map { audioCursor >= endTime * Int64($0) / 1_000_000 } ?? true
         return videoDone && audioDone
     }
 
@@ -112,8 +125,8 @@ final class MovieWriter {
     func end(at time: Int64, reason: CaptureRecordingError?) {
         var time = max(0, time)
         // Sound already handed to the encoder cannot be taken back: the end is at least where it ends.
-        if let rate = settings.audioSampleRate, let pushed = nextAudioSample, reason == nil {
-            time = max(time, (pushed * 1_000_000 + Int64(rate) - 1) / Int64(rate))
+        if let rate = settings.audioSampleRate, reason == nil {
+            time = max(time, (audioCursor * 1_000_000 + Int64(rate) - 1) / Int64(rate))
         }
         if let video = settings.video {
             time = Self.slots(time, video.frameRate) * 1_000_000 / Int64(video.frameRate)
@@ -123,7 +136,7 @@ final class MovieWriter {
         endReason = reason
     }
 
-    private static func slots(_ micros: Int64, _ frameRate: Int32) -> Int64 {
+    static func slots(_ micros: Int64, _ frameRate: Int32) -> Int64 {
         (micros * Int64(frameRate) + 999_999) / 1_000_000
     }
 }

@@ -19,6 +19,9 @@ struct MovieWriterSettings: Sendable {
     var initialFragmentInterval: Int64
     /// The video track's display matrix (the connection's orientation and mirroring), nil for none.
     var displayMatrix: [Int32]? = nil
+    /// The audio connection's channels, whose ``CaptureAudioChannel/volume`` is applied to the recorded sound
+    /// (read for every block of 1024 samples); empty for none.
+    var audioChannels: [CaptureAudioChannel] = []
     /// Container tags (`title`, `creation_time`, `location`), in order.
     var metadata: [(String, String)] = []
 }

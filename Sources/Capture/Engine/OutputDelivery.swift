@@ -61,6 +61,9 @@ final class OutputDelivery {
                 pixelFormat: settings.pixelFormat, presentationTime: presentationTime)
             queue.deliver(picture, stop: stop) { $0.droppedFrameCountBefore = $1 }
         }
+        // A frame read as the session stops (the data outputs' back-pressure may have held it until then) answers
+        // no photo: the requests still waiting fail with sessionNotRunning when the session has stopped.
+        guard !stop.isCancelled else { return }
         for output in outputs.photo where output.hasRequests {
             guard let connection = Self.connection(of: output.connections, from: device) else { continue }
             for request in output.takeRequests() {
@@ -78,16 +81,26 @@ final class OutputDelivery {
 
     /// Hands sound from `device`, its first sample taken at session time `time` µs, to the audio data outputs.
     func deliverAudio(_ frame: Frame, at time: Int64, from device: CaptureDevice) {
-        let outputs = outputs.audioData.compactMap { output -> SampleQueue<CaptureAudioBuffer>? in
-            guard Self.connection(of: output.connections, from: device) != nil else { return nil }
-            return output.activeQueue
+        let outputs = outputs.audioData.compactMap { output -> (SampleQueue<CaptureAudioBuffer>, CaptureConnection)? in
+            guard let connection = Self.connection(of: output.connections, from: device), let queue = output.activeQueue else {
+                return nil
+            }
+            return (queue, connection)
         }
         guard !outputs.isEmpty else { return }
         var channels: [[Float]] = []
         frame.forEachChannel { _, samples in channels.append(samples) }
-        let buffer = CaptureAudioBuffer(presentationTime: MediaTime(value: time, timescale: 1_000_000),
-                                        sampleRate: frame.sampleRate, channels: channels)
-        for queue in outputs { queue.deliver(buffer, stop: stop) { $0.droppedBufferCountBefore = $1 } }
+        for (queue, connection) in outputs {
+            // Each connection's channels at their volume (AVFoundation's AVCaptureAudioChannel.volume).
+            let volumes = connection.audioChannels.map(\.volume)
+            let scaled = channels.enumerated().map { index, samples in
+                let volume = index < volumes.count ? volumes[index] : 1
+                return volume == 1 ? samples : samples.map { $0 * volume }
+            }
+            let buffer = CaptureAudioBuffer(presentationTime: MediaTime(value: time, timescale: 1_000_000),
+                                            sampleRate: frame.sampleRate, channels: scaled)
+            queue.deliver(buffer, stop: stop) { $0.droppedBufferCountBefore = $1 }
+        }
     }
 
     /// The enabled connection of `connections` carrying `device`'s media.

@@ -19,20 +19,8 @@ enum PhotoEncoder {
             configuration.bitRate = 4_000_000
         }
         configuration.threadCount = 1
-        let encoder = try Encoder(configuration: configuration)
-        try encoder.open()
         let copy = try picture.clone()
-        copy.pts = 0
         copy.resetPictureType()
-        _ = try encoder.send(copy)
-        _ = try encoder.send(nil)
-        let packet = try Packet()
-        var data = Data()
-        while try encoder.receive(into: packet) == .packet {
-            data.append(contentsOf: packet.data)
-            packet.unref()
-        }
-        guard !data.isEmpty else { throw FFmpegError.posix(EIO) }  // the encoder gave no packet
-        return data
+        return Data(try Encoder(configuration: configuration).encodeSinglePicture(copy))
     }
 }

@@ -148,9 +148,13 @@ struct SessionEngine {
                              writers: inout [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)],
                              readers: [DeviceReader], now: Int64) {
         let key = ObjectIdentifier(output)
-        if let (writer, _) = writers[key] {
-            if output.state.withLock({ $0.stopRequested }) {
-                writer.end(at: now - (writer.movieStart ?? now), reason: nil)
+        if let (writer, continuation) = writers[key] {
+            let (stopRequested, pauseRequested) = output.state.withLock { ($0.stopRequested, $0.pauseRequested) }
+            if stopRequested {
+                writer.end(at: writer.movieTime(ofSessionTime: now), reason: nil)
+            } else if pauseRequested != writer.isPaused {
+                if pauseRequested { writer.pause(at: now) } else { writer.resume(at: now) }
+                continuation.yield(pauseRequested ? .paused(writer.settings.url) : .resumed(writer.settings.url))
             }
             return
         }
@@ -162,7 +166,8 @@ struct SessionEngine {
         let enabled = connections.filter(\.isEnabled)
         let videoConnection = enabled.first { $0.mediaType == .video }
         let video = videoConnection?.inputDevice.activeFormat
-        let audio = enabled.first { $0.mediaType == .audio }?.inputDevice.activeFormat
+        let audioConnection = enabled.first { $0.mediaType == .audio }
+        let audio = audioConnection?.inputDevice.activeFormat
         func micros(_ time: MediaTime) -> Int64? {
             time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
         }
@@ -180,6 +185,7 @@ struct SessionEngine {
                 guard orientation != .identity, let format = video else { return nil }
                 return orientation.displayMatrix(width: format.width, height: format.height)
             },
+            audioChannels: audioConnection?.audioChannels ?? [],
             metadata: settings.metadata.tags(now: Date()))
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
@@ -209,6 +215,7 @@ struct SessionEngine {
         output.state.withLock { state in
             state.isRecording = false
             state.stopRequested = false
+            state.pauseRequested = false
             state.recordedDuration = duration
             state.recordedFileSize = size
         }

@@ -1,4 +1,5 @@
 import Composition
+import Foundation
 import SpliceFFmpeg
 
 /// Takes still photos from the session's video (AVFoundation's `AVCapturePhotoOutput`, and its predecessor
@@ -8,6 +9,7 @@ import SpliceFFmpeg
 /// `capturePhoto(with:delegate:)` becomes an `async` call that returns the ``CapturePhoto``.
 public final class CapturePhotoOutput: CaptureOutput {
     struct Request: Sendable {
+        var id: UUID
         var settings: CapturePhotoSettings
         var continuation: CheckedContinuation<Result<CapturePhoto, CapturePhotoError>, Never>
     }
@@ -16,6 +18,8 @@ public final class CapturePhotoOutput: CaptureOutput {
         var connections: [CaptureConnection] = []
         var isAccepting = false
         var requests: [Request] = []
+        /// Requests cancelled before they were filed (removed again when their call returns).
+        var cancelled: Set<UUID> = []
     }
 
     let state = Locked(State())
@@ -33,22 +37,48 @@ public final class CapturePhotoOutput: CaptureOutput {
     public var availablePhotoCodecs: [CapturePhotoSettings.Codec] { CapturePhotoSettings.Codec.allCases }
 
     /// Takes a photo of the next frame the session reads (AVFoundation's `capturePhoto(with:delegate:)`).
+    ///
+    /// Never waits for good: a request still waiting when the session stops fails with
+    /// ``CapturePhotoError/sessionNotRunning``, and one whose task is cancelled fails at once with
+    /// ``CapturePhotoError/cancelled`` (the request is withdrawn; a photo already being encoded is let go).
     /// - Throws: ``CapturePhotoError/sessionNotRunning`` when the session is not running or stops first,
-    ///   ``CapturePhotoError/noVideoConnection``, ``CapturePhotoError/encodingFailed(codec:reason:)``.
+    ///   ``CapturePhotoError/noVideoConnection``, ``CapturePhotoError/cancelled``,
+    ///   ``CapturePhotoError/encodingFailed(codec:reason:)``.
     public func capturePhoto(with settings: CapturePhotoSettings = CapturePhotoSettings()) async throws(CapturePhotoError)
         -> CapturePhoto {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CapturePhoto, CapturePhotoError>, Never>) in
-            let refusal = state.withLock { state -> CapturePhotoError? in
-                guard state.isAccepting else { return .sessionNotRunning }
-                guard state.connections.contains(where: { $0.mediaType == .video && $0.isEnabled }) else {
-                    return .noVideoConnection
+        let id = UUID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CapturePhoto, CapturePhotoError>, Never>) in
+                let refusal = state.withLock { state -> CapturePhotoError? in
+                    guard state.isAccepting else { return .sessionNotRunning }
+                    guard state.connections.contains(where: { $0.mediaType == .video && $0.isEnabled }) else {
+                        return .noVideoConnection
+                    }
+                    // Cancelled before the request was filed: the cancellation handler found nothing to withdraw.
+                    guard !state.cancelled.contains(id) else { return .cancelled }
+                    state.requests.append(Request(id: id, settings: settings, continuation: continuation))
+                    return nil
                 }
-                state.requests.append(Request(settings: settings, continuation: continuation))
+                if let refusal { continuation.resume(returning: .failure(refusal)) }
+            }
+        } onCancel: {
+            withdraw(id)
+        }
+        state.withLock { _ = $0.cancelled.remove(id) }
+        return try result.get()
+    }
+
+    /// Fails the request `id` with ``CapturePhotoError/cancelled`` when it still waits; otherwise notes the
+    /// cancellation for a request not filed yet.
+    private func withdraw(_ id: UUID) {
+        let request = state.withLock { state -> Request? in
+            guard let index = state.requests.firstIndex(where: { $0.id == id }) else {
+                state.cancelled.insert(id)
                 return nil
             }
-            if let refusal { continuation.resume(returning: .failure(refusal)) }
+            return state.requests.remove(at: index)
         }
-        return try result.get()
+        request?.continuation.resume(returning: .failure(.cancelled))
     }
 
     /// Starts (true) or stops (false) taking requests; stopping fails the pending ones (the session's thread).

@@ -19,8 +19,23 @@ import SpliceFFmpeg
 /// keep their last values after the session stops. Safe to read from any thread.
 public final class CaptureAudioChannel: Sendable {
     private let meter = Locked(AudioLevelMeter())
+    private let gain = Locked<Float>(1)
 
     init() {}
+
+    /// The channel's volume, a linear gain from 0 (silence) to 1 (unchanged, the default), applied to the sound
+    /// the connection delivers (AVFoundation's `volume`, macOS): the samples a movie file output records and an
+    /// audio data output hands on, and the levels metered here (so a volume of 0.5 reads 6.02 dB lower). Taken up
+    /// at the next buffer of sound while the session runs (a step, not a ramp). Set with ``setVolume(_:)``.
+    public var volume: Float { gain.withLock { $0 } }
+
+    /// Sets ``volume`` (AVFoundation's settable `volume`; a method here because a Swift setter cannot throw).
+    /// - Parameter volume: linear gain, 0…1 (0.5 is −6.02 dB).
+    /// - Throws: ``CaptureAudioChannelError/volumeOutOfRange(_:)`` for a value outside 0…1 or NaN (the volume stays).
+    public func setVolume(_ volume: Float) throws(CaptureAudioChannelError) {
+        guard volume >= 0, volume <= 1 else { throw .volumeOutOfRange(volume) }
+        gain.withLock { $0 = volume }
+    }
 
     /// The RMS level of the last 100 ms of the channel's sound, dBFS (−160 for silence or nothing read yet).
     public var averagePowerLevel: Float { meter.withLock { $0.averagePowerLevel } }
@@ -31,8 +46,11 @@ public final class CaptureAudioChannel: Sendable {
     /// Samples metered so far (tests wait on it).
     var meteredSampleCount: Int { meter.withLock { $0.meteredSampleCount } }
 
-    /// Meters `samples` (linear, ±1.0 full scale) read at `sampleRate` Hz; called by the session's thread.
+    /// Meters `samples` (linear, ±1.0 full scale, before ``volume``) read at `sampleRate` Hz; called by the
+    /// session's thread.
     func measure(_ samples: [Float], sampleRate: Int) {
-        meter.withLock { $0.add(samples, sampleRate: sampleRate) }
+        let volume = self.volume
+        let scaled = volume == 1 ? samples : samples.map { $0 * volume }
+        meter.withLock { $0.add(scaled, sampleRate: sampleRate) }
     }
 }

@@ -31,7 +31,12 @@ public final class CaptureConnection: Sendable {
         }
     }
 
-    /// True when media flows through the connection (default true); read when a recording starts.
+    /// True when media flows through the connection (default true; AVFoundation's `isEnabled`). A disabled
+    /// connection delivers nothing to its output: no frames or buffers to a data output (from the next one on), no
+    /// photo (``CapturePhotoError/noVideoConnection``), no metering of ``audioChannels``, and no track in a movie:
+    /// a movie file output makes a track only for the connections enabled when a recording starts, so a movie whose
+    /// audio connection was disabled has no audio track (not a silent one). Changed during a recording, it takes
+    /// effect with the next recording (the tracks of a movie are fixed when it starts).
     public var isEnabled: Bool {
         get { enabled.withLock { $0 } }
         set { enabled.withLock { $0 = newValue } }

@@ -25,6 +25,7 @@ public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
         var connections: [CaptureConnection] = []
         var pendingStart: (URL, AsyncStream<CaptureRecordingEvent>.Continuation)?
         var stopRequested = false
+        var pauseRequested = false
         var isRecording = false
         var recordedDuration = MediaTime.zero
         var recordedFileSize: Int64 = 0
@@ -102,6 +103,7 @@ public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
             guard !state.isRecording, state.pendingStart == nil, !state.connections.isEmpty else { return false }
             state.pendingStart = (url, continuation)
             state.stopRequested = false
+            state.pauseRequested = false
             return true
         }
         if !accepted {
@@ -117,4 +119,20 @@ public final class CaptureMovieFileOutput: CaptureOutput, ConnectableOutput {
     /// Ends the recording cleanly at the next frame (AVFoundation's `stopRecording`); the file is finished as a
     /// regular movie and `.finished` reports no error.
     public func stopRecording() { state.withLock { $0.stopRequested = true } }
+
+    /// Pauses the recording (AVFoundation's `pauseRecording()`, macOS): from the next whole frame nothing is
+    /// written until ``resumeRecording()``, and the paused time is left out of the file. The cut is on a frame
+    /// boundary for the picture and at that frame's exact sample for the sound (the sound of a whole number of
+    /// frames is left out with the pictures), so the timestamps go on without a gap and picture and sound stay in
+    /// sync; ``recordedDuration`` does not count the pause. The recording's stream reports `.paused`. Does nothing
+    /// when no recording is under way. A ``stopRecording()`` while paused ends the file at the cut.
+    public func pauseRecording() { state.withLock { if $0.isRecording || $0.pendingStart != nil { $0.pauseRequested = true } } }
+
+    /// Resumes a paused recording (AVFoundation's `resumeRecording()`, macOS): the next picture the session reads
+    /// follows the last one recorded (the sound likewise, from the same instant). The stream reports `.resumed`.
+    public func resumeRecording() { state.withLock { $0.pauseRequested = false } }
+
+    /// True between ``pauseRecording()`` and ``resumeRecording()`` while a recording is under way
+    /// (AVFoundation's `isRecordingPaused`).
+    public var isRecordingPaused: Bool { state.withLock { ($0.isRecording || $0.pendingStart != nil) && $0.pauseRequested } }
 }

@@ -5,6 +5,12 @@ import Foundation
 public enum CaptureRecordingEvent: Sendable {
     /// The first frame was written (`fileOutput(_:didStartRecordingTo:from:)`).
     case started(URL)
+    /// The recording paused after ``CaptureMovieFileOutput/pauseRecording()``, at the next whole frame
+    /// (`fileOutput(_:didPauseRecordingTo:from:)`, macOS).
+    case paused(URL)
+    /// The recording resumed after ``CaptureMovieFileOutput/resumeRecording()``: the next picture follows the last
+    /// one without a gap (`fileOutput(_:didResumeRecordingTo:from:)`, macOS).
+    case resumed(URL)
     /// The recording ended (`fileOutput(_:didFinishRecordingTo:from:error:)`).
     case finished(CaptureRecordingResult)
 }

@@ -1,0 +1,105 @@
+import Capture
+import Composition
+import Foundation
+import SpliceTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ten real minutes of `splice record` from the virtual devices with a flash and a beep every second, run as a
+/// child process (its memory is the recorder's alone, and the test holds no thread while it waits: the other suites
+/// run beside it). Not opt-in: CI runs it, and it adds about 10 minutes of wall time spent mostly asleep.
+///
+/// What is measured, and how finely:
+/// - **Sync drift**: each flash's time is its picture's presentation time in the file (on the 1/30 s frame grid,
+///   exact to the stream's time base); each beep's time is the first sample above 0.4 (1/48 000 s = 20.8 µs, and
+///   the same point of each beep, which starts at the same phase every second). Their difference has a constant
+///   part (where the grid and the beep's threshold crossing fall); comparing the last marker's offset with the
+///   first's cancels it, so "< 1 ms" is measured to about two samples (≈ 42 µs, AAC's rounding included).
+/// - **Memory**: the child's resident set (`VmRSS` in `/proc/PID/status`) every ~10 s; the median of the last
+///   minute may exceed the median of the second minute (the first is start-up) by at most 8 MiB.
+@Suite("Long recording (10 minutes, virtual devices)")
+struct LongRecordingTests {
+    static let minutes = 10
+    static let allowedGrowth: Int64 = 8 << 20
+
+    @Test("10 min with a marker every second: last A/V offset within 1 ms of the first, resident memory flat")
+    func tenMinutes() async throws {
+        let scratch = try ScratchDirectory("capture-long")
+        defer { scratch.remove() }
+        let url = scratch.file("long.mp4")
+        let log = scratch.file("record.txt")
+        let seconds = Self.minutes * 60
+        let process = try ChildProcess(
+            executable: try SpliceExecutable.url().path,
+            arguments: ["record", "--video", "virtual:camera-markers", "--audio", "virtual:microphone-markers",
+                        "--max-duration", "\(seconds)s", "-o", url.path],
+            standardOutput: log, standardError: log)
+        defer { process.stop() }
+
+        // The devices are paced to real time; a loaded machine may encode late, so the bound is generous.
+        let started = Date()
+        let deadline = started.addingTimeInterval(Double(seconds) + 600)
+        var rss: [(time: Double, bytes: Int64)] = []
+        var nextSample = started
+        while process.isRunning, Date() < deadline {
+            if Date() >= nextSample, let bytes = Self.residentBytes(of: process.pid) {
+                rss.append((Date().timeIntervalSince(started), bytes))
+                nextSample = nextSample.addingTimeInterval(10)
+            }
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        try #require(!process.isRunning, "splice record did not finish \(seconds) s within \(seconds + 600) s; log tail: \(output.suffix(600))")
+        #expect(process.exitCode == 0, "log tail: \(output.suffix(600))")
+
+        // Memory: second minute against last minute.
+        let end = rss.last?.time ?? 0
+        let second = Self.median(rss.filter { $0.time >= 60 && $0.time < 120 }.map(\.bytes))
+        let last = Self.median(rss.filter { $0.time >= end - 60 }.map(\.bytes))
+        print("long recording: resident memory median \(Self.mebibytes(second)) MiB in minute 2, \(Self.mebibytes(last)) MiB in the last minute (\(rss.count) samples, \(Int(Date().timeIntervalSince(started))) s wall)")
+        #expect(rss.count >= seconds / 10 - 2, "only \(rss.count) memory samples")
+        #expect(second > 0 && last - second <= Self.allowedGrowth,
+                "RSS grew from \(Self.mebibytes(second)) to \(Self.mebibytes(last)) MiB; samples: \(rss.map { "\(Int($0.time))s \(Self.mebibytes($0.bytes))" })")
+
+        // Sync: every marker pair, and the drift from the first to the last.
+        let decoding = Date()
+        let movie = try decodeMovie(url, lumaStride: 32, keepsLastPicture: false, threads: 2)
+        #expect(movie.frames.count == seconds * 30)
+        #expect(abs(movie.samples.count - seconds * 48_000) <= 1024, "sound: \(movie.samples.count) samples")
+        let flashes = movie.flashTimes(), beeps = movie.beepTimes()
+        print("long recording: the file decoded and its markers found in \(Int(Date().timeIntervalSince(decoding))) s")
+        #expect(flashes.count >= seconds - 1 && flashes.count <= seconds, "\(flashes.count) flashes")
+        var offsets: [Double] = []
+        for flash in flashes {
+            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }), abs(beep - flash) < 0.5 else {
+                Issue.record("no beep near the flash at \(flash) s")
+                continue
+            }
+            offsets.append(flash - beep)
+        }
+        let first = try #require(offsets.first), final = try #require(offsets.last)
+        let spread = (offsets.max() ?? 0) - (offsets.min() ?? 0)
+        print(String(format: "long recording: %d markers, A/V offset first %.6f s, last %.6f s, drift %.1f µs, spread %.1f µs (resolution: 1 sample = 20.8 µs)",
+                     offsets.count, first, final, (final - first) * 1e6, spread * 1e6))
+        #expect(offsets.count >= seconds - 1)
+        #expect(abs(final - first) < 0.001, "offset drifted \((final - first) * 1e6) µs")
+        #expect(offsets.allSatisfy { abs($0) <= 1.0 / 30 }, "an offset beyond one frame: \(offsets.filter { abs($0) > 1.0 / 30 })")
+    }
+
+    /// The resident set of process `pid`, bytes (`VmRSS` of `/proc/PID/status`); nil once it is gone.
+    static func residentBytes(of pid: pid_t) -> Int64? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else { return nil }
+        return kilobytes * 1024
+    }
+
+    static func median(_ values: [Int64]) -> Int64 {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    static func mebibytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+}
