@@ -51,7 +51,7 @@ struct SmartRenderParameterSetTests {
 
     /// a 0–2 s, b 1–3 s, a 3.5–5 s: groups from both sources copied into one stream (a's two, b's two, a's group at
     /// 4 s), the half group at the last cut re-encoded; every copied picture equals its source's, every re-encoded
-    /// one ≥ 40 dB from the composition's render; 165 frames, 5.5 s exactly; ffmpeg decodes it without a message.
+    /// one ≥ 40 dB from the composition's render; 165 frames, 5.5 s exactly; ffmpeg decodes it without a message (MOV).
     @Test func groupsFromTwoSourcesAreCopiedIntoOneStream() async throws {
         let scratch = try ScratchDirectory("smart-ps-join")
         defer { scratch.remove() }
@@ -65,7 +65,7 @@ struct SmartRenderParameterSetTests {
         try composition.insertTimeRange(TimeRange(start: seconds(1), end: seconds(3)), of: trackB, at: seconds(2), intoTrackWithID: id)
         try composition.insertTimeRange(TimeRange(start: seconds(3.5), end: seconds(5)), of: trackA, at: seconds(4), intoTrackWithID: id)
         let videoComposition = MutableVideoComposition(propertiesOf: composition)
-        let output = scratch.file("joined.mp4")
+        let output = scratch.file("joined.mov")  // MOV here, MP4 in the HEVC suite
         let session = AssetExportSession(
             asset: composition,
             settings: ExportSettings(video: VideoSettings(rateControl: .constantQuality(12), encoderPreset: "veryfast"), audio: nil))
