@@ -49,6 +49,22 @@ struct SmartRenderParameterSetTests {
         #expect(prefixed.count == setsA.units.reduce(0) { $0 + 4 + $1.count })
     }
 
+    /// A copied piece's sets go after an access unit delimiter (it must stay first), else in front.
+    @Test func parameterSetsFollowAnAccessUnitDelimiter() throws {
+        let sets = try #require(SmartRenderParameterSets(
+            decoderConfiguration: [1, 100, 0, 13, 0xFF, 0xE1, 0, 3, 0x67, 0x64, 0x0D, 1, 0, 2, 0x68, 0xEE], codec: .h264))
+        #expect(sets.units == [[0x67, 0x64, 0x0D], [0x68, 0xEE]])
+        let delimited: [UInt8] = [0, 0, 0, 2, 0x09, 0xF0, 0, 0, 0, 2, 0x65, 0x88]  // AUD, IDR slice
+        let packet = try Packet()
+        try packet.prepend(delimited)
+        try packet.insert(sets.lengthPrefixed, at: sets.insertionOffset(in: delimited, codec: .h264))
+        #expect(GroupOfPicturesScan.nalUnitTypes(packet.data, lengthSize: 4) == [9, 7, 8, 5])
+        let bare: [UInt8] = [0, 0, 0, 2, 0x65, 0x88]
+        #expect(sets.insertionOffset(in: bare, codec: .h264) == 0)
+        let hevcDelimited: [UInt8] = [0, 0, 0, 3, 0x46, 0x01, 0x10, 0, 0, 0, 2, 0x26, 0x01]  // AUD (35), IDR_W_RADL
+        #expect(sets.insertionOffset(in: hevcDelimited, codec: .hevc) == 7)
+    }
+
     /// a 0–2 s, b 1–3 s, a 3.5–5 s: groups from both sources copied into one stream (a's two, b's two, a's group at
     /// 4 s), the half group at the last cut re-encoded; every copied picture equals its source's, every re-encoded
     /// one ≥ 40 dB from the composition's render; 165 frames, 5.5 s exactly; ffmpeg decodes it without a message (MOV).

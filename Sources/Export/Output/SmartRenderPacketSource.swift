@@ -134,7 +134,7 @@ final class SmartRenderPacketSource {
                     throw ExportError.sourceUnreadable(url, reason: "its decoder configuration holds no parameter sets to send in-band")
                 }
                 do {
-                    try keyPacket.prepend(sets.lengthPrefixed)
+                    try keyPacket.insert(sets.lengthPrefixed, at: sets.insertionOffset(in: keyPacket.data, codec: codec))
                 } catch {
                     throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "\(error)")
                 }

@@ -57,6 +57,16 @@ struct SmartRenderParameterSets: Hashable, Sendable {
         self.units = units
     }
 
+    /// Where ``lengthPrefixed`` goes in an access unit of 4-byte length-prefixed NAL units: after its access unit
+    /// delimiter (H.264 type 9, HEVC 35), which must stay first, else at the start.
+    func insertionOffset(in accessUnit: [UInt8], codec: VideoSettings.Codec) -> Int {
+        guard accessUnit.count > 4 else { return 0 }
+        let length = accessUnit[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        guard length > 0, 4 + length <= accessUnit.count else { return 0 }
+        let type = GroupOfPicturesScan.nalUnitTypes(Array(accessUnit[0..<(4 + length)]), lengthSize: 4, codec: codec).first
+        return type == (codec == .hevc ? 35 : 9) ? 4 + length : 0
+    }
+
     /// The units with 4-byte big-endian length prefixes, as MP4 samples hold them.
     var lengthPrefixed: [UInt8] {
         units.flatMap { unit -> [UInt8] in
