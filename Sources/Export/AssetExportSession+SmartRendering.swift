@@ -7,17 +7,18 @@ extension AssetExportSession {
     /// rendering). False by default. Needs encoder settings (not the passthrough preset:
     /// ``ExportError/unsupportedSettings(_:)``).
     ///
-    /// A span can be copied where one H.264 source is on screen untouched (identity layer, opacity 1, no crop, no
+    /// A span can be copied where one H.264 or HEVC source (as the output's codec) is on screen untouched (identity layer, opacity 1, no crop, no
     /// overlay, speed 1) and its pictures match the output (size, pixel format, colour tags, square pixels, the
     /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied; partial groups
     /// at cuts and everything else are rendered and encoded with settings matched to the copied source
-    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band under an id of their own), and
-    /// joined with the copied packets into one stream of an MP4 or MOV file. The audio is rendered (re-encoded) as in
+    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band), and joined with the copied
+    /// packets into one stream of an MP4 or MOV file; copied sources with different parameter sets, and HEVC, carry
+    /// theirs in-band at each copied piece (``SmartRenderParameterSets``; sample entry `avc3` or `hev1`). The audio is rendered (re-encoded) as in
     /// an ordinary export. Before the file is named, every picture is decoded and compared: a copied picture with the
     /// source's own decode, a re-encoded one with its piece's; any difference, and the export is re-encoded as a
     /// whole instead. ``smartRenderReport`` says what was copied and re-encoded and why, and its
-    /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, copied sources with
-    /// different parameter sets, another container, a file length limit, a failed verification).
+    /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, a source the pieces
+    /// cannot match, another container, a file length limit, a failed verification).
     public var smartRendering: Bool {
         get { request.withLock { $0.smartRendering } }
         set { request.withLock { $0.smartRendering = newValue } }
@@ -41,7 +42,7 @@ extension AssetExportSession {
         var ordinary = plan
         ordinary.smartRendering = false
         state.withLock { $0.smartRenderReport = decision?.report }
-        guard let decision, decision.writesSpans, let source = decision.sources.values.first?.track,
+        guard let decision, decision.writesSpans, let source = decision.sampleEntrySource,
               let parameters = decision.parameters, let video = plan.video else {
             return try await runOnWorkerThread(ordinary)
         }
@@ -67,7 +68,7 @@ extension AssetExportSession {
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
-            outputURL: output)
+            outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)

@@ -125,6 +125,20 @@ final class SmartRenderPacketSource {
             let count = groups.reduce(0) { $0 + $1.frameCount }
             var pending: Packet? = keyPacket
             let url = source.assetURL
+            if input.parameterSetsInBand {
+                // The group starts at an IDR picture: a new coded video sequence, where its own sets may replace
+                // those before it.
+                let codec: VideoSettings.Codec = stream.codecID == AV_CODEC_ID_HEVC ? .hevc : .h264
+                let configuration = try ExportPlan.decoderConfiguration(of: source, cancellation: cancellation)
+                guard let sets = SmartRenderParameterSets(decoderConfiguration: configuration, codec: codec) else {
+                    throw ExportError.sourceUnreadable(url, reason: "its decoder configuration holds no parameter sets to send in-band")
+                }
+                do {
+                    try keyPacket.insert(sets.lengthPrefixed, at: sets.insertionOffset(in: keyPacket.data, codec: codec))
+                } catch {
+                    throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "\(error)")
+                }
+            }
             let read: (Packet) throws -> Bool = { target in
                 if let waiting = pending {
                     target.swapContents(with: waiting)

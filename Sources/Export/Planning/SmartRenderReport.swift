@@ -104,7 +104,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
     /// The source's pictures differ from the output's (codec, size, pixel format, colour tags, pixel aspect ratio,
     /// frame rate): the description names the first difference.
     case formatMismatch(String)
-    /// The source's codec is one smart rendering does not handle yet (e.g. "HEVC smart rendering not supported yet").
+    /// Something the smart-rendering writer does not handle (e.g. "smart rendering writes MP4 and MOV files only, not .mkv").
     case notSupported(String)
     /// The written file did not decode as planned (a copied picture differing from the source's own decode, a
     /// re-encoded one from its piece's, a picture missing): the export was re-encoded instead. The description
