@@ -264,7 +264,7 @@ struct SmartRenderAudioTests {
         slowed.outputURL = scratch.file("slowed.mp4")
         let slowedAudio = try #require(try slowed.makePlan().audio)
         let spans = SmartRenderAudioPlanner(audio: slowedAudio, settings: AudioSettings(), mix: nil, rangeStart: .zero).plan().report.spans
-        #expect(spans.map(\.reason) == [.reencodedWithTheTrack(because: "the segment plays at a changed speed or has a time effect at 5.000 s"), .speed],
+        #expect(spans.map(\.reason) == [.reencodedWithTheTrack(because: "from 5.000 s: the segment plays at a changed speed or has a time effect"), .speed],
                 "\(spans)")
     }
 }

@@ -79,7 +79,7 @@ struct SmartRenderAudioPlanner {
         }
         var because = "a cut between two untouched segments at \(PassthroughPlan.display(spans.dropFirst().first?.range.start ?? .zero))"
         if let first = spans.first(where: { $0.reason != nil }), let reason = first.reason {
-            because = "\(reason) at \(PassthroughPlan.display(first.range.start))"
+            because = "from \(PassthroughPlan.display(first.range.start)): \(reason)"
         }
         return Plan(report: SmartRenderAudioReport(spans: spans.map {
             .init(timeRange: $0.range, action: .reencode, reason: $0.reason ?? .reencodedWithTheTrack(because: because))
