@@ -230,7 +230,7 @@ struct SmartRenderAudioTests {
     }
 
     /// The planner's refusals, span by span: a volume ramp (3–5 s), another output codec, a speed change (the
-    /// untouched rest re-encoded with the track, saying why).
+    /// untouched rest re-encoded with the track, saying why); a source that continues across two segments is copied.
     @Test func refusalsNameTheSpanAndTheCause() async throws {
         let scratch = try ScratchDirectory("smart-audio-refusals")
         defer { scratch.remove() }
@@ -253,6 +253,11 @@ struct SmartRenderAudioTests {
         #expect(untouched.copy?.sampleCount == 480_000)
         #expect(untouched.copy?.sourceStart == .zero)
         #expect(untouched.report.isCopied)
+        // Two segments where the source simply continues (no real cut) are one untouched span.
+        let split = try Self.session(source, pieces: [(0, 5), (5, 10)], title: nil, output: scratch.file("split.mp4"))
+        let joined = SmartRenderAudioPlanner(
+            audio: try #require(try split.makePlan().audio), settings: AudioSettings(), mix: nil, rangeStart: .zero).plan()
+        #expect(joined.copy?.sourceStart == .zero && joined.report.isCopied, "\(joined.report)")
         let opus = SmartRenderAudioPlanner(audio: audio, settings: AudioSettings(codec: .opus), mix: nil, rangeStart: .zero).plan()
         #expect(opus.copy == nil)
         #expect(opus.report.spans.first?.reason == .notSupported("the output codec is opus; only AAC is copied"))

@@ -50,26 +50,31 @@ struct SmartRenderAudioPlanner {
             return Plan(report: SmartRenderAudioReport(spans: [.init(timeRange: whole, action: .reencode, reason: reason)]), copy: nil)
         }
         var spans: [(range: TimeRange, reason: SmartRenderAudioReason?)] = []
-        func append(_ range: TimeRange, _ reason: SmartRenderAudioReason?) {
+        var candidate: Copy?
+        /// Adds a span, merged into the previous one when the reason is the same, or when both are untouched and
+        /// the source simply continues (`continues`: the same source stream at the same offset, no real cut).
+        func append(_ range: TimeRange, _ reason: SmartRenderAudioReason?, continues: Bool = false) {
             guard range.duration > .zero else { return }
-            if let last = spans.last, last.reason == reason, reason != nil, last.range.end == range.start {
+            if let last = spans.last, last.reason == reason, reason != nil || continues, last.range.end == range.start {
                 spans[spans.count - 1].range = TimeRange(start: last.range.start, end: range.end)
             } else {
                 spans.append((range, reason))
             }
         }
         var cursor = MediaTime.zero
-        var candidate: Copy?
         for segment in track.segments {
             let target = segment.mapping.target.intersection(whole)
             guard target.duration > .zero else { continue }
             if target.start > cursor { append(TimeRange(start: cursor, end: target.start), .silence) }
             let reason = check(segment, target: target, trackID: track.trackID)
-            append(target, reason)
+            var continues = false
             if reason == nil, let source = segment.source {
-                candidate = Copy(source: source, sourceStart: segment.mapping.source.start - segment.mapping.target.start,
-                                 sampleCount: audio.sampleCount, sampleRate: audio.format.sampleRate)
+                let copy = Copy(source: source, sourceStart: segment.mapping.source.start - segment.mapping.target.start,
+                                sampleCount: audio.sampleCount, sampleRate: audio.format.sampleRate)
+                continues = candidate.map { $0.source.sourceStreamKey == source.sourceStreamKey && $0.sourceStart == copy.sourceStart } ?? false
+                if candidate == nil || continues { candidate = copy }
             }
+            append(target, reason, continues: continues)
             cursor = max(cursor, target.end)
         }
         if cursor < duration { append(TimeRange(start: cursor, end: duration), .silence) }
