@@ -125,9 +125,10 @@ extension Reliability {
             let text = error.description
             for word in bad.expected { #expect(text.contains(word), "\(bad.label): '\(word)' not in: \(text)") }
             #expect(scratch.contents.isEmpty)
-            // Refused before any allocation: quickly, and without the gigabytes a 100000 × 100000 canvas needs (15 GB a
-            // frame). (Other tests run in this process at the same time, so the bound on growth is coarse.)
-            #expect(elapsed < .seconds(3), "\(bad.label): \(elapsed)")
+            // Refused before any allocation: without the gigabytes a 100000 × 100000 canvas needs (15 GB a frame), and
+            // long before such a frame could be drawn. Other tests share this process and the machine, so both bounds are
+            // coarse: the time bound only catches rendering, not a slow scheduler.
+            #expect(elapsed < .seconds(30), "\(bad.label): \(elapsed)")
             #expect(ProcessStats.residentBytes - residentBefore < 1 << 30)
         }
 
