@@ -153,9 +153,9 @@ final class SmartRenderPacketSource {
     }
 
     /// Opens the source and reads up to the key frame that starts `group` (skipping what a backward seek lands on
-    /// before it).
+    /// before it); ``SmartRenderVerifier`` reads the copied packets the same way.
     /// - Returns: the stream, positioned after the key frame, and the key frame's packet.
-    private static func openAtKeyFrame(
+    static func openAtKeyFrame(
         _ track: AssetTrack, group: SmartRenderSource.Group, cancellation: CancellationFlag
     ) throws -> (SourceStream, Packet) {
         let stream = try SourceStream(url: track.assetURL, index: track.streamIndex, cancellation: cancellation)
@@ -179,7 +179,8 @@ final class SmartRenderPacketSource {
             track.assetURL, reason: "the key frame at \(group.keyFrameTime.seconds) s the smart render plan copies from is not there")
     }
 
-    private static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
+    /// Reads the next packet of `stream`; a cancelled read throws `CancellationError`, others name `url`.
+    static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
         do {
             return try stream.readPacket(into: packet)
         } catch let error as FFmpegError where error == .exit {

@@ -76,13 +76,18 @@ extension ExportPlan {
             }
             copied[key] = (track, groups)
         }
-        guard let parameters = SmartRenderEncoding.SourceParameters(avcC: avcC) else {
+        guard var parameters = SmartRenderEncoding.SourceParameters(avcC: avcC) else {
             return fallback(.formatMismatch("its decoder configuration is not an avcC record with an SPS"))
         }
         guard avcC[4] & 3 == 3 else {
             return fallback(.formatMismatch("its NAL units have \(Int(avcC[4] & 3) + 1)-byte lengths, the re-encoded pieces 4"))
         }
         if let mismatch = SmartRenderEncoding.mismatch(parameters, video: video) { return fallback(.formatMismatch(mismatch)) }
+        // The pieces' quality from the copied sources' bits per pixel (all their groups).
+        let groups = copied.values.flatMap(\.groups)
+        let pixels = Double(video.outputSize.width * video.outputSize.height) * Double(groups.reduce(0) { $0 + $1.frameCount })
+        let bits = 8 * Double(groups.reduce(0) { $0 + $1.byteCount })
+        if pixels > 0 { parameters.constantRateFactor = SmartRenderEncoding.constantRateFactor(bitsPerPixel: bits / pixels) }
         return SmartRenderDecision(
             report: SmartRenderReport(spans: spans, fallback: nil), spans: planned, sources: copied, parameters: parameters)
     }
