@@ -210,7 +210,7 @@ extension CompositionTrack {
                 if case .speedRamp = part.timeEffect, newTarget.duration != part.timeMapping.target.duration {
                     throw CompositionError.timeEffectCut(trackID: trackID, operation: operation, time: from)
                 }
-                if from >= start, to <= stop, !part.isEmpty, !part.isStillImage, part.timeEffect != .freezeFrame {
+                if from >= start, to <= stop, !part.isEmpty, !part.isStillImage, part.timeEffect?.isFreezeFrame != true {
                     try Self.checkSpeed(source: part.timeMapping.source, target: newTarget, trackID: trackID)
                 }
                 let retimed = Self.retimed(part, to: newTarget)

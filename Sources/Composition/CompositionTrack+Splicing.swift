@@ -54,10 +54,10 @@ extension CompositionTrack {
         guard let source = segment.sourceTrack else { return CompositionTrackSegment(emptyTimeRange: newTarget) }
         switch segment.timeEffect {
         case .freezeFrame:
-            // The held frame stays the same; only the composition range is cut.
+            // The held frame stays the same; only the composition range is cut (a room-tone piece restarts its loop).
             return CompositionTrackSegment(
                 sourceTrack: source, timeMapping: TimeMapping(source: segment.timeMapping.source, target: newTarget),
-                timeEffect: .freezeFrame)
+                timeEffect: segment.timeEffect)
         case .speedRamp:
             throw CompositionError.timeEffectCut(trackID: trackID, operation: operation, time: from == target.start ? to : from)
         case .reverse, nil:
@@ -119,10 +119,10 @@ extension CompositionTrack {
     /// The single segment equivalent to `first` followed by `second` (which starts where `first` ends), or nil when
     /// they are not one continuous piece: both empty, or the same source track continued contiguously
     /// (`first.source.end == second.source.start`) at exactly the same speed, neither with a time effect; or two
-    /// freeze frames of the same source range.
+    /// freeze frames of the same source range and sound.
     static func merged(_ first: CompositionTrackSegment, _ second: CompositionTrackSegment) -> CompositionTrackSegment? {
         let a = first.timeMapping, b = second.timeMapping
-        if first.timeEffect == .freezeFrame, second.timeEffect == .freezeFrame, first.sourceTrack == second.sourceTrack,
+        if first.timeEffect?.isFreezeFrame == true, first.timeEffect == second.timeEffect, first.sourceTrack == second.sourceTrack,
            a.source == b.source, let targetDuration = a.target.duration.adding(exactly: b.target.duration) {
             // Two holds of the same frame are one longer hold.
             var joined = first

@@ -2,7 +2,7 @@ extension CompositionTrack {
     /// Checks that a media segment's time effect fits its ranges:
     /// - ``SegmentTimeEffect/reverse``: the speed rule of a plain segment (`1/32 ... 32`) and a source range of at
     ///   most ``SegmentTimeEffect/maximumReversedDuration``;
-    /// - ``SegmentTimeEffect/freezeFrame``: nothing more (the source range only names the held frame);
+    /// - ``SegmentTimeEffect/freezeFrame(_:)``: nothing more (the source range only names the held frame);
     /// - ``SegmentTimeEffect/speedRamp(_:)``: a valid ramp (``SpeedRamp/problem()``) whose ``SpeedRamp/duration`` is
     ///   the target duration and whose exact integral (``SpeedRamp/sourceDuration``) is the source duration.
     ///

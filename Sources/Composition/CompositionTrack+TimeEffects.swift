@@ -18,8 +18,9 @@ extension CompositionTrack {
     }
 
     /// Inserts a freeze frame at `startTime`: the picture of `track` on screen at source time `sourceTime`, held for
-    /// `duration` of composition time (video); silence for `duration` (audio: Splice offers no room tone, see
-    /// ``SegmentTimeEffect/freezeFrame``). Later content ripples right by `duration`.
+    /// `duration` of composition time (video); on an audio track, `sound` for `duration`: silence, or the sound
+    /// from `sourceTime` looped as room tone (``FreezeFrameSound`` gives the exact span and crossfades). Later
+    /// content ripples right by `duration`.
     ///
     /// The segment's source range starts at `sourceTime` and lasts `duration` or up to the source's end, whichever
     /// is shorter; only its start matters.
@@ -29,13 +30,17 @@ extension CompositionTrack {
     ///   - track: the source track (its media type must match this track's).
     ///   - duration: how long the picture is held, in composition seconds, > 0.
     ///   - startTime: composition time (seconds) ≥ 0, or ``MediaTime/invalid`` to append.
+    ///   - sound: what an audio track plays during the hold; ``FreezeFrameSound/silence`` by default.
     /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)``,
     ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)``,
+    ///   ``CompositionError/invalidTimeEffect(trackID:index:reason:)`` for room tone from an audio track with less
+    ///   than ``FreezeFrameSound/minimumRoomToneSpan`` of sound,
     ///   ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``
     ///   for a `sourceTime` outside the source, and what ``insertTimeRange(_:of:at:)`` throws. The track is unchanged
     ///   when it throws.
     public mutating func insertFreezeFrame(
-        at sourceTime: MediaTime, of track: AssetTrack, duration: MediaTime, at startTime: MediaTime
+        at sourceTime: MediaTime, of track: AssetTrack, duration: MediaTime, at startTime: MediaTime,
+        sound: FreezeFrameSound = .silence
     ) throws {
         try Self.checkFinite(sourceTime, trackID: trackID, parameter: "sourceTime")
         try Self.checkPositiveDuration(duration, trackID: trackID, parameter: "duration")
@@ -43,8 +48,16 @@ extension CompositionTrack {
         let available = sourceEnd.isNumeric ? try exactDifference(sourceEnd, sourceTime, operation: "insertFreezeFrame") : duration
         let source = TimeRange(start: sourceTime, duration: available > .zero ? Swift.min(duration, available) : duration)
         try Self.checkSourceRange(source, of: track, trackID: trackID)
+        if sound == .roomTone, track.mediaType == .audio, track.timeRange.duration.isNumeric,
+           track.timeRange.duration < FreezeFrameSound.minimumRoomToneSpan {
+            throw CompositionError.invalidTimeEffect(
+                trackID: trackID, index: segments.count,
+                reason: "room tone loops at least \(FreezeFrameSound.minimumRoomToneSpan) of sound but the source track "
+                    + "has \(track.timeRange.duration)")
+        }
         try insertSegment(
-            source, of: track, targetDuration: duration, at: startTime, effect: .freezeFrame, operation: "insertFreezeFrame")
+            source, of: track, targetDuration: duration, at: startTime, effect: .freezeFrame(sound),
+            operation: "insertFreezeFrame")
     }
 
     /// Inserts the source of `track` from `sourceStart` played through `ramp` at `startTime`: the segment lasts

@@ -5,7 +5,7 @@ extension TimeMapping {
     /// - ``SegmentTimeEffect/reverse``: the mirror `source.end − (time − target.start) × speed`; the picture shown is
     ///   the one on screen just *before* that instant (``SegmentTimeEffect/playsBackward``), so the first output frame
     ///   of a reversed range shows the range's last frame;
-    /// - ``SegmentTimeEffect/freezeFrame``: `source.start`;
+    /// - ``SegmentTimeEffect/freezeFrame(_:)``: `source.start`;
     /// - ``SegmentTimeEffect/speedRamp(_:)``: `source.start + ∫ rate` (``SpeedRamp/sourceOffset(at:)``, exact when
     ///   representable, else rounded down to a nanosecond).
     ///

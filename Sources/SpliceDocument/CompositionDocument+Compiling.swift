@@ -95,7 +95,7 @@ extension DocumentComposition {
                 guard let asset = assets[segment.source] else { continue }  // the loader reported it
                 guard let source = sourceTrack(of: segment, in: asset, for: track, at: path, problems: &problems) else { continue }
                 let isStill = source.video?.isStillImage ?? false
-                if segment.freezeFrame != nil || segment.speedRamp != nil {
+                if segment.freezeFrame != nil || segment.freezeSound != nil || segment.speedRamp != nil {
                     let at = segment.at ?? end
                     if let length = insertHeldOrRamped(segment, of: source, at: at, after: end, trackID: track.trackID,
                                                        into: &composition, path: path, problems: &problems) {

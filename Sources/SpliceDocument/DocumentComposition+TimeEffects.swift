@@ -18,6 +18,10 @@ extension DocumentComposition {
             problems.add(path.appending("speedRamp"), "a segment is a freeze frame or a speed ramp, not both")
             return nil
         }
+        if segment.freezeSound != nil, segment.freezeFrame == nil {
+            problems.add(path.appending("freezeSound"), "freezeSound is the sound of a freeze frame: set freezeFrame too")
+            return nil
+        }
         if segment.reverse == true {
             problems.add(path.appending("reverse"), "a freeze frame or a speed ramp cannot also be reversed")
             return nil
@@ -33,7 +37,8 @@ extension DocumentComposition {
             }
             do {
                 try composition.updateTrack(withTrackID: trackID) {
-                    try $0.insertFreezeFrame(at: held, of: source, duration: duration, at: at)
+                    try $0.insertFreezeFrame(
+                        at: held, of: source, duration: duration, at: at, sound: segment.freezeSound ?? .silence)
                 }
                 return duration
             } catch {

@@ -9,7 +9,8 @@ import Composition
 /// ```
 ///
 /// Time effects (issue 20): `"reverse": true` plays the range backwards; `"freezeFrame": "1.2s"` with
-/// `"toDuration": "2s"` holds the picture at source 1.2 s for 2 s; `"speedRamp": {"duration": "3s", "keyframes":
+/// `"toDuration": "2s"` holds the picture at source 1.2 s for 2 s (with `"freezeSound": "roomTone"` an audio
+/// track loops its sound from there instead of silence); `"speedRamp": {"duration": "3s", "keyframes":
 /// [{"time": "0s", "value": 1}, {"time": "1s", "value": 2}]}` ramps the rate (see ``SpeedRamp``).
 public struct DocumentSegment: Sendable, Hashable, Codable {
     /// Which track of the source file a segment reads.
@@ -66,8 +67,12 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
     /// ``toDuration`` may still change its speed. nil or false: forwards.
     public var reverse: Bool?
     /// The source time of a picture to hold for ``toDuration`` (required with it): a freeze frame, silent on an audio
-    /// track (``CompositionTrack/insertFreezeFrame(at:of:duration:at:)``). ``timeRange`` is not used with it.
+    /// track unless ``freezeSound`` says room tone (``CompositionTrack/insertFreezeFrame(at:of:duration:at:sound:)``).
+    /// ``timeRange`` is not used with it.
     public var freezeFrame: MediaTime?
+    /// What an audio track plays during a freeze frame (``FreezeFrameSound``): `"silence"` (when nil) or
+    /// `"roomTone"`. Only with ``freezeFrame``.
+    public var freezeSound: FreezeFrameSound?
     /// A keyframed rate (``SpeedRamp``) reading the source from `timeRange.start` (0 when ``timeRange`` is left out);
     /// the segment lasts the ramp's duration and reads its integral, so a given `timeRange.duration` must equal it.
     /// Not combined with ``toDuration`` or ``reverse``.
@@ -76,7 +81,8 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
     /// A segment.
     public init(
         source: String, track: TrackSelector? = nil, timeRange: TimeRange? = nil, at: MediaTime? = nil,
-        toDuration: MediaTime? = nil, reverse: Bool? = nil, freezeFrame: MediaTime? = nil, speedRamp: SpeedRamp? = nil
+        toDuration: MediaTime? = nil, reverse: Bool? = nil, freezeFrame: MediaTime? = nil,
+        freezeSound: FreezeFrameSound? = nil, speedRamp: SpeedRamp? = nil
     ) {
         self.source = source
         self.track = track
@@ -85,6 +91,7 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
         self.toDuration = toDuration
         self.reverse = reverse
         self.freezeFrame = freezeFrame
+        self.freezeSound = freezeSound
         self.speedRamp = speedRamp
     }
 }

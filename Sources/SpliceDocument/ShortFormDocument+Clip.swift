@@ -29,9 +29,12 @@ extension ShortFormDocument {
         /// True to play the clip backwards, picture and sound (a time effect, ``Composition/SegmentTimeEffect``);
         /// nil or false: forwards. Works with ``speed``.
         public var reverse: Bool?
-        /// The source time of a picture to hold for ``duration`` (3 s when nil), with silence: a freeze frame. Not
-        /// with ``start``, ``speed`` or ``speedRamp``.
+        /// The source time of a picture to hold for ``duration`` (3 s when nil), with silence or room tone
+        /// (``freezeSound``): a freeze frame. Not with ``start``, ``speed`` or ``speedRamp``.
         public var freezeFrame: MediaTime?
+        /// The sound of a freeze frame (``Composition/FreezeFrameSound``): `"silence"` (when nil) or `"roomTone"`,
+        /// the source's sound from ``freezeFrame`` looped. Only with ``freezeFrame``.
+        public var freezeSound: FreezeFrameSound?
         /// A keyframed rate reading the source from ``start``: the clip lasts the ramp's duration and reads its
         /// integral (``Composition/SpeedRamp``). Not with ``duration``, ``speed``, ``reverse`` or ``freezeFrame``.
         public var speedRamp: SpeedRamp?

@@ -25,7 +25,7 @@ extension ShortFormExpansion {
             problems.add(path.appending("speed"), "'\(clip.source)' is a still image: speed has no meaning (give its duration instead)")
             failed = true
         }
-        if clip.freezeFrame != nil || clip.speedRamp != nil {
+        if clip.freezeFrame != nil || clip.freezeSound != nil || clip.speedRamp != nil {
             return resolveHeldOrRampedClip(clip, index: index, asset: asset, video: video, failed: failed)
         }
         let start = clip.start ?? .zero
@@ -165,7 +165,7 @@ extension ShortFormExpansion {
         if let held = clip.clip.freezeFrame {
             return DocumentSegment(
                 source: clip.clip.source, track: .trackID(track.trackID), at: clip.start, toDuration: clip.duration,
-                freezeFrame: held)
+                freezeFrame: held, freezeSound: clip.clip.freezeSound)
         }
         if let ramp = clip.clip.speedRamp {
             return DocumentSegment(

@@ -1,7 +1,8 @@
 import Composition
 
 extension ShortFormExpansion {
-    /// Resolves a clip with a freeze frame (`freezeFrame`, held for `duration`, 3 s by default; silent) or a speed
+    /// Resolves a clip with a freeze frame (`freezeFrame`, held for `duration`, 3 s by default; silent, or with
+    /// `"freezeSound": "roomTone"` the source's sound looped on the clip's audio track) or a speed
     /// ramp (`speedRamp`, reading from `start`; its sound ramped with it when the sound covers the ramp's source
     /// range, left out otherwise), reporting conflicting fields at their paths.
     mutating func resolveHeldOrRampedClip(
@@ -12,6 +13,10 @@ extension ShortFormExpansion {
         for (name, present) in [("speed", clip.speed != nil), ("reverse", clip.reverse == true)] where present {
             problems.add(path.appending(name), "a clip with a freeze frame or a speed ramp cannot also have \(name)")
             failed = true
+        }
+        if clip.freezeSound != nil, clip.freezeFrame == nil {
+            problems.add(path.appending("freezeSound"), "freezeSound is the sound of a freeze frame: set freezeFrame too")
+            return nil
         }
         if let held = clip.freezeFrame {
             if clip.speedRamp != nil {
@@ -32,10 +37,19 @@ extension ShortFormExpansion {
                 problems.add(path.appending("duration"), "\(duration) is not a duration > 0")
                 return nil
             }
+            var audio: AssetTrack?
+            if clip.freezeSound == .roomTone {
+                audio = asset.tracks(withMediaType: .audio).first
+                if audio == nil {
+                    problems.add(path.appending("freezeSound"), "'\(clip.source)' has no sound to loop as room tone")
+                    failed = true
+                }
+            }
             if failed { return nil }
+            let range = TimeRange(start: held, duration: duration)
             return PlacedClip(
-                index: index, clip: clip, asset: asset, video: video, audio: nil,
-                sourceRange: TimeRange(start: held, duration: duration), audioRange: nil, duration: duration, speed: (1, 1))
+                index: index, clip: clip, asset: asset, video: video, audio: audio,
+                sourceRange: range, audioRange: audio == nil ? nil : range, duration: duration, speed: (1, 1))
         }
         guard let ramp = clip.speedRamp else { return nil }
         if clip.duration != nil {

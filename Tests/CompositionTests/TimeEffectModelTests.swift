@@ -139,7 +139,7 @@ struct TimeEffectModelTests {
         try track.insertTimeRange(r(1, 2), of: clip, at: .invalid)
         #expect(track.timeRange == r(0, 42))
         let frozen = track.segments[1]
-        #expect(frozen.timeEffect == .freezeFrame)
+        #expect(frozen.timeEffect == .freezeFrame(.silence))
         #expect(frozen.timeMapping.target == r(1, 41))
         for time in [s(1), s(20), s(2459, 60)] {
             #expect(frozen.timeMapping.sourceTime(at: time, effect: frozen.timeEffect) == s(1, 2))
@@ -157,10 +157,13 @@ struct TimeEffectModelTests {
         try track.insertReversedTimeRange(r(0, 1), of: clip, at: .zero)
         try track.insertFreezeFrame(at: s(1), of: clip, duration: s(2), at: .invalid)
         try track.insertSpeedRamp(Self.ramp, from: s(2), of: clip, at: .invalid)
+        try track.insertFreezeFrame(at: s(2), of: clip, duration: s(1), at: .invalid, sound: .roomTone)
         let data = try JSONEncoder().encode(track)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""kind":"reverse""#))
-        #expect(text.contains(#""kind":"freezeFrame""#))
+        #expect(text.contains(#""kind":"freezeFrame"}"#))  // silence: no "sound" written
+        #expect(text.contains(#""sound":"roomTone""#))
+        #expect(track.segments[3].timeEffect == .freezeFrame(.roomTone))
         #expect(text.contains(#""kind":"speedRamp""#))
         #expect(try JSONDecoder().decode(CompositionTrack.self, from: data) == track)
         // A decoded ramp whose source range disagrees with its integral is refused.

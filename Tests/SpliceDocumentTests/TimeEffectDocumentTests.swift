@@ -23,7 +23,7 @@ struct TimeEffectDocumentTests {
         #expect(track.segments.map(\.timeMapping.target) == [.ms(0, 2000), .ms(2000, 3500), .ms(3500, 4500)])
         #expect(track.segments[0].timeEffect == .reverse)
         #expect(track.segments[0].timeMapping.source == .ms(1000, 3000))
-        #expect(track.segments[1].timeEffect == .freezeFrame)
+        #expect(track.segments[1].timeEffect == .freezeFrame(.silence))
         #expect(track.segments[1].timeMapping.source.start == .ms(500))
         guard case .speedRamp(let ramp) = track.segments[2].timeEffect else {
             Issue.record("segment 2 is not ramped: \(String(describing: track.segments[2].timeEffect))")
@@ -31,6 +31,32 @@ struct TimeEffectDocumentTests {
         }
         #expect(ramp.sourceDuration == .ms(1500))
         #expect(track.segments[2].timeMapping.source == .ms(2000, 3500))
+    }
+
+    @Test func freezeSoundRoomToneReachesTheAudioSegment() async throws {
+        let loaded = try await TestDocument.load("""
+            { "version": 1,
+              "composition": { "tracks": [
+                { "trackID": 2, "mediaType": "audio", "segments": [
+                  { "source": "clipA.mp4", "freezeFrame": "0.5s", "toDuration": "1.5s", "freezeSound": "roomTone" },
+                  { "source": "clipA.mp4", "freezeFrame": "0.5s", "toDuration": "1s", "freezeSound": "silence" }
+                ] }
+              ] } }
+            """)
+        let track = try #require(loaded.composition.track(withTrackID: 2))
+        #expect(track.segments.map(\.timeEffect) == [.freezeFrame(.roomTone), .freezeFrame(.silence)])
+        #expect(track.segments.map(\.timeMapping.target) == [.ms(0, 1500), .ms(1500, 2500)])
+        let problems = try await FullFormTests.problems("""
+            { "version": 1,
+              "composition": { "tracks": [
+                { "trackID": 2, "mediaType": "audio", "segments": [
+                  { "source": "clipA.mp4", "timeRange": { "start": "0s", "duration": "1s" }, "freezeSound": "roomTone" }
+                ] }
+              ] } }
+            """)
+        #expect(problems.map(\.description) == [
+            "composition.tracks[0].segments[0].freezeSound: freezeSound is the sound of a freeze frame: set freezeFrame too",
+        ])
     }
 
     @Test func problemsAreReportedAtTheEffectsFields() async throws {
@@ -72,6 +98,20 @@ struct TimeEffectShortFormTests {
         #expect(video.segments[2].timeMapping.source == .ms(500, 4000))
         let audio = try #require(loaded.composition.track(withTrackID: 2))
         #expect(audio.segments.map(\.timeEffect?.kindName) == ["reverse", nil, "speedRamp"], "the freeze is silent (a gap)")
+    }
+
+    @Test func aClipFreezeWithRoomToneHoldsItsSoundToo() async throws {
+        let loaded = try await TestDocument.load("""
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4", "duration": "1s" },
+                         { "source": "clipA.mp4", "freezeFrame": "1s", "duration": "2s", "freezeSound": "roomTone" } ] }
+            """)
+        let video = try #require(loaded.composition.track(withTrackID: 1))
+        #expect(video.segments.map(\.timeMapping.target) == [.ms(0, 1000), .ms(1000, 3000)])
+        let audio = try #require(loaded.composition.track(withTrackID: 2))
+        #expect(audio.segments.map(\.timeEffect) == [nil, .freezeFrame(.roomTone)])
+        #expect(audio.segments[1].timeMapping.target == .ms(1000, 3000))
+        #expect(audio.segments[1].timeMapping.source.start == .ms(1000))
     }
 
     @Test func conflictingFieldsAreReported() async throws {

@@ -44,13 +44,24 @@ final class AudioSegmentStream {
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file.
     ///   - reversed: when true the trimmed range is played backwards (`areverse`, which holds the range's decoded
     ///     samples in memory: at most ``SegmentTimeEffect/maximumReversedDuration`` of them) before any tempo change.
+    ///   - roomToneHold: for a freeze frame with room tone, the whole hold's composition range (`target` is the part
+    ///     played): the sound is ``RoomToneLoop``'s loop from the held time `source.start`, with no tempo change.
     init(track: AssetTrack, source: TimeRange, target: TimeRange, format: AudioOutputFormat, varispeed: Bool,
-         reversed: Bool = false, continuing previous: AudioSegmentStream? = nil, cancellation: CancellationFlag) throws {
+         reversed: Bool = false, roomToneHold: TimeRange? = nil, continuing previous: AudioSegmentStream? = nil,
+         cancellation: CancellationFlag) throws {
         self.track = track
         self.format = format
         sampleCount = format.sampleIndex(of: target.end) - format.sampleIndex(of: target.start)
+        let loop = { (rate: Int) in
+            roomToneHold.flatMap {
+                RoomToneLoop(held: source.start, trackRange: track.timeRange, whole: $0, part: target, rate: rate)
+            }
+        }
+        let readStart = { (rate: Int) in
+            loop(rate)?.firstSample ?? AudioOutputFormat(sampleRate: rate, channelCount: 1).sampleIndex(of: source.start)
+        }
         if let previous, previous.track.assetURL == track.assetURL, previous.track.streamIndex == track.streamIndex,
-           previous.resumePosition <= AudioOutputFormat(sampleRate: previous.sourceRate, channelCount: 1).sampleIndex(of: source.start) {
+           previous.resumePosition <= readStart(previous.sourceRate) {
             sourceDecoder = previous.sourceDecoder
             decoded = previous.decoded
             nextSourceSample = previous.nextSourceSample
@@ -73,14 +84,21 @@ final class AudioSegmentStream {
 
         // Source samples wanted: [first, last) in the source's own sample grid.
         let sourceGrid = AudioOutputFormat(sampleRate: sourceRate, channelCount: Int(channels))
-        firstSourceSample = sourceGrid.sampleIndex(of: source.start)
-        lastSourceSample = sourceGrid.sampleIndex(of: source.end)
+        let roomTone = loop(sourceRate)
+        if roomToneHold != nil, roomTone == nil {
+            throw ExportError.sourceUnreadable(
+                track.assetURL, reason: "track \(track.trackID) has less sound than room tone loops "
+                    + "(\(FreezeFrameSound.minimumRoomToneSpan))")
+        }
+        firstSourceSample = roomTone?.firstSample ?? sourceGrid.sampleIndex(of: source.start)
+        lastSourceSample = roomTone?.lastSample ?? sourceGrid.sampleIndex(of: source.end)
 
         // Speed = source duration / target duration. atempo takes 0.5 ... 100 per instance: chain instances.
         var chain = ["[in]atrim=start_pts=\(firstSourceSample):end_pts=\(lastSourceSample)", "asetpts=PTS-STARTPTS"]
         if reversed { chain.append("areverse") }
+        if let roomTone { chain = [roomTone.graph(after: chain.joined(separator: ","))] }
         let speed = source.duration.seconds / target.duration.seconds
-        if abs(speed - 1) > 1e-9 {
+        if roomTone == nil, abs(speed - 1) > 1e-9 {
             if varispeed {
                 chain.append("asetrate=\(Double(sourceRate) * speed)")
             } else {

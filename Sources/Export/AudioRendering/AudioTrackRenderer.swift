@@ -3,7 +3,8 @@ import Composition
 
 /// Renders one composition audio track onto the output sample grid: each segment through an
 /// ``AudioSegmentStream`` (a reversed one with `areverse`), a speed-ramped one through a ``RampedAudioStream``;
-/// empty segments, freeze frames and the time after the last segment are silence.
+/// a freeze frame with room tone through an ``AudioSegmentStream`` looping its ``RoomToneLoop``; empty segments,
+/// silent freeze frames and the time after the last segment are silence.
 ///
 /// Reads must be sequential (each starting where the previous ended). Confined to one export worker.
 final class AudioTrackRenderer {
@@ -60,11 +61,13 @@ final class AudioTrackRenderer {
                     previous = nil
                 }
                 try ramped?.read(into: &channels, offset: offset + written, count: chunk)
-            } else if let source = segment.source, !segment.mapping.isEmpty, segment.effect != .freezeFrame {
+            } else if let source = segment.source, !segment.mapping.isEmpty, segment.effect != .freezeFrame(.silence) {
                 if stream == nil {
+                    let roomTone = segment.effect == .freezeFrame(.roomTone)
                     stream = try AudioSegmentStream(
                         track: source, source: segment.mapping.source, target: segment.mapping.target,
                         format: format, varispeed: varispeed, reversed: segment.effect == .reverse,
+                        roomToneHold: roomTone ? (segment.effectMapping ?? segment.mapping).target : nil,
                         continuing: previous, cancellation: cancellation)
                     previous = nil
                 }

@@ -18,9 +18,9 @@ extension FilterGraphCompiler {
     ///   Y′ = (Y·c >> 12) + b clipped to 0…255, the parameters rounded to `float` first; saturation s maps chroma
     ///   the same way with contrast s and brightness 0 (so s = 0 gives chroma 127, not 128);
     /// - exposure (`exposure`, on 32-bit float R′G′B′: values × 2^stops), temperature (`colortemperature`,
-    ///   8-bit R′G′B′) and a lookup table (`lut3d`, 8-bit R′G′B′, tetrahedral): the picture is converted to
-    ///   planar RGB with the canvas matrix (`scale=in_color_matrix=bt709:in_range=limited`), once for a run of
-    ///   such effects, and back to the canvas format after it;
+    ///   8-bit R′G′B′, 16-bit on HDR) and a lookup table (`lut3d`, 8-bit R′G′B′, 16-bit on HDR, tetrahedral): the
+    ///   picture is converted to planar RGB with the canvas matrix (`scale=in_color_matrix=bt709:in_range=limited`,
+    ///   `bt2020` on HDR), once for a run of such effects, and back to the canvas format after it;
     /// - blur: `gblur` with 6 steps (within 3 code levels of a true Gaussian across a hard edge), `sigma` and
     ///   `sigmaV` in source pixels: the canvas sigma divided by the length the transform gives one source pixel
     ///   along x and along y (exact for scale and rotation; for a shear, per axis);
@@ -31,21 +31,28 @@ extension FilterGraphCompiler {
     /// - Parameters:
     ///   - layer: the layer, with its effects and input format.
     ///   - transform: the layer's transform after its crop (source pixels → canvas pixels), for the blur's scale.
-    ///   - color: the canvas; effects are drawn on SDR 8-bit canvases only (the planner refuses others first).
+    ///   - color: the canvas. On an HDR canvas (10-bit BT.2100) the effects run on the HLG- or PQ-coded signal,
+    ///     as they run on gamma-coded BT.709 on SDR (no conversion to linear light): exposure multiplies the coded
+    ///     R′G′B′ by 2^stops in float, temperature and a lookup table run on 16-bit R′G′B′ (BT.2020 matrix), blur
+    ///     and sharpen on the 10-bit picture itself; brightness, contrast, saturation and vignette are refused
+    ///     (``highBitDepthRefusal(of:)``; the planner refuses them first).
     /// - Returns: no steps and the input format unchanged when the layer has no effect to draw.
-    /// - Throws: ``FilterGraphCompilerError/effectNotRenderable(_:)`` for an HDR canvas, a vignette on a picture
-    ///   with alpha, or a blur whose sigma in source pixels exceeds `gblur`'s 1024.
+    /// - Throws: ``FilterGraphCompilerError/effectNotRenderable(_:)`` for an 8-bit-only effect on an HDR canvas, a
+    ///   vignette on a picture with alpha, or a blur whose sigma in source pixels exceeds `gblur`'s 1024.
     static func effectSteps(for layer: LayerConfiguration, transform: AffineTransform2D, color: CanvasColor)
         throws -> (steps: [String], format: PictureFormat) {
         guard !layer.effects.isEmpty else { return ([], layer.input) }
-        guard !color.isHDR else {
-            throw FilterGraphCompilerError.effectNotRenderable("per-frame effects are drawn on SDR canvases only")
+        let refusals = layer.effects.compactMap { effect -> String? in
+            guard case .adjustment(let parameter, _) = effect else { return nil }
+            return highBitDepthRefusal(of: parameter)
+        }
+        if color.isHDR, let refusal = refusals.first {
+            throw FilterGraphCompilerError.effectNotRenderable("\(refusal); this canvas is \(color.summary)")
         }
         let alpha = layer.input.hasAlpha
         let native = color.pixelFormatName(alpha: alpha)
         var steps = normalizationSteps(for: layer.input, canvas: color, keepAlpha: alpha)
-        var output = PictureFormat(width: layer.input.width, height: layer.input.height)
-        if alpha { output.pixelFormat = AV_PIX_FMT_YUVA420P.rawValue }
+        let output = effectOutputFormat(width: layer.input.width, height: layer.input.height, alpha: alpha, color: color)
 
         var inRGB: String?  // the planar RGB format the picture is in, or nil when it is in the canvas format
         func toRGB(_ target: String) {
@@ -72,7 +79,7 @@ extension FilterGraphCompiler {
                     toRGB(alpha ? "gbrapf32le" : "gbrpf32le")
                     steps.append("exposure=exposure=\(format(value))")
                 case .temperature:
-                    toRGB(alpha ? "gbrap" : "gbrp")
+                    toRGB(effectRGBFormat(alpha: alpha, color: color))
                     steps.append("colortemperature=temperature=\(format(value))")
                 case .blur:
                     toCanvas()
@@ -98,7 +105,7 @@ extension FilterGraphCompiler {
                     steps.append("vignette=angle=\(format(value))")
                 }
             case .lookupTable(let url):
-                toRGB(alpha ? "gbrap" : "gbrp")
+                toRGB(effectRGBFormat(alpha: alpha, color: color))
                 steps.append("lut3d=file=\(escape(url.path)):interp=tetrahedral")
             }
         }

@@ -143,14 +143,7 @@ extension ExportPlanner {
         if let missing = colorFilters(canvas: color, sources: sources).first(where: { !hasFilter($0) }) {
             throw ExportError.filterUnavailable(missing)
         }
-        let drawsEffects = videoComposition.instructions.contains { instruction in
-            let clipped = instruction.timeRange.intersection(range)
-            return clipped.isValid && !clipped.isEmpty && instruction.layerInstructions.contains { !$0.effects.isEmpty }
-        }
-        if color.isHDR, drawsEffects {
-            throw ExportError.unsupportedSettings(
-                "layer effects are drawn on SDR canvases only; this composition renders \(color.summary)")
-        }
+        try Self.checkEffectsDrawable(in: videoComposition, range: range, canvas: color)
         let metadata = hdrMetadata(of: sources, color: color)
         return VideoPlan(
             renderSize: renderSize, outputSize: outputSize, frameDuration: videoComposition.frameDuration,
