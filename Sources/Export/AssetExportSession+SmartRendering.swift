@@ -11,14 +11,15 @@ extension AssetExportSession {
     /// overlay, speed 1) and its pictures match the output (size, pixel format, colour tags, square pixels, the
     /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied; partial groups
     /// at cuts and everything else are rendered and encoded with settings matched to the copied source
-    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band), and joined with the copied
-    /// packets into one stream of an MP4 or MOV file; copied sources with different parameter sets, and HEVC, carry
-    /// theirs in-band at each copied piece (``SmartRenderParameterSets``; sample entry `avc3` or `hev1`). The audio's
-    /// AAC packets are copied when the whole audio track is untouched (one AAC source at speed 1, volume 1, no
-    /// crossfade, the output's sample rate and channels: sample-exact, priming kept by the edit list), else it is
-    /// rendered (re-encoded) as in an ordinary export; ``SmartRenderReport/audio`` says which and why. Before the file
-    /// is named, every picture is decoded and compared: a copied picture with the
-    /// source's own decode, a re-encoded one with its piece's; any difference, and the export is re-encoded as a
+    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band; for H.264 a quality matched to the
+    /// source's bits per pixel rather than the settings' rate control), and joined with the copied packets into one
+    /// stream of an MP4 or MOV file; copied sources with different parameter sets, and HEVC, carry theirs in-band at
+    /// each copied piece (``SmartRenderParameterSets``; sample entry `avc3` or `hev1`). The audio's AAC packets are
+    /// copied when the whole audio track is untouched (one AAC source at speed 1, volume 1, no crossfade, the output's
+    /// sample rate and channels: sample-exact, priming kept by the edit list), else it is rendered (re-encoded) as in
+    /// an ordinary export; ``SmartRenderReport/audio`` says which and why. Before the file is named it is verified
+    /// (``SmartRenderVerifier``): every packet byte-identical to the one it was copied from, and the pictures around
+    /// every seam decoded and compared with each side's own decode; any difference, and the export is re-encoded as a
     /// whole instead. ``smartRenderReport`` says what was copied and re-encoded and why, and its
     /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, a source the pieces
     /// cannot match, another container, a file length limit, a failed verification).

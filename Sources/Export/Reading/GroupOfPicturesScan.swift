@@ -57,6 +57,7 @@ enum GroupOfPicturesScan {
             group.start = min(group.start, time)
             group.end = max(group.end, time + duration)
             group.frameCount += 1
+            group.byteCount += packet.size
             current = group
         }
         if let current { groups.append(current) }
