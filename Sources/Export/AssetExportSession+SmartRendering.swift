@@ -7,17 +7,22 @@ extension AssetExportSession {
     /// rendering). False by default. Needs encoder settings (not the passthrough preset:
     /// ``ExportError/unsupportedSettings(_:)``).
     ///
-    /// A span can be copied where one H.264 source is on screen untouched (identity layer, opacity 1, no crop, no
+    /// A span can be copied where one H.264 or HEVC source (as the output's codec) is on screen untouched (identity layer, opacity 1, no crop, no
     /// overlay, speed 1) and its pictures match the output (size, pixel format, colour tags, square pixels, the
     /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied; partial groups
     /// at cuts and everything else are rendered and encoded with settings matched to the copied source
-    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band under an id of their own), and
-    /// joined with the copied packets into one stream of an MP4 or MOV file. The audio is rendered (re-encoded) as in
-    /// an ordinary export. Before the file is named, every picture is decoded and compared: a copied picture with the
-    /// source's own decode, a re-encoded one with its piece's; any difference, and the export is re-encoded as a
+    /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band; for H.264 a quality matched to the
+    /// source's bits per pixel rather than the settings' rate control), and joined with the copied packets into one
+    /// stream of an MP4 or MOV file; copied sources with different parameter sets, and HEVC, carry theirs in-band at
+    /// each copied piece (``SmartRenderParameterSets``; sample entry `avc3` or `hev1`). The audio's AAC packets are
+    /// copied when the whole audio track is untouched (one AAC source at speed 1, volume 1, no crossfade, the output's
+    /// sample rate and channels: sample-exact, priming kept by the edit list), else it is rendered (re-encoded) as in
+    /// an ordinary export; ``SmartRenderReport/audio`` says which and why. Before the file is named it is verified
+    /// (``SmartRenderVerifier``): every packet byte-identical to the one it was copied from, and the pictures around
+    /// every seam decoded and compared with each side's own decode; any difference, and the export is re-encoded as a
     /// whole instead. ``smartRenderReport`` says what was copied and re-encoded and why, and its
-    /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, copied sources with
-    /// different parameter sets, another container, a file length limit, a failed verification).
+    /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, a source the pieces
+    /// cannot match, another container, a file length limit, a failed verification).
     public var smartRendering: Bool {
         get { request.withLock { $0.smartRendering } }
         set { request.withLock { $0.smartRendering = newValue } }
@@ -41,7 +46,7 @@ extension AssetExportSession {
         var ordinary = plan
         ordinary.smartRendering = false
         state.withLock { $0.smartRenderReport = decision?.report }
-        guard let decision, decision.writesSpans, let source = decision.sources.values.first?.track,
+        guard let decision, decision.writesSpans, let source = decision.sampleEntrySource,
               let parameters = decision.parameters, let video = plan.video else {
             return try await runOnWorkerThread(ordinary)
         }
@@ -55,19 +60,12 @@ extension AssetExportSession {
         }
         defer { try? FileManager.default.removeItem(at: directory) }
         let pieces = try await renderPieces(decision, parameters: parameters, plan: plan, directory: directory)
-        var audioURL: URL?
-        if plan.audio != nil, let audioSettings = plan.settings.audio {
-            let url = directory.appendingPathComponent("audio.\(plan.fileType.rawValue)")
-            let range = request.withLock { $0.timeRange }  // as the ordinary export's audio: the same samples
-            try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: range, to: url,
-                                 fileType: plan.fileType, piece: nil, progress: 0.75...0.8)
-            audioURL = url
-        }
+        let audioURL = try await writeSmartAudio(plan, directory: directory)
         publish(progress: 0.8)
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
-            outputURL: output)
+            outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)
@@ -88,7 +86,10 @@ extension AssetExportSession {
             return nil
         }
         guard let failure else { return false }
-        state.withLock { $0.smartRenderReport?.fallback = .verificationFailed(failure) }
+        state.withLock {
+            $0.smartRenderReport?.fallback = .verificationFailed(failure)
+            $0.smartRenderReport?.audio = nil
+        }
         return try await runOnWorkerThread(ordinary)
     }
 
@@ -124,7 +125,7 @@ extension AssetExportSession {
     /// Exports `range` of the composition with `settings` into `url` through a session of its own, cancelled with
     /// this one, its progress mapped onto `progress` of this one's; `piece` set: encoded as a smart-render piece
     /// matched to that source.
-    private func renderPart(
+    func renderPart(
         _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
         piece: SmartRenderEncoding.SourceParameters?, progress: ClosedRange<Double>
     ) async throws {

@@ -64,6 +64,15 @@ package final class OutputFile {
         return Int(stream.pointee.index)
     }
 
+    /// Sets the four-character codec tag (sample entry) the muxer writes for stream `index`, e.g. `avc3` or `hev1`
+    /// (parameter sets may also travel in-band) rather than the muxer's default; call before ``writeHeader(options:)``,
+    /// which refuses a tag the container cannot hold.
+    package func setCodecTag(_ tag: String, ofStream index: Int) {
+        guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else { return }
+        stream.pointee.codecpar.pointee.codec_tag = tag.utf8.prefix(4).enumerated()
+            .reduce(0) { $0 | (UInt32($1.element) << (8 * UInt32($1.offset))) }
+    }
+
     /// Adds a stream carrying `encoder`'s output (`avformat_new_stream`, `avcodec_parameters_from_context`), with
     /// the encoder's HDR10 metadata as stream side data (movenc writes it as `mdcv`/`clli` boxes).
     /// - Returns: the stream index.

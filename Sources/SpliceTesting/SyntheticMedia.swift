@@ -34,6 +34,10 @@ public enum SyntheticMedia {
         /// x264's own options (`"keyint=10:min-keyint=10:scenecut=0:bframes=3:open-gop=1"`): for tests of group of
         /// pictures structure (closed and open GOPs, B-frames). Needs ``PixelFormat/yuv420p``.
         case h264(x264Parameters: String)
+        /// Lossy HEVC through libx265 (preset `veryfast`, one frame thread, `log-level=error`, sample entry `hvc1`),
+        /// with x265's own options (`"keyint=30:min-keyint=30:scenecut=0:bframes=3:open-gop=0"`). Needs
+        /// ``PixelFormat/yuv420p``.
+        case hevc(x265Parameters: String)
     }
 
     /// Renders the lavfi descriptions for `duration` and writes them, losslessly, to a new `.mov` or `.mkv` file.
@@ -66,8 +70,8 @@ public enum SyntheticMedia {
         video: String?, audio: String?, duration: MediaTime, pixelFormat: PixelFormat = .rgb,
         videoCodec: VideoCodec = .ffv1, to url: URL
     ) throws {
-        if case .h264 = videoCodec, pixelFormat != .yuv420p {
-            throw ExportError.unsupportedSettings("synthetic H.264 media needs pixelFormat .yuv420p")
+        if videoCodec != .ffv1, pixelFormat != .yuv420p {
+            throw ExportError.unsupportedSettings("synthetic H.264 and HEVC media needs pixelFormat .yuv420p")
         }
         guard video != nil || audio != nil else {
             throw ExportError.unsupportedSettings("synthetic media needs a video or an audio description")
@@ -210,6 +214,10 @@ final class SyntheticMediaWriter {
         case .h264(let parameters):
             encoder = try Self.encoder("libx264")
             options = ["preset": "veryfast", "x264-params": parameters]
+        case .hevc(let parameters):
+            encoder = try Self.encoder("libx265")
+            options = ["preset": "veryfast", "x265-params": "log-level=error:frame-threads=1:pools=none:" + parameters]
+            encoder.pointer.pointee.codec_tag = 0x3163_7668  // "hvc1"
         }
         // Test media sets encoder fields EncoderConfiguration does not carry (e.g. a copied channel layout), so it
         // configures the context directly.

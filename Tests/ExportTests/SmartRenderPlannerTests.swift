@@ -165,8 +165,8 @@ struct SmartRenderPlannerTests {
         Case(name: "frame rate", reason: "the source does not match the output: frame duration 1/25 s vs output 1/10 s"),
         Case(name: "vfr", reason: "the source does not match the output: variable frame rate"),
         Case(name: "still", reason: "the segment shows a still image"),
-        Case(name: "hevc", reason: "HEVC smart rendering not supported yet"),
-        Case(name: "vp9", reason: "the source does not match the output: codec vp9; only H.264 sources are copied"),
+        Case(name: "hevc", reason: "the source does not match the output: codec hevc vs output h264"),
+        Case(name: "vp9", reason: "the source does not match the output: codec vp9; only H.264 and HEVC sources are copied"),
     ]
 
     @Test(arguments: refusals)

@@ -23,6 +23,8 @@ import Splice
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
 /// splice-bench frames     --clip FILE --out-dir DIR [--count 100]  W4: RGBA8 pictures at sorted times
+/// splice-bench smart     --source FILE --out FILE [--full]      W6s: 10 ranges removed, a 5 s title, smart-rendered
+///                                                                 (--full: the same edit re-encoded whole)
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
 /// `DIR` holds `clipA.mp4`, `clipB.mp4` (10 s, H.264 + AAC), `music.mp3` (20 s) and `watermark.png` (200×80).
@@ -65,6 +67,9 @@ struct SpliceBench {
             case "frames":
                 summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
                                                      count: options.int("count", 100))
+            case "smart":
+                let edit = try await Workloads.smartEdit(source: options.path("source"))
+                summary = try await smartExport(edit, to: options.path("out"), full: options.flag("full"))
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
             default:
@@ -153,7 +158,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "effect-ramp", "graph-per-frame"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []

@@ -121,7 +121,8 @@ final class SmartRenderPacketSource {
             guard let first = groups.first else {
                 throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "a copied piece has no group of pictures")
             }
-            let (stream, keyPacket) = try Self.openAtKeyFrame(source, group: first, cancellation: cancellation)
+            let (stream, keyPacket) = try Self.openCopiedPiece(
+                source, group: first, parameterSetsInBand: input.parameterSetsInBand, cancellation: cancellation)
             let count = groups.reduce(0) { $0 + $1.frameCount }
             var pending: Packet? = keyPacket
             let url = source.assetURL
@@ -152,10 +153,35 @@ final class SmartRenderPacketSource {
         }
     }
 
+    /// ``openAtKeyFrame(_:group:cancellation:)`` for a copied piece as the output holds it: with `parameterSetsInBand`,
+    /// `track`'s own parameter sets (from its `avcC`/`hvcC`) are put into the key packet, after an access unit
+    /// delimiter if there is one. The group starts at an IDR picture, a new coded video sequence, where its own sets
+    /// may replace those before it (H.264/HEVC: an SPS is replaced only at an IDR picture). The writer and the
+    /// verifier both open copied pieces here, so the verifier compares the very bytes the writer wrote.
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` when the decoder configuration holds no parameter sets;
+    ///   ``ExportError/renderingFailed(stage:reason:)`` when the packet cannot be grown.
+    static func openCopiedPiece(
+        _ track: AssetTrack, group: SmartRenderSource.Group, parameterSetsInBand: Bool, cancellation: CancellationFlag
+    ) throws -> (SourceStream, Packet) {
+        let (stream, keyPacket) = try openAtKeyFrame(track, group: group, cancellation: cancellation)
+        guard parameterSetsInBand else { return (stream, keyPacket) }
+        let codec: VideoSettings.Codec = stream.codecID == AV_CODEC_ID_HEVC ? .hevc : .h264
+        let configuration = try ExportPlan.decoderConfiguration(of: track, cancellation: cancellation)
+        guard let sets = SmartRenderParameterSets(decoderConfiguration: configuration, codec: codec) else {
+            throw ExportError.sourceUnreadable(track.assetURL, reason: "its decoder configuration holds no parameter sets to send in-band")
+        }
+        do {
+            try keyPacket.insert(sets.lengthPrefixed, at: sets.insertionOffset(in: keyPacket.data, codec: codec))
+        } catch {
+            throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "\(error)")
+        }
+        return (stream, keyPacket)
+    }
+
     /// Opens the source and reads up to the key frame that starts `group` (skipping what a backward seek lands on
-    /// before it).
+    /// before it); ``SmartRenderVerifier`` reads the copied packets the same way.
     /// - Returns: the stream, positioned after the key frame, and the key frame's packet.
-    private static func openAtKeyFrame(
+    static func openAtKeyFrame(
         _ track: AssetTrack, group: SmartRenderSource.Group, cancellation: CancellationFlag
     ) throws -> (SourceStream, Packet) {
         let stream = try SourceStream(url: track.assetURL, index: track.streamIndex, cancellation: cancellation)
@@ -179,7 +205,8 @@ final class SmartRenderPacketSource {
             track.assetURL, reason: "the key frame at \(group.keyFrameTime.seconds) s the smart render plan copies from is not there")
     }
 
-    private static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
+    /// Reads the next packet of `stream`; a cancelled read throws `CancellationError`, others name `url`.
+    static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
         do {
             return try stream.readPacket(into: packet)
         } catch let error as FFmpegError where error == .exit {

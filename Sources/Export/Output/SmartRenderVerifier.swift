@@ -3,12 +3,24 @@ import Composition
 import Foundation
 internal import CMedia
 
-/// Checks a smart-rendered file (``SmartRenderWriter``) before it is named: decodes its video with Splice's own
-/// decoder and compares every picture with what it must be — a copied picture with the source's own decode of the
-/// same picture (bit-identical), a re-encoded picture with its piece's decode (bit-identical: the join changed
-/// nothing; how close the piece is to the composition's render is the encoder's matter, measured by the tests as
-/// PSNR). Every frame of the output grid must be there exactly once. Runs on the calling (worker) thread; costs one
-/// decode of the output, of the copied groups in the source and of the encoded pieces.
+/// Checks a smart-rendered file (``SmartRenderWriter``) before it is named, decoding only around the seams.
+///
+/// The output's video packets are read once (no decoding) beside each piece's own packets, in order:
+/// - every packet must be byte-identical (``SpliceFFmpeg/Packet/payloadDigest``) to the packet it was copied from —
+///   the source's, from the copied piece's first key frame, or the re-encoded piece file's — and be shown at the
+///   output frame that packet was planned for; every frame of the output grid must be there exactly once;
+/// - around every seam the pictures are decoded and compared (bit-identical, ``SpliceFFmpeg/Frame/pictureDigest()``):
+///   one decoder runs through the output across the seam, from the last closed group of pictures before it to the
+///   end of the first group after it (a re-encoded piece whole), and each side is compared with its own decode —
+///   the source's decode of the same copied groups, or the piece file's decode. A copied group away from every seam
+///   starts with an IDR picture and has the same packets before it as in the source, so its identical bytes decode
+///   to identical pictures without being decoded here.
+///
+/// How close a re-encoded piece is to the composition's render is the encoder's matter: the piece file is the
+/// encoder's output for the rendered pictures, and the tests measure it as PSNR (≥ 40 dB with the quality
+/// ``SmartRenderEncoding`` picks). Runs on the calling (worker) thread; costs one read of the output and of the
+/// copied sources' packets, and a decode of the groups beside each seam (twice: output and reference) and of the
+/// re-encoded pieces (twice).
 struct SmartRenderVerifier {
     let input: SmartRenderWriter.Input
     let frameCount: Int
@@ -19,89 +31,116 @@ struct SmartRenderVerifier {
         var description: String
     }
 
-    /// Verifies the file at `path`.
-    /// - Throws: ``Failure`` naming the first wrong picture; the reading errors of ``StreamDecoder``;
+    /// What a verification compared.
+    struct Summary: Equatable {
+        /// Output packets compared byte for byte with the packet they were copied from.
+        var packetsCompared: Int
+        /// Output pictures decoded (around the seams) and compared with their piece's own decode.
+        var picturesDecoded: Int
+    }
+
+    /// Verifies the file at `path`. Pieces may be left out of ``input`` (tests): their frames are only checked to be
+    /// there once.
+    /// - Returns: what was compared.
+    /// - Throws: ``Failure`` naming the first wrong packet or picture; the reading errors of ``SourceStream``;
     ///   `CancellationError`.
-    func verify(path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        var written = [Int?](repeating: nil, count: frameCount)
-        let output = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
-        try decode(StreamDecoder(source: output, label: "the smart-rendered video", strict: true)) { time, digest in
+    @discardableResult
+    func verify(path: String) throws -> Summary {
+        let output = try SourceStream(bestVideoStreamOf: URL(fileURLWithPath: path), cancellation: cancellation)
+        var pieceOfFrame = [Int](repeating: -1, count: frameCount)
+        for (index, piece) in input.pieces.enumerated() {
+            for frame in piece.frames where frame >= 0 && frame < frameCount { pieceOfFrame[frame] = index }
+        }
+        var seen = [Bool](repeating: false, count: frameCount)
+        var written = PictureLog(), expected = PictureLog()
+        var outputRun: PictureRun?
+        var open: OpenPiece?
+        var finished = Set<Int>()
+        var compared = 0
+        let packet = try Packet()
+        while try readOutput(output, into: packet) {
+            if cancellation.isCancelled { throw CancellationError() }
+            guard let pts = packet.presentationTimestamp, let time = MediaTime(pts: pts, timeBase: output.timeBase) else {
+                throw Failure(description: "a packet of the output has no presentation time")
+            }
             let index = frameIndex(time)
             guard index >= 0, index < frameCount else {
                 throw Failure(description: "a picture at \(seconds(time)) lies outside the \(frameCount) frames")
             }
-            guard written[index] == nil else { throw Failure(description: "frame \(index) is there twice") }
-            written[index] = digest
-            return true
-        }
-        if let missing = written.firstIndex(where: { $0 == nil }) {
-            throw Failure(description: "frame \(missing) (\(seconds(input.frameDuration * Int64(missing)))) did not decode")
-        }
-        for piece in input.pieces {
-            var expected = [Int?](repeating: nil, count: piece.frames.count)
-            let start = input.frameDuration * Int64(piece.frames.lowerBound)
-            switch piece.content {
-            case .copied(let source, let groups):
-                guard let first = groups.first, let end = groups.last?.end else { continue }
-                let decoder = try StreamDecoder(track: source, cancellation: cancellation)
-                let offset = source.startTimeOffset
-                if let key = (first.keyFrameTime + offset).timestamp(in: decoder.timeBase) {
-                    try decoder.seek(toTimestamp: key, describedAs: first.keyFrameTime)
-                }
-                try decode(decoder) { time, digest in
-                    let source = time - offset
-                    guard source < end else { return false }
-                    let index = frameIndex(start + (source - first.start)) - piece.frames.lowerBound
-                    if source >= first.start, expected.indices.contains(index) { expected[index] = digest }
-                    return true
-                }
-            case .encoded(let url):
-                let stream = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
-                try decode(StreamDecoder(source: stream, label: "a re-encoded piece", strict: true)) { time, digest in
-                    let index = frameIndex(time)
-                    if expected.indices.contains(index) { expected[index] = digest }
-                    return true
+            guard !seen[index] else { throw Failure(description: "frame \(index) is there twice") }
+            seen[index] = true
+            let pieceIndex = pieceOfFrame[index]
+            if open?.index != pieceIndex {
+                if let current = open { try current.finish(into: &expected) }
+                open = nil
+                if pieceIndex >= 0 {
+                    guard finished.insert(pieceIndex).inserted else {
+                        throw Failure(description: "frame \(index) of the \(kind(input.pieces[pieceIndex])) at frame \(input.pieces[pieceIndex].frames.lowerBound) lies apart from the piece's other frames")
+                    }
+                    open = try OpenPiece(index: pieceIndex, verifier: self)
                 }
             }
-            for (offset, digest) in expected.enumerated() {
-                let index = piece.frames.lowerBound + offset
-                guard let digest else {
-                    throw Failure(description: "frame \(index) of the \(kind(piece)) could not be decoded for comparison")
-                }
-                if written[index] != digest {
-                    throw Failure(description: "frame \(index) (\(seconds(input.frameDuration * Int64(index)))) differs from the \(kind(piece))'s own decode")
-                }
+            var decodes = false
+            if let current = open {
+                decodes = try current.compare(packet, outputIndex: index, into: &expected)
+                compared += 1
             }
+            if decodes {
+                if outputRun == nil { outputRun = try PictureRun(output, label: "the smart-rendered video", index: frameIndex) }
+                try outputRun?.send(packet, into: &written)
+            } else if let run = outputRun {
+                try run.finish(into: &written)
+                outputRun = nil
+            }
+        }
+        try outputRun?.finish(into: &written)
+        try open?.finish(into: &expected)
+        if let missing = seen.firstIndex(of: false) {
+            throw Failure(description: "frame \(missing) (\(seconds(input.frameDuration * Int64(missing)))) is not in the file")
+        }
+        if let lost = input.pieces.indices.first(where: { !finished.contains($0) }) {
+            throw Failure(description: "the \(kind(input.pieces[lost])) at frame \(input.pieces[lost].frames.lowerBound) is not in the file")
+        }
+        try compare(written, expected)
+        return Summary(packetsCompared: compared, picturesDecoded: written.pictures.count)
+    }
+
+    /// Every picture decoded around the seams equals its piece's own decode, and the two decodes hold the same frames.
+    private func compare(_ written: PictureLog, _ expected: PictureLog) throws {
+        for (index, digest) in expected.pictures.sorted(by: { $0.key < $1.key }) {
+            guard let actual = written.pictures[index] else {
+                throw Failure(description: "frame \(index) (\(seconds(input.frameDuration * Int64(index)))) did not decode around its seam")
+            }
+            guard actual == digest else {
+                let piece = input.pieces.first { $0.frames.contains(index) }
+                throw Failure(description: "frame \(index) (\(seconds(input.frameDuration * Int64(index)))) differs from the \(piece.map(kind) ?? "piece")'s own decode")
+            }
+        }
+        if let extra = written.pictures.keys.sorted().first(where: { expected.pictures[$0] == nil }) {
+            throw Failure(description: "frame \(extra) decoded around a seam but not in its piece's own decode")
         }
     }
 
-    private func kind(_ piece: SmartRenderPiece) -> String {
+    /// Reads the output's next video packet (the demuxer marks none discarded: the writer copied only shown ones).
+    private func readOutput(_ output: SourceStream, into packet: Packet) throws -> Bool {
+        do {
+            return try output.readPacket(into: packet)
+        } catch let error as FFmpegError where error == .exit {
+            throw CancellationError()
+        } catch {
+            throw Failure(description: "the smart-rendered file cannot be read: \(error)")
+        }
+    }
+
+    func kind(_ piece: SmartRenderPiece) -> String {
         if case .copied = piece.content { return "copied source" }
         return "re-encoded piece"
     }
 
-    private func seconds(_ time: MediaTime) -> String { String(format: "%.3f s", time.seconds) }
+    func seconds(_ time: MediaTime) -> String { String(format: "%.3f s", time.seconds) }
 
     /// The output frame nearest to `time`.
-    private func frameIndex(_ time: MediaTime) -> Int {
+    func frameIndex(_ time: MediaTime) -> Int {
         Int((time.seconds / input.frameDuration.seconds).rounded())
-    }
-
-    /// Decodes every picture, giving `body` its presentation time and digest, until `body` returns false.
-    private func decode(_ decoder: StreamDecoder, _ body: (MediaTime, Int) throws -> Bool) throws {
-        let frame = try Frame()
-        while try decoder.decode(into: frame) {
-            if cancellation.isCancelled { throw CancellationError() }
-            let timestamp = frame.bestEffortTimestamp != cmedia_AV_NOPTS_VALUE() ? frame.bestEffortTimestamp : frame.pts
-            guard let time = MediaTime(pts: timestamp, timeBase: decoder.timeBase) else { continue }
-            let digest: Int
-            do {
-                digest = try frame.pictureDigest()
-            } catch {
-                throw Failure(description: "a picture at \(seconds(time)) has no pixels (\(error))")
-            }
-            guard try body(time, digest) else { return }
-        }
     }
 }

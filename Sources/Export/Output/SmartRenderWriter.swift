@@ -22,9 +22,11 @@ struct SmartRenderPiece: Sendable, Hashable {
 /// copied pieces and the encoded pieces' packets between them, plus the rendered audio, copied (AAC packets as the
 /// audio-only export wrote them, interleaved by decoding time).
 ///
-/// The stream's sample entry is the copied source's (`avcC` with its SPS/PPS); each encoded piece brings its own
-/// SPS/PPS in-band before its IDR pictures, under an id the source does not use, and its NAL units are already
-/// length-prefixed (4 bytes, as the source's: ``ExportPlan/smartRenderDecision(cancellation:)`` checks). Timestamps:
+/// The stream's sample entry is the first copied source's (`avcC` or `hvcC` with its parameter sets); each encoded
+/// piece brings its own in-band before its IDR pictures (H.264: under an id the copied sources do not use), and its
+/// NAL units are already length-prefixed (4 bytes, as the sources': ``ExportPlan/smartRenderDecision(cancellation:)``
+/// checks). With ``Input/parameterSetsInBand`` each copied piece also sends its source's sets in front of its first
+/// picture (an IDR picture), replacing whatever a piece before it left under the same ids. Timestamps:
 /// presentation = the piece's output start + the picture's time in the piece; decoding = the same shift, then every
 /// piece's decoding times lowered so that its first picture decodes `delay` before it is shown, `delay` being the
 /// largest reorder delay of the copied pieces (the encoded pieces have none) — so decoding times rise across seams.
@@ -41,6 +43,11 @@ final class SmartRenderWriter {
         /// Index first (`faststart`).
         var optimizeForNetworkUse: Bool
         var outputURL: URL
+        /// True when each copied piece sends its source's parameter sets in-band before its first picture
+        /// (``SmartRenderParameterSets``): HEVC, or copied sources whose decoder configurations differ.
+        var parameterSetsInBand = false
+        /// The sample entry's four-character code (`avc3`, `hev1`), or nil for the muxer's default.
+        var codecTag: String?
     }
 
     private let input: Input
@@ -65,6 +72,7 @@ final class SmartRenderWriter {
         }
         let video = try SmartRenderPacketSource(input: input, cancellation: cancellation)
         let videoIndex = try video.addStream(to: output)
+        if let tag = input.codecTag { output.setCodecTag(tag, ofStream: videoIndex) }
         var audio: SourceStream?
         var audioIndex = -1
         let audioPacket = try Packet()

@@ -5,8 +5,8 @@ import Composition
 ///
 /// Each output frame k (composition time k·frameDuration) is first classified: it can be copied only when exactly one
 /// layer with a source picture is visible, with an identity transform, opacity 1 that does not ramp, no crop, no
-/// overlay drawn, its segment at speed 1 and not a still image, and the source's pictures match the output (H.264,
-/// size, pixel format, colour tags, square pixels, constant frame rate equal to the output's — ``formatMismatch(of:)``).
+/// overlay drawn, its segment at speed 1 and not a still image, and the source's pictures match the output (H.264 or
+/// HEVC as the output, size, pixel format, colour tags, square pixels, constant frame rate equal to the output's — ``formatMismatch(of:)``).
 /// Runs of such frames from one segment are then cut to the whole groups of pictures that lie inside them: a run of
 /// consecutive groups is copied from the first one that is closed (IDR, no leading pictures); the frames around it
 /// are re-encoded (``SmartRenderReason/partialGroup(cut:)``, ``SmartRenderReason/openGroup(at:)``). Every other
@@ -98,11 +98,13 @@ struct SmartRenderPlanner {
 
     /// The first way `source` differs from the output so that its packets cannot be copied, or nil.
     func formatMismatch(of source: AssetTrack) -> SmartRenderReason? {
-        if source.codecName == "hevc" { return .notSupported("HEVC smart rendering not supported yet") }
-        guard source.codecName == "h264" else {
-            return .formatMismatch("codec \(source.codecName); only H.264 sources are copied")
+        let codec: VideoSettings.Codec
+        switch source.codecName {
+        case "h264": codec = .h264
+        case "hevc": codec = .hevc
+        default: return .formatMismatch("codec \(source.codecName); only H.264 and HEVC sources are copied")
         }
-        guard outputCodec == .h264 else { return .formatMismatch("codec h264 vs output \(outputCodec.rawValue)") }
+        guard outputCodec == codec else { return .formatMismatch("codec \(source.codecName) vs output \(outputCodec.rawValue)") }
         guard let facts = sources[source.sourceStreamKey], let format = source.video else {
             return .formatMismatch("its groups of pictures are unknown (the file cannot be read by packets)")
         }

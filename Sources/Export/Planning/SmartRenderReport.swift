@@ -55,11 +55,15 @@ public struct SmartRenderReport: Sendable, Hashable, Codable, CustomStringConver
     /// Set when the export re-encoded everything although some spans could be copied (or when nothing could be
     /// copied at all): the reason. nil when the spans were written as planned.
     public var fallback: SmartRenderReason?
+    /// What happened to the audio: copied or re-encoded, and why (``SmartRenderAudioReport``); nil without audio,
+    /// before the audio is planned, and when the export was re-encoded as a whole (``fallback`` set).
+    public var audio: SmartRenderAudioReport?
 
     /// A report.
-    public init(spans: [Span], fallback: SmartRenderReason?) {
+    public init(spans: [Span], fallback: SmartRenderReason?, audio: SmartRenderAudioReport? = nil) {
         self.spans = spans
         self.fallback = fallback
+        self.audio = audio
     }
 
     /// Copied groups of pictures in all spans.
@@ -68,9 +72,10 @@ public struct SmartRenderReport: Sendable, Hashable, Codable, CustomStringConver
     /// Output frames in copied spans.
     public var copiedFrameCount: Int { spans.filter { $0.action == .copy }.reduce(0) { $0 + $1.frameCount } }
 
-    /// One line per span, then the fallback if any.
+    /// One line per span, then the audio's spans, then the fallback if any.
     public var description: String {
         var lines = spans.map(\.description)
+        if let audio { lines += audio.spans.map(\.description) }
         if let fallback { lines.append("everything was re-encoded: \(fallback)") }
         return lines.joined(separator: "\n")
     }
@@ -104,7 +109,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
     /// The source's pictures differ from the output's (codec, size, pixel format, colour tags, pixel aspect ratio,
     /// frame rate): the description names the first difference.
     case formatMismatch(String)
-    /// The source's codec is one smart rendering does not handle yet (e.g. "HEVC smart rendering not supported yet").
+    /// Something the smart-rendering writer does not handle (e.g. "smart rendering writes MP4 and MOV files only, not .mkv").
     case notSupported(String)
     /// The written file did not decode as planned (a copied picture differing from the source's own decode, a
     /// re-encoded one from its piece's, a picture missing): the export was re-encoded instead. The description

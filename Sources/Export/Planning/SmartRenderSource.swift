@@ -17,6 +17,9 @@ struct SmartRenderSource: Sendable, Hashable {
         var frameCount: Int
         /// True when the key frame is an IDR picture (H.264 NAL type 5): decoding can start there.
         var startsWithIDR: Bool
+        /// Bytes of the group's packets (their payloads): with ``frameCount``, the source's bits per pixel that
+        /// ``SmartRenderEncoding/constantRateFactor(bitsPerPixel:)`` matches the re-encoded pieces' quality to.
+        var byteCount: Int = 0
 
         /// True when a decoder can start at this group and show all its pictures: an IDR key frame and no leading
         /// pictures.

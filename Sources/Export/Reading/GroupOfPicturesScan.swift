@@ -5,9 +5,10 @@ internal import CMedia
 
 /// Reads a source video stream's packets (no decoding) and lists its groups of pictures for smart rendering
 /// (``SmartRenderSource``): for each key frame in decoding order, the presentation range of the pictures up to the
-/// next one, their count, and whether the key frame is an IDR picture (H.264 NAL unit type 5, found in the packet's
-/// length-prefixed (`avcC`) or start-code (Annex B) NAL units). Reads the whole stream once; runs on the calling
-/// (worker) thread.
+/// next one, their count, and whether the key frame is an IDR picture (H.264 NAL unit type 5; HEVC `IDR_W_RADL` 19 or
+/// `IDR_N_LP` 20 — a CRA or BLA key frame is not one, its RASL pictures need the previous group), found in the
+/// packet's length-prefixed (`avcC`, `hvcC`) or start-code (Annex B) NAL units. Reads the whole stream once; runs on
+/// the calling (worker) thread.
 enum GroupOfPicturesScan {
     /// The groups of pictures of `track`.
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
@@ -15,12 +16,17 @@ enum GroupOfPicturesScan {
         guard let format = track.video, !format.isStillImage else { return nil }
         let stream = try SourceStream(url: track.assetURL, index: track.streamIndex, cancellation: cancellation)
         let timeBase = stream.timeBase
+        let codec: VideoSettings.Codec? = switch stream.codecID {
+        case AV_CODEC_ID_H264: .h264
+        case AV_CODEC_ID_HEVC: .hevc
+        default: nil
+        }
         let lengthSize = stream.withCodecParameters { parameters -> Int? in
             let p = parameters.pointee
-            guard p.extradata_size > 6, let extradata = p.extradata, extradata[0] == 1 else { return nil }
-            return Int(extradata[4] & 3) + 1  // avcC lengthSizeMinusOne
+            guard let extradata = p.extradata, p.extradata_size > 0 else { return nil }
+            return Self.nalLengthSize(
+                Array(UnsafeBufferPointer(start: extradata, count: Int(p.extradata_size))), codec: codec ?? .h264)
         }
-        let isH264 = stream.codecID == AV_CODEC_ID_H264
         let packet = try Packet()
         var groups: [SmartRenderSource.Group] = []
         var current: SmartRenderSource.Group?
@@ -43,7 +49,7 @@ enum GroupOfPicturesScan {
                 ? (MediaTime(pts: packet.duration, timeBase: timeBase) ?? fallbackDuration) : fallbackDuration
             if packet.isKeyFrame {
                 if let current { groups.append(current) }
-                let idr = isH264 && containsIDR(packet.data, lengthSize: lengthSize)
+                let idr = codec.map { containsIDR(packet.data, lengthSize: lengthSize, codec: $0) } ?? false
                 current = SmartRenderSource.Group(
                     keyFrameTime: time, start: time, end: time + duration, frameCount: 0, startsWithIDR: idr)
             }
@@ -51,20 +57,35 @@ enum GroupOfPicturesScan {
             group.start = min(group.start, time)
             group.end = max(group.end, time + duration)
             group.frameCount += 1
+            group.byteCount += packet.size
             current = group
         }
         if let current { groups.append(current) }
         return SmartRenderSource(codecName: track.codecName, format: format, groups: groups)
     }
 
-    /// True when an H.264 access unit holds an IDR slice (NAL unit type 5). `lengthSize` is the NAL length prefix
-    /// in bytes (1, 2 or 4: `avcC`'s lengthSizeMinusOne + 1), nil for Annex B start codes.
-    static func containsIDR(_ data: [UInt8], lengthSize: Int?) -> Bool {
-        nalUnitTypes(data, lengthSize: lengthSize).contains(5)
+    /// The NAL length prefix in bytes (1, 2 or 4) a decoder configuration record states: `avcC`'s
+    /// lengthSizeMinusOne + 1 (ISO/IEC 14496-15 §5.3.3.1, byte 4), `hvcC`'s (§8.3.3.1, byte 21); nil for Annex B
+    /// extradata (start codes).
+    static func nalLengthSize(_ extradata: [UInt8], codec: VideoSettings.Codec) -> Int? {
+        guard extradata.first == 1 else { return nil }
+        switch codec {
+        case .hevc: return extradata.count >= 23 ? Int(extradata[21] & 3) + 1 : nil
+        default: return extradata.count > 6 ? Int(extradata[4] & 3) + 1 : nil
+        }
     }
 
-    /// The NAL unit types (low 5 bits of each unit's first byte) of an H.264 access unit, in order.
-    static func nalUnitTypes(_ data: [UInt8], lengthSize: Int?) -> [UInt8] {
+    /// True when an access unit holds an IDR picture: H.264 NAL unit type 5, HEVC 19 (`IDR_W_RADL`) or 20
+    /// (`IDR_N_LP`). `lengthSize` is the NAL length prefix in bytes (1, 2 or 4), nil for Annex B start codes.
+    static func containsIDR(_ data: [UInt8], lengthSize: Int?, codec: VideoSettings.Codec = .h264) -> Bool {
+        let types = nalUnitTypes(data, lengthSize: lengthSize, codec: codec)
+        return codec == .hevc ? types.contains { $0 == 19 || $0 == 20 } : types.contains(5)
+    }
+
+    /// The NAL unit types of an access unit, in order: H.264's low 5 bits of each unit's first byte, HEVC's 6 bits
+    /// after the forbidden bit (H.265 §7.3.1.2).
+    static func nalUnitTypes(_ data: [UInt8], lengthSize: Int?, codec: VideoSettings.Codec = .h264) -> [UInt8] {
+        func type(_ byte: UInt8) -> UInt8 { codec == .hevc ? (byte >> 1) & 0x3F : byte & 0x1F }
         var types: [UInt8] = []
         if let lengthSize {
             var offset = 0
@@ -73,7 +94,7 @@ enum GroupOfPicturesScan {
                 for byte in data[offset..<(offset + lengthSize)] { length = length << 8 | Int(byte) }
                 offset += lengthSize
                 guard length > 0, offset + length <= data.count else { break }
-                types.append(data[offset] & 0x1F)
+                types.append(type(data[offset]))
                 offset += length
             }
             return types
@@ -81,7 +102,7 @@ enum GroupOfPicturesScan {
         var index = 0
         while index + 3 < data.count {
             if data[index] == 0, data[index + 1] == 0, data[index + 2] == 1 {
-                types.append(data[index + 3] & 0x1F)
+                types.append(type(data[index + 3]))
                 index += 3
             } else {
                 index += 1

@@ -1,0 +1,231 @@
+import Foundation
+import SpliceFFmpeg
+import Testing
+@testable import Export
+import Splice
+import SpliceTesting
+import SpliceTestSupport
+internal import CMedia
+
+/// Smart rendering of HEVC: groups of pictures read from synthetic libx265 media (closed GOPs with IDR pictures and
+/// B-frames; open GOPs with CRA pictures and their RASL leading pictures), three cuts and a 2 s title exported with
+/// copied groups and x265 pieces matched to the source in one `hev1` stream, checked picture by picture with
+/// Splice's decoder and `ffmpeg -v error`.
+@Suite("Smart rendering: HEVC")
+struct SmartRenderHEVCTests {
+    static let frame = MediaTime(value: 1, timescale: 30)
+
+    /// 12 s at 320 × 240, 30 fps, 1 s groups with three B-frames, closed (IDR) or open (CRA) GOPs.
+    static func source(openGOP: Bool, in scratch: ScratchDirectory) throws -> URL {
+        let url = scratch.file(openGOP ? "open-hevc.mov" : "closed-hevc.mov")
+        try SyntheticMedia.write(
+            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 12), pixelFormat: .yuv420p,
+            videoCodec: .hevc(x265Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:open-gop=\(openGOP ? 1 : 0)"),
+            to: url)
+        return url
+    }
+
+    /// Pieces of `track` (source seconds) back to back with a text title over output `title`, HEVC out (CRF 12).
+    static func session(_ track: AssetTrack, pieces: [(Double, Double)], title: TimeRange?, output: URL) throws
+        -> (AssetExportSession, MutableComposition, MutableVideoComposition)
+    {
+        var composition = MutableComposition()
+        let id = try composition.addMutableTrack(withMediaType: .video)
+        var at = MediaTime.zero
+        for (from, to) in pieces {
+            let range = TimeRange(start: MediaTime(seconds: from, preferredTimescale: 30), end: MediaTime(seconds: to, preferredTimescale: 30))
+            try composition.insertTimeRange(range, of: track, at: at, intoTrackWithID: id)
+            at = at + range.duration
+        }
+        var video = MutableVideoComposition(propertiesOf: composition)
+        if let title {
+            video.overlays = [OverlayLayer(
+                content: .text(TextLayerContent(string: "Title", fontSize: 24)),
+                frame: Rect(x: 10, y: 10, width: 200, height: 40), timeRange: title)]
+        }
+        let settings = VideoSettings(codec: .hevc, rateControl: .constantQuality(12), encoderPreset: "veryfast")
+        let session = AssetExportSession(asset: composition, settings: ExportSettings(video: settings, audio: nil))
+        session.outputURL = output
+        session.videoComposition = video
+        session.smartRendering = true
+        return (session, composition, video)
+    }
+
+    @Test func closedGroupsStartAtIDRPictures() async throws {
+        let scratch = try ScratchDirectory("smart-hevc-closed-scan")
+        defer { scratch.remove() }
+        let track = try #require(try await Asset.load(from: try Self.source(openGOP: false, in: scratch)).tracks(withMediaType: .video).first)
+        #expect(track.codecName == "hevc")
+        let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
+        #expect(facts.groups.count == 12)
+        #expect(facts.groups.allSatisfy { $0.isClosed && $0.frameCount == 30 }, "\(facts.groups)")
+        #expect(facts.groups.map(\.keyFrameTime) == (0..<12).map { MediaTime(seconds: Int64($0)) })
+    }
+
+    /// Open GOPs: after the first (IDR) group every key frame is a CRA picture with RASL pictures shown before it,
+    /// which need the previous group: the refusal — such a group is re-encoded as an open GOP unless the group before
+    /// it is copied too.
+    @Test func openGroupsAreRefusedWithTheirReason() async throws {
+        let scratch = try ScratchDirectory("smart-hevc-open")
+        defer { scratch.remove() }
+        let track = try #require(try await Asset.load(from: try Self.source(openGOP: true, in: scratch)).tracks(withMediaType: .video).first)
+        let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
+        #expect(facts.groups.first?.isClosed == true)
+        let later = facts.groups.dropFirst()
+        #expect(!later.isEmpty && later.allSatisfy { !$0.startsWithIDR }, "\(facts.groups)")
+        #expect(later.contains { $0.start < $0.keyFrameTime }, "leading pictures: \(facts.groups)")
+        #expect(facts.groups.reduce(0) { $0 + $1.frameCount } == 360)
+        let (session, _, _) = try Self.session(track, pieces: [(0, 3), (4, 9)], title: nil, output: scratch.file("open.mp4"))
+        let report = try #require(try session.makePlan().smartRenderReport(cancellation: CancellationFlag()))
+        #expect(report.spans.first?.action == .copy && report.spans.first?.timeRange.start == .zero, "\(report)")
+        #expect(report.spans.contains { $0.action == .reencode && $0.reason == .openGroup(at: MediaTime(seconds: 3)) }, "\(report)")
+    }
+
+    /// Three pieces (two cuts inside groups, one on a boundary) and a 2 s title over the middle one: the 7 IDR groups
+    /// outside the title are copied, the rest re-encoded by x265 matched to the source; 300 frames, 10 s exactly,
+    /// every copied picture bit-identical to the source's, re-encoded ones ≥ 40 dB from the render, `hev1`.
+    @Test func threeCutsAndATitle() async throws {
+        let scratch = try ScratchDirectory("smart-hevc-edit")
+        defer { scratch.remove() }
+        let sourceURL = try Self.source(openGOP: false, in: scratch)
+        let track = try #require(try await Asset.load(from: sourceURL).tracks(withMediaType: .video).first)
+        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
+        let output = scratch.file("edit.mp4")
+        let (session, composition, videoComposition) = try Self.session(
+            track, pieces: [(0.5, 3), (4, 9), (9.5, 12)], title: title, output: output)
+        try await session.export()
+        let report = try #require(session.smartRenderReport)
+        #expect(report.fallback == nil, "\(report)")
+        #expect(SmartRenderPlannerTests.summary(report.spans) == [
+            "re-encode 0.0–0.5 s: partial group of pictures at the cut at 0.000 s",
+            "copy 0.5–2.5 s ×2",
+            "copy 2.5–3.5 s ×1",
+            "re-encode 3.5–5.5 s: overlay from 3.500 s to 5.500 s",
+            "copy 5.5–7.5 s ×2",
+            "re-encode 7.5–8.0 s: partial group of pictures at the cut at 7.500 s",
+            "copy 8.0–10.0 s ×2",
+        ], "\(report)")
+        #expect(report.copiedGroupCount == 7)
+        #expect(report.copiedFrameCount == 210)
+        #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
+        try await Self.check(
+            output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
+            videoComposition: videoComposition
+        ) { k in (sourceURL, k < 75 ? k + 15 : k < 225 ? k + 45 : k + 60) }
+    }
+
+    /// x265 for a Main, level 2.0 source: 40 grey frames, key frames every 30, all IDR pictures with VPS, SPS and PPS
+    /// in-band, no B-frames, the SPS stating Main and level 2.0 (`general_level_idc` 60).
+    @Test func x265WritesMatchedInBandParameterSets() throws {
+        let size = Size(width: 320, height: 240)
+        let video = VideoPlan(
+            renderSize: size, outputSize: size, frameDuration: Self.frame, duration: MediaTime(seconds: 2), tracks: [],
+            instructions: [])
+        let source = SmartRenderEncoding.SourceParameters(codec: .hevc, profile: 1, level: 60, parameterSetIDs: [0])
+        #expect(SmartRenderEncoding.mismatch(source, video: video) == nil)
+        let main10 = SmartRenderEncoding.SourceParameters(codec: .hevc, profile: 2, level: 60, parameterSetIDs: [0])
+        #expect(SmartRenderEncoding.mismatch(main10, video: video) == "HEVC profile Main 10 does not match the output's 8-bit canvas")
+        var settings = VideoSettings(codec: .hevc, encoderPreset: "veryfast")
+        settings.keyFrameInterval = 30
+        let configuration = SmartRenderEncoding.configuration(
+            settings, video: video, clock: EncoderClock(video), fileType: .mp4, source: source)
+        let encoder = try Encoder(configuration: configuration)
+        try encoder.open()
+        let frame = try Frame()
+        let packet = try Packet()
+        var packets: [(pts: Int64, key: Bool, data: [UInt8])] = []
+        func drain() throws {
+            while try encoder.receive(into: packet) == .packet {
+                packets.append((packet.presentationTimestamp ?? -1, packet.isKeyFrame, packet.data))
+                packet.unref()
+            }
+        }
+        for index in 0..<40 {
+            try frame.allocatePicture(width: 320, height: 240, pixelFormat: AV_PIX_FMT_YUV420P)
+            for plane in 0..<3 {
+                if let data = frame.plane(plane) { memset(data, 128, frame.bytesPerRow(ofPlane: plane) * (plane == 0 ? 240 : 120)) }
+            }
+            frame.pts = Int64(index)
+            _ = try encoder.send(frame)
+            frame.unref()
+            try drain()
+        }
+        _ = try encoder.send(nil)
+        try drain()
+        #expect(packets.map(\.pts) == (0..<40).map(Int64.init), "no B-frames: decoding order is presentation order")
+        #expect(packets.map(\.key) == (0..<40).map { $0 % 30 == 0 })
+        for packet in packets where packet.key {
+            let types = GroupOfPicturesScan.nalUnitTypes(packet.data, lengthSize: nil, codec: .hevc)
+            #expect([32, 33, 34].allSatisfy(types.contains), "VPS, SPS, PPS in-band: \(types)")
+            #expect(GroupOfPicturesScan.containsIDR(packet.data, lengthSize: nil, codec: .hevc), "\(types)")
+            let units = SmartRenderEncodingTests.nalUnits(packet.data)
+            let sps = Self.removingEmulationPrevention(try #require(units.first { ($0[0] >> 1) & 0x3F == 33 }))
+            // NAL header (2), VPS id / sub-layers / nesting (1), then profile_tier_level: tier and profile (1),
+            // compatibility flags (4), constraint flags (6), general_level_idc (1).
+            #expect(sps[3] & 0x1F == 1, "general_profile_idc Main")
+            #expect(sps[14] == 60, "general_level_idc")
+        }
+    }
+
+    /// An RBSP from a NAL unit: every 0x03 after two zero bytes dropped (H.265 §7.4.2).
+    static func removingEmulationPrevention(_ unit: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var zeros = 0
+        for byte in unit {
+            if zeros >= 2 && byte == 3 {
+                zeros = 0
+                continue
+            }
+            zeros = byte == 0 ? zeros + 1 : 0
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    /// Checks a smart-rendered file: `frameCount` frames and `duration`, a clean decode by `ffmpeg -v error`, every
+    /// copied frame k bit-identical to frame `sourceFrame(k).1` of file `sourceFrame(k).0`, every third re-encoded
+    /// frame ≥ 40 dB PSNR against the composition's render.
+    static func check(
+        _ output: URL, report: SmartRenderReport, frameCount: Int, duration: MediaTime, composition: MutableComposition,
+        videoComposition: MutableVideoComposition, sourceFrame: (Int) -> (URL, Int)
+    ) async throws {
+        let exported = try await Asset.load(from: output)
+        let track = try #require(exported.tracks(withMediaType: .video).first)
+        #expect(track.video?.frameCount == frameCount)
+        #expect(track.timeRange.duration == duration)
+        if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
+        let written = try await SmartRenderWriterTests.videoDigests(output)
+        #expect(written.count == frameCount)
+        var originals: [URL: [Int: String]] = [:]
+        var reencoded: [Int] = []
+        var frame = 0
+        for span in report.spans {
+            for k in frame..<(frame + span.frameCount) {
+                guard span.action == .copy else {
+                    reencoded.append(k)
+                    continue
+                }
+                let (url, index) = sourceFrame(k)
+                if originals[url] == nil { originals[url] = try await SmartRenderWriterTests.videoDigests(url) }
+                #expect(written[k] != nil && written[k] == originals[url]?[index],
+                        "copied frame \(k) is not frame \(index) of \(url.lastPathComponent) bit for bit")
+            }
+            frame += span.frameCount
+        }
+        var render = AssetImageGenerator(asset: composition)
+        render.videoComposition = videoComposition
+        render.requestedTimeToleranceBefore = .zero
+        render.requestedTimeToleranceAfter = .zero
+        var decoded = try AssetImageGenerator(asset: exported)
+        decoded.requestedTimeToleranceBefore = .zero
+        decoded.requestedTimeToleranceAfter = .zero
+        var worst = Double.infinity
+        for k in reencoded where k % 3 == 0 {
+            let time = Self.frame * Int64(k)
+            let expected = try await render.image(at: time).image
+            let actual = try await decoded.image(at: time).image
+            worst = min(worst, try FrameComparison(actual: actual, expected: expected).psnr)
+        }
+        #expect(reencoded.isEmpty || worst >= 40, "the worst re-encoded frame is \(worst) dB from the render")
+    }
+}
