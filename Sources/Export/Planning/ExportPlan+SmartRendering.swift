@@ -103,13 +103,16 @@ extension ExportPlan {
         if codec == .h264 { parameters.parameterSetIDs = usedIDs }  // the pieces' id is free in every copied source
         if let mismatch = SmartRenderEncoding.mismatch(parameters, video: video) { return fallback(.formatMismatch(mismatch)) }
         let inBand = codec == .hevc || configurations.count > 1
-        // H.264 pieces' quality from the copied sources' bits per pixel (all their groups); the rule is calibrated
-        // for x264 only, so HEVC pieces keep the export's rate control.
+        // H.264 pieces' quality from the copied sources' bits per pixel: the most demanding source's (the highest),
+        // so a piece never gets less than the source it is cut from, whichever that is. The rule is calibrated for
+        // x264 only, so HEVC pieces keep the export's rate control.
         if codec == .h264 {
-            let groups = copied.values.flatMap(\.groups)
-            let pixels = Double(video.outputSize.width * video.outputSize.height) * Double(groups.reduce(0) { $0 + $1.frameCount })
-            let bits = 8 * Double(groups.reduce(0) { $0 + $1.byteCount })
-            if pixels > 0 { parameters.constantRateFactor = SmartRenderEncoding.constantRateFactor(bitsPerPixel: bits / pixels) }
+            let area = Double(video.outputSize.width * video.outputSize.height)
+            let bitsPerPixel = copied.values.compactMap { source -> Double? in
+                let pixels = area * Double(source.groups.reduce(0) { $0 + $1.frameCount })
+                return pixels > 0 ? 8 * Double(source.groups.reduce(0) { $0 + $1.byteCount }) / pixels : nil
+            }.max()
+            if let bitsPerPixel { parameters.constantRateFactor = SmartRenderEncoding.constantRateFactor(bitsPerPixel: bitsPerPixel) }
         }
         return SmartRenderDecision(
             report: SmartRenderReport(spans: spans, fallback: nil), spans: planned, sources: copied,
