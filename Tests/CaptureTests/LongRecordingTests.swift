@@ -1,6 +1,7 @@
 import Capture
 import Composition
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
 #if canImport(Glibc)
@@ -21,6 +22,12 @@ import Glibc
 ///   minute may exceed the median of the second minute (the first is start-up) by at most 8 MiB.
 @Suite("Long recording (10 minutes, virtual devices)")
 struct LongRecordingTests {
+    /// One reading of the recorder's resident memory, `time` seconds after it started.
+    struct MemorySample: Sendable {
+        var time: Double
+        var bytes: Int64
+    }
+
     static let minutes = 10
     static let allowedGrowth: Int64 = 8 << 20
 
@@ -41,15 +48,25 @@ struct LongRecordingTests {
         // The devices are paced to real time; a loaded machine may encode late, so the bound is generous.
         let started = Date()
         let deadline = started.addingTimeInterval(Double(seconds) + 600)
-        var rss: [(time: Double, bytes: Int64)] = []
-        var nextSample = started
-        while process.isRunning, Date() < deadline {
-            if Date() >= nextSample, let bytes = Self.residentBytes(of: process.pid) {
-                rss.append((Date().timeIntervalSince(started), bytes))
-                nextSample = nextSample.addingTimeInterval(10)
+        // Memory is sampled from a plain thread: a task polling beside the whole parallel suite can sleep through
+        // minutes of the recording, leaving gaps where the samples must be.
+        let samples = Locked<[MemorySample]>([])
+        let sampler = Thread {
+            var nextSample = started
+            while process.isRunning, Date() < deadline {
+                if Date() >= nextSample, let bytes = Self.residentBytes(of: process.pid) {
+                    samples.withLock { $0.append(MemorySample(time: Date().timeIntervalSince(started), bytes: bytes)) }
+                    nextSample = nextSample.addingTimeInterval(10)
+                }
+                usleep(250_000)
             }
-            try await Task.sleep(nanoseconds: 250_000_000)
         }
+        sampler.start()
+        while process.isRunning, Date() < deadline {
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)  // the sampler sees the exit within 250 ms
+        let rss = samples.withLock { $0 }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         try #require(!process.isRunning, "splice record did not finish \(seconds) s within \(seconds + 600) s; log tail: \(output.suffix(600))")
         #expect(process.exitCode == 0, "log tail: \(output.suffix(600))")

@@ -38,32 +38,30 @@ struct PauseResumeTests {
         defer { watchdog.cancel() }
         var observed = Observed()
         var result: CaptureRecordingResult?
-        var driver: Task<Observed, any Error>?
+        // Paused and resumed from a plain thread: a task polling beside the whole parallel suite can resume after the
+        // recording has reached its 4 s limit (whenCondition).
+        let driver = Task {
+            await whenCondition(timeout: 120, { output.recordedDuration >= MediaTime(seconds: 2) }) { () -> Observed in
+                var seen = Observed()
+                output.pauseRecording()
+                seen.pausedFlag = output.isRecordingPaused
+                usleep(500_000)
+                seen.durationsWhilePaused.append(output.recordedDuration)
+                usleep(1_500_000)
+                seen.durationsWhilePaused.append(output.recordedDuration)
+                output.resumeRecording()
+                return seen
+            }
+        }
         for await event in recording {
             switch event {
-            case .started:
-                observed.events.append("started")
-                driver = Task {
-                    var seen = Observed()
-                    let deadline = Date().addingTimeInterval(120)
-                    while output.recordedDuration < MediaTime(seconds: 2), Date() < deadline {
-                        try await Task.sleep(nanoseconds: 20_000_000)
-                    }
-                    output.pauseRecording()
-                    seen.pausedFlag = output.isRecordingPaused
-                    try await Task.sleep(nanoseconds: 500_000_000)
-                    seen.durationsWhilePaused.append(output.recordedDuration)
-                    try await Task.sleep(nanoseconds: 1_500_000_000)
-                    seen.durationsWhilePaused.append(output.recordedDuration)
-                    output.resumeRecording()
-                    return seen
-                }
+            case .started: observed.events.append("started")
             case .paused: observed.events.append("paused")
             case .resumed: observed.events.append("resumed")
             case .finished(let finished): result = finished
             }
         }
-        let seen = try await driver?.value
+        let seen = await driver.value
         session.stopRunning()
         _ = try await withDeadline(60, "the session's .stopped event") {
             for await event in events {

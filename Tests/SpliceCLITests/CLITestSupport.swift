@@ -72,7 +72,7 @@ enum SpliceTool {
     }
 
     /// A started process with its output captured to files (no pipe can fill up and block it).
-    final class Started {
+    final class Started: Sendable {
         let process: ChildProcess
         let stdoutURL: URL
         let stderrURL: URL
@@ -85,6 +85,8 @@ enum SpliceTool {
 
         /// What the process has written to standard output so far.
         var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+        /// What the process has written to standard error so far.
+        var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
     }
 
     static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Started {

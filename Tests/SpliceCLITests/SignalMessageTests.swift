@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// SIGTERM (a service stopping the export) is not told to "press Ctrl-C again", and a plain log (stderr not a
@@ -14,13 +15,15 @@ struct SignalMessageTests {
               "export": { "settings": { "video": { "encoderPreset": "veryslow" } } } }
             """)
         let started = try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
-        let deadline = Date().addingTimeInterval(60)
-        func stderrSoFar() -> String { (try? String(contentsOf: started.stderrURL, encoding: .utf8)) ?? "" }
-        while !stderrSoFar().contains("progress "), started.process.isRunning, Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
+        // Watched from a plain thread: a polling task can resume after the export has finished (see whenCondition).
+        let stoppedWhileRunning = await whenCondition(timeout: 60, {
+            started.stderrSoFar.contains("progress ") || !started.process.isRunning
+        }) { () -> Bool in
+            guard started.process.isRunning else { return false }
+            started.process.send(SIGTERM)
+            return true
         }
-        #expect(started.process.isRunning, "the export must still be running when stopped")
-        started.process.send(SIGTERM)  // SIGTERM
+        #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
         let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
         #expect(run.status == 130, "\(run.stderr)")
         #expect(run.stderr.contains("splice: received SIGTERM: cancelling"), "\(run.stderr)")

@@ -31,3 +31,26 @@ package func whenProgress<Value: Sendable>(
         thread.start()
     }
 }
+
+/// Runs `action` from a dedicated thread as soon as `condition` holds, polling every 5 ms: for waiting on something
+/// outside Swift's concurrency pool (a child process's log, a file), for the reason ``whenProgress(of:passes:timeout:_:)``
+/// gives — a task polling beside the whole parallel suite can resume long after the moment has passed.
+/// - Returns: what `action` returned, or nil when `timeout` seconds passed first.
+package func whenCondition<Value: Sendable>(
+    timeout: Double, _ condition: @escaping @Sendable () -> Bool, _ action: @escaping @Sendable () -> Value
+) async -> Value? {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if condition() {
+                    continuation.resume(returning: action())
+                    return
+                }
+                usleep(5_000)
+            }
+            continuation.resume(returning: nil)
+        }
+        thread.start()
+    }
+}
