@@ -15,6 +15,8 @@ struct AudioLevelMeter: Sendable {
     private(set) var peakHoldLevel = floor
     /// Samples metered so far, complete blocks and the one being gathered.
     private(set) var meteredSampleCount = 0
+    /// True while the connection is disabled: ``add(_:sampleRate:)`` ignores samples.
+    var isSuspended = false
 
     private var blockLength = 0
     private var blockSumOfSquares = 0.0
@@ -24,7 +26,7 @@ struct AudioLevelMeter: Sendable {
 
     /// Adds `samples` (linear, full scale ±1.0) taken at `sampleRate` Hz.
     mutating func add(_ samples: [Float], sampleRate: Int) {
-        guard sampleRate > 0 else { return }
+        guard sampleRate > 0, !isSuspended else { return }
         blockLength = max(1, sampleRate / 10)
         for sample in samples {
             blockSumOfSquares += Double(sample) * Double(sample)

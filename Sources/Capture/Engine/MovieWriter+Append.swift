@@ -21,10 +21,16 @@ extension MovieWriter {
             let samples = settings.audioSampleRate.map { (slots * Int64($0) + Int64(video.frameRate) / 2) / Int64(video.frameRate) } ?? 0
             try endPause(excludedSlots: slots, excludedSamples: samples)
         }
-        let slot = rawSlot - excludedSlots
+        var slot = rawSlot - excludedSlots
         if let endTime, slot >= Self.slots(endTime, video.frameRate) {
-            videoReachedEnd = true
-            return
+            // The sound runs to the end; when the device skipped the last picture before it (a loaded machine), the
+            // first picture at or after the end fills that slot, so picture and sound last equally long.
+            let last = Self.slots(endTime, video.frameRate) - 1
+            guard lastVideoSlot < last, pause == nil else {
+                videoReachedEnd = true
+                return
+            }
+            slot = last
         }
         if let pause, slot >= pause.slot { return }  // paused: not recorded (and not a dropped frame)
         guard slot > lastVideoSlot else { droppedFrames += 1; return }

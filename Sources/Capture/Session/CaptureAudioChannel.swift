@@ -46,6 +46,17 @@ public final class CaptureAudioChannel: Sendable {
     /// Samples metered so far (tests wait on it).
     var meteredSampleCount: Int { meter.withLock { $0.meteredSampleCount } }
 
+    /// Starts or stops metering (``CaptureConnection/isEnabled``): stopped, the levels read −160 dBFS at once and
+    /// buffers still in flight are not metered (the same lock as ``measure(_:sampleRate:)``); started again, metering
+    /// begins afresh.
+    func setMetering(_ isMetering: Bool) {
+        meter.withLock { meter in
+            guard meter.isSuspended == isMetering else { return }
+            meter = AudioLevelMeter()
+            meter.isSuspended = !isMetering
+        }
+    }
+
     /// Meters `samples` (linear, ±1.0 full scale, before ``volume``) read at `sampleRate` Hz; called by the
     /// session's thread.
     func measure(_ samples: [Float], sampleRate: Int) {

@@ -39,7 +39,11 @@ public final class CaptureConnection: Sendable {
     /// effect with the next recording (the tracks of a movie are fixed when it starts).
     public var isEnabled: Bool {
         get { enabled.withLock { $0 } }
-        set { enabled.withLock { $0 = newValue } }
+        set {
+            enabled.withLock { $0 = newValue }
+            // No metering while disabled: the levels fall to the floor at once, not when the last block ages out.
+            for channel in audioChannels { channel.setMetering(newValue) }
+        }
     }
 
     /// Which way up the picture is shown (AVFoundation's `videoOrientation`; default ``CaptureVideoOrientation/landscapeRight``,
