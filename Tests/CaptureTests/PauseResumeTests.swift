@@ -1,6 +1,7 @@
 import Capture
 import Composition
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ struct PauseResumeTests {
         var durationsWhilePaused: [MediaTime] = []
     }
 
-    @Test("record ≥ 2 s, pause 2 s, record to 4 s: 120 frames without a gap, sound to the frame, markers in sync on both sides")
+    @Test("record ≥ 2 s, pause ≥ 2 s, record 2 s more: every frame on the grid without a gap, sound to the frame, markers in sync on both sides")
     func pauseAndResume() async throws {
         let scratch = try ScratchDirectory("capture-pause")
         defer { scratch.remove() }
@@ -23,12 +24,39 @@ struct PauseResumeTests {
         session.addInput(try CaptureDeviceInput(device: .virtualCamera()))
         session.addInput(try CaptureDeviceInput(device: .virtualMicrophone()))
         let output = CaptureMovieFileOutput()
-        output.maxRecordedDuration = MediaTime(seconds: 4)
+        output.maxRecordedDuration = MediaTime(seconds: 60)  // a bound only: the driver stops the recording
         session.addOutput(output)
         let events = session.events
         session.startRunning()
         let recording = output.startRecording(to: url)
-        // A device that stops delivering must fail the test, not hang it.
+        // Driven from a plain thread started here, not from a task: beside the whole parallel suite a task can resume
+        // seconds late. A loaded machine also writes behind the devices, so the pause's cut (the session time of the
+        // request) can lie past what is written when it is asked for: the driver waits, paused, until the recorded
+        // duration has stood still for 0.5 s (the backlog up to the cut is written), checks it stays still for 1.5 s
+        // more, resumes, and stops 2 s of recorded time later.
+        let seenBox = Locked<Observed?>(nil)
+        let driver = Thread {
+            var seen = Observed()
+            defer { seenBox.withLock { $0 = seen } }
+            let deadline = Date().addingTimeInterval(120)
+            while output.recordedDuration < MediaTime(seconds: 2), Date() < deadline { usleep(5_000) }
+            output.pauseRecording()
+            seen.pausedFlag = output.isRecordingPaused
+            var last = output.recordedDuration, stillSince = Date()
+            while Date().timeIntervalSince(stillSince) < 0.5, Date() < deadline {
+                usleep(50_000)
+                let now = output.recordedDuration
+                if now != last { last = now; stillSince = Date() }
+            }
+            seen.durationsWhilePaused.append(output.recordedDuration)
+            usleep(1_500_000)
+            seen.durationsWhilePaused.append(output.recordedDuration)
+            output.resumeRecording()
+            let resumedAt = seen.durationsWhilePaused[0]
+            while output.recordedDuration < resumedAt + MediaTime(seconds: 2), Date() < deadline { usleep(5_000) }
+            output.stopRecording()
+        }
+        driver.start()
         let watchdog = Task {
             try await Task.sleep(nanoseconds: 180_000_000_000)
             output.resumeRecording()
@@ -38,21 +66,6 @@ struct PauseResumeTests {
         defer { watchdog.cancel() }
         var observed = Observed()
         var result: CaptureRecordingResult?
-        // Paused and resumed from a plain thread: a task polling beside the whole parallel suite can resume after the
-        // recording has reached its 4 s limit (whenCondition).
-        let driver = Task {
-            await whenCondition(timeout: 120, { output.recordedDuration >= MediaTime(seconds: 2) }) { () -> Observed in
-                var seen = Observed()
-                output.pauseRecording()
-                seen.pausedFlag = output.isRecordingPaused
-                usleep(500_000)
-                seen.durationsWhilePaused.append(output.recordedDuration)
-                usleep(1_500_000)
-                seen.durationsWhilePaused.append(output.recordedDuration)
-                output.resumeRecording()
-                return seen
-            }
-        }
         for await event in recording {
             switch event {
             case .started: observed.events.append("started")
@@ -61,7 +74,11 @@ struct PauseResumeTests {
             case .finished(let finished): result = finished
             }
         }
-        let seen = await driver.value
+        var seen: Observed?
+        for _ in 0..<100 where seen == nil {
+            seen = seenBox.withLock { $0 }
+            if seen == nil { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
         session.stopRunning()
         _ = try await withDeadline(60, "the session's .stopped event") {
             for await event in events {
@@ -74,21 +91,23 @@ struct PauseResumeTests {
         #expect(observed.events == ["started", "paused", "resumed"])
         #expect(seen?.pausedFlag == true)
         #expect(!output.isRecordingPaused)
-        #expect(finished.error == .maximumDurationReached)
-        #expect(finished.recordedDuration == MediaTime(seconds: 4))
+        #expect(finished.error == nil)
         // Nothing was recorded while paused: the duration stood still for 1.5 s.
         let cut = try #require(seen?.durationsWhilePaused.first)
         #expect(seen?.durationsWhilePaused.count == 2 && seen?.durationsWhilePaused.last == cut, "\(seen?.durationsWhilePaused ?? [])")
-        #expect(cut >= MediaTime(seconds: 2) && cut < MediaTime(seconds: 4), "paused at \(cut.seconds) s")
+        #expect(cut >= MediaTime(seconds: 2) && cut < MediaTime(seconds: 30), "paused at \(cut.seconds) s")
+        #expect(finished.recordedDuration >= cut + MediaTime(seconds: 2), "\(finished.recordedDuration.seconds) s recorded, cut at \(cut.seconds) s")
 
-        // The file: 4 s, every frame on the grid (no gap at the cut), the sound as long as the pictures.
+        // The file: every frame on the grid (no gap at the cut), as many as the reported duration, the sound as long
+        // as the pictures.
         let movie = try decodeMovie(url)
-        #expect(movie.frames.count == 120)
+        let frameCount = Int((finished.recordedDuration.seconds * 30).rounded())
+        #expect(movie.frames.count == frameCount)
         for (index, frame) in movie.frames.enumerated() where abs(frame.time - Double(index) / 30) > 0.001 {
             Issue.record("frame \(index) at \(frame.time) s, not \(Double(index) / 30) s")
             break
         }
-        #expect(abs(movie.samples.count - 192_000) <= 1024, "sound: \(movie.samples.count) samples")
+        #expect(abs(movie.samples.count - frameCount * 1600) <= 1024, "sound: \(movie.samples.count) samples")
 
         // Sync on both sides of the cut: every flash has its beep within a frame, and the offset after the cut is
         // the offset before it within a frame.
