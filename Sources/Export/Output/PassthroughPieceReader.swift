@@ -91,15 +91,7 @@ final class PassthroughPieceReader {
     /// packets the demuxer marks as not to be shown, such as AAC priming); false at the end of the file.
     private func readOwnPacket(keepingDiscarded: Bool = false) throws -> Bool {
         while true {
-            let more: Bool
-            do {
-                more = try source.readPacket(into: packet)
-            } catch let error as FFmpegError where error == .exit {
-                throw CancellationError()
-            } catch {
-                throw ExportError.sourceUnreadable(piece.source.assetURL, reason: "reading: \(error)")
-            }
-            guard more else { return false }
+            guard try source.readPacket(into: packet, context: "reading") else { return false }
             if packet.presentationTimestamp != nil, keepingDiscarded || !packet.isDiscarded { return true }
         }
     }

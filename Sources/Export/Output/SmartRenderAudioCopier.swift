@@ -88,15 +88,7 @@ final class SmartRenderAudioCopier {
         }
         while true {
             if cancellation.isCancelled { throw CancellationError() }
-            let more: Bool
-            do {
-                more = try stream.readPacket(into: packet)
-            } catch let error as FFmpegError where error == .exit {
-                throw CancellationError()
-            } catch {
-                throw ExportError.sourceUnreadable(url, reason: "reading the audio packets to copy: \(error)")
-            }
-            guard more else { break }
+            guard try stream.readPacket(into: packet, context: "reading the audio packets to copy") else { break }
             guard let pts = packet.presentationTimestamp else { continue }
             let duration = packet.duration > 0 ? sample(pts + packet.duration) - sample(pts) : nominal
             guard let start = cursor else {

@@ -206,14 +206,9 @@ final class SmartRenderPacketSource {
     }
 
     /// Reads the next packet of `stream`; a cancelled read throws `CancellationError`, others name `url`.
+    /// ``SourceStream/readPacket(into:context:)`` with the joiner's context; `url` is the stream's file.
     static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
-        do {
-            return try stream.readPacket(into: packet)
-        } catch let error as FFmpegError where error == .exit {
-            throw CancellationError()
-        } catch {
-            throw ExportError.sourceUnreadable(url, reason: "reading packets to join: \(error)")
-        }
+        try stream.readPacket(into: packet, context: "reading packets to join")
     }
 
     /// Restamps ``packet`` onto the output timeline (see ``SmartRenderWriter``).

@@ -33,15 +33,7 @@ enum GroupOfPicturesScan {
         let fallbackDuration = format.minFrameDuration
         while true {
             if cancellation.isCancelled { throw CancellationError() }
-            let more: Bool
-            do {
-                more = try stream.readPacket(into: packet)
-            } catch let error as FFmpegError where error == .exit {
-                throw CancellationError()
-            } catch {
-                throw ExportError.sourceUnreadable(track.assetURL, reason: "reading packets: \(error)")
-            }
-            guard more else { break }
+            guard try stream.readPacket(into: packet, context: "reading packets") else { break }
             guard !packet.isDiscarded, let pts = packet.presentationTimestamp,
                   let streamTime = MediaTime(pts: pts, timeBase: timeBase) else { continue }
             let time = streamTime - track.startTimeOffset

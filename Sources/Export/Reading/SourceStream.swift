@@ -81,6 +81,25 @@ final class SourceStream {
         }
     }
 
+    /// Reads the next packet of this stream as ``readPacket(into:)`` does, with the engine's errors: the one read
+    /// loop of the packet readers (stream copy, smart rendering's group scan, piece joining and audio copy).
+    /// - Parameters:
+    ///   - packet: receives the packet.
+    ///   - context: what the read is for, the start of the error's reason (for example "reading packets to join").
+    /// - Returns: false at the end of the file.
+    /// - Throws: `CancellationError` when the read was interrupted (`AVERROR_EXIT`: the export's cancellation flag
+    ///   is set); ``ExportError/sourceUnreadable(_:reason:)`` naming ``url``, reason "`context`: `error`", for any
+    ///   other failure.
+    func readPacket(into packet: Packet, context: String) throws -> Bool {
+        do {
+            return try readPacket(into: packet)
+        } catch let error as FFmpegError where error == .exit {
+            throw CancellationError()
+        } catch {
+            throw ExportError.sourceUnreadable(url, reason: "\(context): \(error)")
+        }
+    }
+
     /// Seeks so that the next read returns the key frame at or before `timestamp` (in ``timeBase``).
     /// - Throws: ``FFmpegError`` when the demuxer cannot seek there.
     func seek(toTimestamp timestamp: Int64) throws {
