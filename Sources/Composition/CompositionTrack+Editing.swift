@@ -97,19 +97,44 @@ extension CompositionTrack {
         return startTime
     }
 
-    // MARK: - Plans (checked, nothing changed yet)
-
-    /// Plans ``insertTimeRange(_:of:at:)``.
-    func insertPlan(_ range: TimeRange, of track: AssetTrack, at startTime: MediaTime) throws -> SegmentEdit {
-        try Self.checkFinite(range.start, trackID: trackID, parameter: "timeRange.start")
-        try Self.checkPositiveDuration(range.duration, trackID: trackID, parameter: "timeRange.duration")
+    /// The checks every insert of source media makes before anything changes (``insertTimeRange(_:of:at:)`` and
+    /// the time-effect inserts), in this order: `source` has a finite start and a finite duration > 0, `track` has
+    /// this track's media type, `source` lies inside `track`'s time range, `startTime` is a valid insertion time
+    /// (``insertionTime(_:)``), and the inserted segment's end, insertion time + `duration`, is an exact
+    /// ``MediaTime``.
+    ///
+    /// - Parameters:
+    ///   - source: the source time range read (seconds).
+    ///   - track: the source track.
+    ///   - startTime: composition time (seconds) ≥ 0, or ``MediaTime/invalid`` to append.
+    ///   - duration: the composition duration (seconds) the inserted segment lasts.
+    ///   - operation: the public operation's name, for ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
+    /// - Returns: the composition time the segment starts at.
+    /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)`` and
+    ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)`` (parameters `timeRange.start`,
+    ///   `timeRange.duration`), ``CompositionError/mediaTypeMismatch(trackID:trackMediaType:sourceTrackID:sourceMediaType:)``,
+    ///   ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``,
+    ///   what ``insertionTime(_:)`` throws, ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
+    func checkInsertable(
+        _ source: TimeRange, of track: AssetTrack, at startTime: MediaTime, lasting duration: MediaTime, operation: String
+    ) throws -> MediaTime {
+        try Self.checkFinite(source.start, trackID: trackID, parameter: "timeRange.start")
+        try Self.checkPositiveDuration(source.duration, trackID: trackID, parameter: "timeRange.duration")
         guard track.mediaType == mediaType else {
             throw CompositionError.mediaTypeMismatch(
                 trackID: trackID, trackMediaType: mediaType, sourceTrackID: track.trackID, sourceMediaType: track.mediaType)
         }
-        try Self.checkSourceRange(range, of: track, trackID: trackID)
+        try Self.checkSourceRange(source, of: track, trackID: trackID)
         let time = try insertionTime(startTime)
-        _ = try exactSum(time, range.duration, operation: "insertTimeRange")  // the new end must be exact too
+        _ = try exactSum(time, duration, operation: operation)  // the new end must be exact too
+        return time
+    }
+
+    // MARK: - Plans (checked, nothing changed yet)
+
+    /// Plans ``insertTimeRange(_:of:at:)``.
+    func insertPlan(_ range: TimeRange, of track: AssetTrack, at startTime: MediaTime) throws -> SegmentEdit {
+        let time = try checkInsertable(range, of: track, at: startTime, lasting: range.duration, operation: "insertTimeRange")
         let segment = CompositionTrackSegment(
             sourceTrack: track,
             timeMapping: TimeMapping(source: range, target: TimeRange(start: time, duration: range.duration)))

@@ -96,16 +96,8 @@ extension CompositionTrack {
         _ source: TimeRange, of track: AssetTrack, targetDuration: MediaTime, at startTime: MediaTime,
         effect: SegmentTimeEffect, operation: String
     ) throws {
-        try Self.checkFinite(source.start, trackID: trackID, parameter: "timeRange.start")
-        try Self.checkPositiveDuration(source.duration, trackID: trackID, parameter: "timeRange.duration")
-        guard track.mediaType == mediaType else {
-            throw CompositionError.mediaTypeMismatch(
-                trackID: trackID, trackMediaType: mediaType, sourceTrackID: track.trackID, sourceMediaType: track.mediaType)
-        }
-        try Self.checkSourceRange(source, of: track, trackID: trackID)
-        let time = try insertionTime(startTime)
+        let time = try checkInsertable(source, of: track, at: startTime, lasting: targetDuration, operation: operation)
         let target = TimeRange(start: time, duration: targetDuration)
-        _ = try exactSum(time, targetDuration, operation: operation)
         try Self.checkTimeEffect(effect, source: source, target: target, trackID: trackID, index: segments.count)
         let segment = CompositionTrackSegment(
             sourceTrack: track, timeMapping: TimeMapping(source: source, target: target), timeEffect: effect)
