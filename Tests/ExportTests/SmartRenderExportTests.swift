@@ -15,38 +15,17 @@ struct SmartRenderExportTests {
 
     /// 12 s of 320 × 240 at 30 fps, one key frame a second, three B-frames; closed or open GOPs.
     static func source(openGOP: Bool, in scratch: ScratchDirectory) throws -> URL {
-        let url = scratch.file(openGOP ? "open.mov" : "closed.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 12), pixelFormat: .yuv420p,
-            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:b-pyramid=normal:open-gop=\(openGOP ? 1 : 0)"),
-            to: url)
-        return url
+        try SmartRenderEdit.source(.h264, openGOP: openGOP, named: openGOP ? "open.mov" : "closed.mov", in: scratch)
     }
 
     /// Pieces of `track` (source ranges in seconds) back to back, with a text title over output `title`.
     static func session(
         _ track: AssetTrack, pieces: [(Double, Double)], title: TimeRange?, output: URL
     ) throws -> AssetExportSession {
-        var composition = MutableComposition()
-        let id = try composition.addMutableTrack(withMediaType: .video)
-        var at = MediaTime.zero
-        for (from, to) in pieces {
-            let range = TimeRange(start: MediaTime(seconds: from, preferredTimescale: 30), end: MediaTime(seconds: to, preferredTimescale: 30))
-            try composition.insertTimeRange(range, of: track, at: at, intoTrackWithID: id)
-            at = at + range.duration
-        }
-        var video = MutableVideoComposition(propertiesOf: composition)
-        if let title {
-            video.overlays = [OverlayLayer(
-                content: .text(TextLayerContent(string: "Title", fontSize: 24)),
-                frame: Rect(x: 10, y: 10, width: 200, height: 40), timeRange: title)]
-        }
-        let session = AssetExportSession(
-            asset: composition, settings: ExportSettings(video: VideoSettings(encoderPreset: "veryfast"), audio: nil))
-        session.outputURL = output
-        session.videoComposition = video
-        session.smartRendering = true
-        return session
+        try SmartRenderEdit.session(
+            [track], pieces: pieces, title: title,
+            settings: ExportSettings(video: VideoSettings(encoderPreset: "veryfast"), audio: nil), output: output
+        ).session
     }
 
     static func report(of session: AssetExportSession) throws -> SmartRenderReport {
@@ -58,26 +37,20 @@ struct SmartRenderExportTests {
     @Test func closedGroupsWithBFramesAreReadAsIDRGroups() async throws {
         let scratch = try ScratchDirectory("smart-closed")
         defer { scratch.remove() }
-        let track = try #require(try await Asset.load(from: try Self.source(openGOP: false, in: scratch)).tracks(withMediaType: .video).first)
-        let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
-        #expect(facts.groups.count == 12)
-        #expect(facts.groups.allSatisfy { $0.isClosed && $0.frameCount == 30 })
-        #expect(facts.groups.map(\.keyFrameTime) == (0..<12).map { MediaTime(seconds: Int64($0)) })
-        #expect(facts.groups.last?.end == MediaTime(seconds: 12))
+        let groups = try await SmartRenderEdit.groups(of: try Self.source(openGOP: false, in: scratch)).groups
+        #expect(groups.count == 12)
+        #expect(groups.allSatisfy { $0.isClosed && $0.frameCount == 30 })
+        #expect(groups.map(\.keyFrameTime) == (0..<12).map { MediaTime(seconds: Int64($0)) })
+        #expect(groups.last?.end == MediaTime(seconds: 12))
     }
 
     @Test func openGroupsAreReadWithTheirLeadingPictures() async throws {
         let scratch = try ScratchDirectory("smart-open")
         defer { scratch.remove() }
-        let track = try #require(try await Asset.load(from: try Self.source(openGOP: true, in: scratch)).tracks(withMediaType: .video).first)
-        let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
-        #expect(facts.groups.first?.isClosed == true)
-        let later = facts.groups.dropFirst()
-        #expect(!later.isEmpty && later.allSatisfy { !$0.startsWithIDR }, "\(facts.groups)")
-        #expect(later.contains { $0.start < $0.keyFrameTime }, "\(facts.groups)")
-        #expect(facts.groups.reduce(0) { $0 + $1.frameCount } == 360)
+        let groups = try await SmartRenderEdit.groups(of: try Self.source(openGOP: true, in: scratch)).groups
+        SmartRenderEdit.expectOpenGroups(groups)
         // The groups tile the stream in presentation order.
-        #expect(zip(facts.groups, facts.groups.dropFirst()).allSatisfy { $0.end == $1.start })
+        #expect(zip(groups, groups.dropFirst()).allSatisfy { $0.end == $1.start })
     }
 
     /// Three pieces (two cuts inside groups, one on a group boundary) and a 2 s title over the middle piece: the
@@ -88,19 +61,10 @@ struct SmartRenderExportTests {
         let scratch = try ScratchDirectory("smart-edit")
         defer { scratch.remove() }
         let track = try #require(try await Asset.load(from: try Self.source(openGOP: false, in: scratch)).tracks(withMediaType: .video).first)
-        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
         let output = scratch.file("edit.mp4")
-        let session = try Self.session(track, pieces: [(0.5, 3), (4, 9), (9.5, 12)], title: title, output: output)
+        let session = try Self.session(track, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, output: output)
         let report = try Self.report(of: session)
-        #expect(Self.summary(report) == [
-            "re-encode 0.0–0.5 s: partial group of pictures at the cut at 0.000 s",
-            "copy 0.5–2.5 s ×2",
-            "copy 2.5–3.5 s ×1",
-            "re-encode 3.5–5.5 s: overlay from 3.500 s to 5.500 s",
-            "copy 5.5–7.5 s ×2",
-            "re-encode 7.5–8.0 s: partial group of pictures at the cut at 7.500 s",
-            "copy 8.0–10.0 s ×2",
-        ])
+        #expect(Self.summary(report) == SmartRenderEdit.threeCutsSummary)
         #expect(report.copiedGroupCount == 7)
         #expect(report.spans.reduce(0) { $0 + $1.frameCount } == 300)
 
@@ -111,7 +75,7 @@ struct SmartRenderExportTests {
         let exported = try #require(try await Asset.load(from: output).tracks(withMediaType: .video).first)
         #expect(exported.video?.frameCount == 300)
         #expect(exported.timeRange.duration == MediaTime(seconds: 10))
-        if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
+        try await FFmpegCommandLine.expectCleanDecode(of: output)
     }
 
     /// The same edit on open GOPs: only the first group (the one IDR picture) can start a copy.

@@ -17,49 +17,26 @@ struct SmartRenderHEVCTests {
 
     /// 12 s at 320 × 240, 30 fps, 1 s groups with three B-frames, closed (IDR) or open (CRA) GOPs.
     static func source(openGOP: Bool, in scratch: ScratchDirectory) throws -> URL {
-        let url = scratch.file(openGOP ? "open-hevc.mov" : "closed-hevc.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 12), pixelFormat: .yuv420p,
-            videoCodec: .hevc(x265Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:open-gop=\(openGOP ? 1 : 0)"),
-            to: url)
-        return url
+        try SmartRenderEdit.source(.hevc, openGOP: openGOP, named: openGOP ? "open-hevc.mov" : "closed-hevc.mov", in: scratch)
     }
 
     /// Pieces of `track` (source seconds) back to back with a text title over output `title`, HEVC out (CRF 12).
     static func session(_ track: AssetTrack, pieces: [(Double, Double)], title: TimeRange?, output: URL) throws
         -> (AssetExportSession, MutableComposition, MutableVideoComposition)
     {
-        var composition = MutableComposition()
-        let id = try composition.addMutableTrack(withMediaType: .video)
-        var at = MediaTime.zero
-        for (from, to) in pieces {
-            let range = TimeRange(start: MediaTime(seconds: from, preferredTimescale: 30), end: MediaTime(seconds: to, preferredTimescale: 30))
-            try composition.insertTimeRange(range, of: track, at: at, intoTrackWithID: id)
-            at = at + range.duration
-        }
-        var video = MutableVideoComposition(propertiesOf: composition)
-        if let title {
-            video.overlays = [OverlayLayer(
-                content: .text(TextLayerContent(string: "Title", fontSize: 24)),
-                frame: Rect(x: 10, y: 10, width: 200, height: 40), timeRange: title)]
-        }
         let settings = VideoSettings(codec: .hevc, rateControl: .constantQuality(12), encoderPreset: "veryfast")
-        let session = AssetExportSession(asset: composition, settings: ExportSettings(video: settings, audio: nil))
-        session.outputURL = output
-        session.videoComposition = video
-        session.smartRendering = true
-        return (session, composition, video)
+        return try SmartRenderEdit.session(
+            [track], pieces: pieces, title: title, settings: ExportSettings(video: settings, audio: nil), output: output)
     }
 
     @Test func closedGroupsStartAtIDRPictures() async throws {
         let scratch = try ScratchDirectory("smart-hevc-closed-scan")
         defer { scratch.remove() }
-        let track = try #require(try await Asset.load(from: try Self.source(openGOP: false, in: scratch)).tracks(withMediaType: .video).first)
+        let (track, groups) = try await SmartRenderEdit.groups(of: try Self.source(openGOP: false, in: scratch))
         #expect(track.codecName == "hevc")
-        let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
-        #expect(facts.groups.count == 12)
-        #expect(facts.groups.allSatisfy { $0.isClosed && $0.frameCount == 30 }, "\(facts.groups)")
-        #expect(facts.groups.map(\.keyFrameTime) == (0..<12).map { MediaTime(seconds: Int64($0)) })
+        #expect(groups.count == 12)
+        #expect(groups.allSatisfy { $0.isClosed && $0.frameCount == 30 }, "\(groups)")
+        #expect(groups.map(\.keyFrameTime) == (0..<12).map { MediaTime(seconds: Int64($0)) })
     }
 
     /// Open GOPs: after the first (IDR) group every key frame is a CRA picture with RASL pictures shown before it,
@@ -89,29 +66,20 @@ struct SmartRenderHEVCTests {
         defer { scratch.remove() }
         let sourceURL = try Self.source(openGOP: false, in: scratch)
         let track = try #require(try await Asset.load(from: sourceURL).tracks(withMediaType: .video).first)
-        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
         let output = scratch.file("edit.mp4")
         let (session, composition, videoComposition) = try Self.session(
-            track, pieces: [(0.5, 3), (4, 9), (9.5, 12)], title: title, output: output)
+            track, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, output: output)
         try await session.export()
         let report = try #require(session.smartRenderReport)
         #expect(report.fallback == nil, "\(report)")
-        #expect(SmartRenderPlannerTests.summary(report.spans) == [
-            "re-encode 0.0–0.5 s: partial group of pictures at the cut at 0.000 s",
-            "copy 0.5–2.5 s ×2",
-            "copy 2.5–3.5 s ×1",
-            "re-encode 3.5–5.5 s: overlay from 3.500 s to 5.500 s",
-            "copy 5.5–7.5 s ×2",
-            "re-encode 7.5–8.0 s: partial group of pictures at the cut at 7.500 s",
-            "copy 8.0–10.0 s ×2",
-        ], "\(report)")
+        #expect(SmartRenderPlannerTests.summary(report.spans) == SmartRenderEdit.threeCutsSummary, "\(report)")
         #expect(report.copiedGroupCount == 7)
         #expect(report.copiedFrameCount == 210)
         #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
-        try await Self.check(
+        try await SmartRenderEdit.check(
             output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
             videoComposition: videoComposition
-        ) { k in (sourceURL, k < 75 ? k + 15 : k < 225 ? k + 45 : k + 60) }
+        ) { k in (sourceURL, SmartRenderEdit.threeCutsSourceFrame(k)) }
     }
 
     /// x265 for a Main, level 2.0 source: 40 grey frames, key frames every 30, all IDR pictures with VPS, SPS and PPS
@@ -180,52 +148,5 @@ struct SmartRenderHEVCTests {
             bytes.append(byte)
         }
         return bytes
-    }
-
-    /// Checks a smart-rendered file: `frameCount` frames and `duration`, a clean decode by `ffmpeg -v error`, every
-    /// copied frame k bit-identical to frame `sourceFrame(k).1` of file `sourceFrame(k).0`, every third re-encoded
-    /// frame ≥ 40 dB PSNR against the composition's render.
-    static func check(
-        _ output: URL, report: SmartRenderReport, frameCount: Int, duration: MediaTime, composition: MutableComposition,
-        videoComposition: MutableVideoComposition, sourceFrame: (Int) -> (URL, Int)
-    ) async throws {
-        let exported = try await Asset.load(from: output)
-        let track = try #require(exported.tracks(withMediaType: .video).first)
-        #expect(track.video?.frameCount == frameCount)
-        #expect(track.timeRange.duration == duration)
-        if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
-        let written = try await SmartRenderWriterTests.videoDigests(output)
-        #expect(written.count == frameCount)
-        var originals: [URL: [Int: String]] = [:]
-        var reencoded: [Int] = []
-        var frame = 0
-        for span in report.spans {
-            for k in frame..<(frame + span.frameCount) {
-                guard span.action == .copy else {
-                    reencoded.append(k)
-                    continue
-                }
-                let (url, index) = sourceFrame(k)
-                if originals[url] == nil { originals[url] = try await SmartRenderWriterTests.videoDigests(url) }
-                #expect(written[k] != nil && written[k] == originals[url]?[index],
-                        "copied frame \(k) is not frame \(index) of \(url.lastPathComponent) bit for bit")
-            }
-            frame += span.frameCount
-        }
-        var render = AssetImageGenerator(asset: composition)
-        render.videoComposition = videoComposition
-        render.requestedTimeToleranceBefore = .zero
-        render.requestedTimeToleranceAfter = .zero
-        var decoded = try AssetImageGenerator(asset: exported)
-        decoded.requestedTimeToleranceBefore = .zero
-        decoded.requestedTimeToleranceAfter = .zero
-        var worst = Double.infinity
-        for k in reencoded where k % 3 == 0 {
-            let time = Self.frame * Int64(k)
-            let expected = try await render.image(at: time).image
-            let actual = try await decoded.image(at: time).image
-            worst = min(worst, try FrameComparison(actual: actual, expected: expected).psnr)
-        }
-        #expect(reencoded.isEmpty || worst >= 40, "the worst re-encoded frame is \(worst) dB from the render")
     }
 }

@@ -17,11 +17,8 @@ struct SmartRenderParameterSetTests {
     /// 6 s at 320 × 240, 30 fps, closed 1 s groups, in `scratch`: "a" High profile (x264 veryfast, three B-frames
     /// in a pyramid), "b" Main profile (no 8×8 transform, one B-frame, one reference) with another picture.
     static func sources(in scratch: ScratchDirectory) throws -> (URL, URL) {
-        let a = scratch.file("a.mov"), b = scratch.file("b.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 6), pixelFormat: .yuv420p,
-            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:b-pyramid=normal:open-gop=0"),
-            to: a)
+        let a = try SmartRenderEdit.source(.h264, openGOP: false, seconds: 6, named: "a.mov", in: scratch)
+        let b = scratch.file("b.mov")
         try SyntheticMedia.write(
             video: "testsrc=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 6), pixelFormat: .yuv420p,
             videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=1:8x8dct=0:ref=1:open-gop=0"),
@@ -97,7 +94,7 @@ struct SmartRenderParameterSetTests {
         ], "\(report)")
         #expect(report.copiedGroupCount == 5)
         #expect(try Self.sampleEntry(of: output) == "avc3")
-        try await SmartRenderHEVCTests.check(
+        try await SmartRenderEdit.check(
             output, report: report, frameCount: 165, duration: MediaTime(value: 11, timescale: 2),
             composition: composition, videoComposition: videoComposition
         ) { k in k < 60 ? (a, k) : k < 120 ? (b, k - 30) : (a, k - 15) }

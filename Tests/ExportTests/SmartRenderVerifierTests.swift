@@ -16,11 +16,7 @@ struct SmartRenderVerifierTests {
     @Test func decodesOnlyBesideTheSeamAndHashesTheRest() async throws {
         let scratch = try ScratchDirectory("smart-verify")
         defer { scratch.remove() }
-        let sourceURL = scratch.file("closed.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 12), pixelFormat: .yuv420p,
-            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:b-pyramid=normal:open-gop=0"),
-            to: sourceURL)
+        let sourceURL = try SmartRenderEdit.source(.h264, openGOP: false, named: "closed.mov", in: scratch)
         let asset = try await Asset.load(from: sourceURL)
         let output = scratch.file("cut.mp4")
         let (session, _) = try SmartRenderWriterTests.session(asset, pieces: [(0.5, 12)], title: nil, output: output)

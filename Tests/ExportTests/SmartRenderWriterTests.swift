@@ -18,46 +18,13 @@ struct SmartRenderWriterTests {
     static func session(
         _ asset: Asset, pieces: [(Double, Double)], title: TimeRange?, output: URL, smart: Bool = true
     ) throws -> (AssetExportSession, MutableVideoComposition) {
-        var composition = MutableComposition()
         let video = try #require(asset.tracks(withMediaType: .video).first)
         let audio = asset.tracks(withMediaType: .audio).first
-        let videoID = try composition.addMutableTrack(withMediaType: .video)
-        let audioID = audio == nil ? nil : try composition.addMutableTrack(withMediaType: .audio)
-        var at = MediaTime.zero
-        for (from, to) in pieces {
-            let end = min(MediaTime(seconds: to, preferredTimescale: 30), video.timeRange.end)
-            let range = TimeRange(start: MediaTime(seconds: from, preferredTimescale: 30), end: end)
-            try composition.insertTimeRange(range, of: video, at: at, intoTrackWithID: videoID)
-            if let audio, let audioID { try composition.insertTimeRange(range, of: audio, at: at, intoTrackWithID: audioID) }
-            at = at + range.duration
-        }
-        var videoComposition = MutableVideoComposition(propertiesOf: composition)
-        if let title {
-            videoComposition.overlays = [OverlayLayer(
-                content: .text(TextLayerContent(string: "Title", fontSize: 24)),
-                frame: Rect(x: 10, y: 10, width: 200, height: 40), timeRange: title)]
-        }
         // Default settings (x264 medium, CRF 23): the re-encoded pieces take a CRF matched to the source instead.
         let settings = ExportSettings(video: VideoSettings(), audio: audio == nil ? nil : AudioSettings())
-        let session = AssetExportSession(asset: composition, settings: settings)
-        session.outputURL = output
-        session.videoComposition = videoComposition
-        session.smartRendering = smart
-        return (session, videoComposition)
-    }
-
-    /// Each decoded video picture's md5 by frame index (presentation time − `offset`, ÷ `frame`, nearest).
-    static func videoDigests(_ url: URL, offset: MediaTime = .zero, frame: MediaTime = frame) async throws -> [Int: String] {
-        let log = try await FrameDigestLog(contentsOf: url)
-        let stream = try #require(log.streams.first { $0.mediaType == .video })
-        var digests: [Int: String] = [:]
-        for digest in log.frames where digest.streamIndex == stream.index {
-            let seconds = Double(digest.timestamp) * stream.timeBase.seconds - offset.seconds
-            let index = Int((seconds / frame.seconds).rounded())
-            #expect(digests[index] == nil, "frame \(index) decoded twice from \(url.lastPathComponent)")
-            digests[index] = digest.md5
-        }
-        return digests
+        let edit = try SmartRenderEdit.session(
+            [video] + (audio.map { [$0] } ?? []), pieces: pieces, title: title, settings: settings, output: output, smart: smart)
+        return (edit.session, edit.videoComposition)
     }
 
     /// The audio pictures' md5s in decoding order.
@@ -67,52 +34,17 @@ struct SmartRenderWriterTests {
         return log.frames.filter { $0.streamIndex == stream.index }.map(\.md5)
     }
 
-    /// Checks a smart-rendered file: `frameCount` frames and `duration`, a clean decode by ffmpeg, every copied
-    /// frame bit-identical to source frame `sourceFrame(k)`, every re-encoded frame ≥ 40 dB against the render.
+    /// ``SmartRenderEdit/check(_:report:frameCount:duration:composition:videoComposition:frame:sourceOffset:sourceFrame:)``
+    /// with one source: every copied frame k bit-identical to frame `sourceFrame(k)` of `source`.
     static func check(
         _ output: URL, report: SmartRenderReport, source: URL, sourceOffset: MediaTime = .zero, frameCount: Int,
         duration: MediaTime, composition: MutableComposition, videoComposition: MutableVideoComposition,
         frame frameDuration: MediaTime = frame, sourceFrame: (Int) -> Int
     ) async throws {
-        let exported = try await Asset.load(from: output)
-        let track = try #require(exported.tracks(withMediaType: .video).first)
-        #expect(track.video?.frameCount == frameCount)
-        #expect(track.timeRange.duration == duration)
-        if let errors = try await FFmpegCommandLine.decodingErrors(of: output) { #expect(errors.isEmpty, "\(errors)") }
-
-        let written = try await videoDigests(output, frame: frameDuration)
-        #expect(written.count == frameCount)
-        let original = try await videoDigests(source, offset: sourceOffset, frame: frameDuration)
-        var reencoded: [Int] = []
-        var frame = 0
-        for span in report.spans {
-            for k in frame..<(frame + span.frameCount) {
-                if span.action == .copy {
-                    #expect(written[k] != nil && written[k] == original[sourceFrame(k)],
-                            "copied frame \(k) is not source frame \(sourceFrame(k)) bit for bit")
-                } else {
-                    reencoded.append(k)
-                }
-            }
-            frame += span.frameCount
-        }
-        // Re-encoded frames against the composition's own render (every third one: they are alike).
-        var render = AssetImageGenerator(asset: composition)
-        render.videoComposition = videoComposition
-        render.requestedTimeToleranceBefore = .zero
-        render.requestedTimeToleranceAfter = .zero
-        var decoded = try AssetImageGenerator(asset: exported)
-        decoded.requestedTimeToleranceBefore = .zero
-        decoded.requestedTimeToleranceAfter = .zero
-        var worst = Double.infinity
-        for k in reencoded where k % 3 == 0 {
-            let time = frameDuration * Int64(k)
-            let expected = try await render.image(at: time).image
-            let actual = try await decoded.image(at: time).image
-            worst = min(worst, try FrameComparison(actual: actual, expected: expected).psnr)
-        }
-        #expect(reencoded.isEmpty || worst >= 40, "the worst re-encoded frame is \(worst) dB from the render")
-        if !reencoded.isEmpty { print("smart render \(output.lastPathComponent): worst re-encoded frame \(String(format: "%.2f", worst)) dB against the render") }
+        try await SmartRenderEdit.check(
+            output, report: report, frameCount: frameCount, duration: duration, composition: composition,
+            videoComposition: videoComposition, frame: frameDuration, sourceOffset: sourceOffset
+        ) { k in (source, sourceFrame(k)) }
     }
 
     /// Synthetic closed GOPs (1 s groups, B-pyramid) with a 1 kHz tone: three pieces, two cuts inside groups and one
@@ -121,15 +53,11 @@ struct SmartRenderWriterTests {
     @Test func closedGOPsWithThreeCutsAndATitle() async throws {
         let scratch = try ScratchDirectory("smart-write-closed")
         defer { scratch.remove() }
-        let sourceURL = scratch.file("closed.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: "sine=f=1000:r=48000", duration: MediaTime(seconds: 12),
-            pixelFormat: .yuv420p,
-            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:b-pyramid=normal:open-gop=0"),
-            to: sourceURL)
+        let sourceURL = try SmartRenderEdit.source(
+            .h264, openGOP: false, audio: "sine=f=1000:r=48000", named: "closed.mov", in: scratch)
         let asset = try await Asset.load(from: sourceURL)
-        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
-        let pieces = [(0.5, 3.0), (4.0, 9.0), (9.5, 12.0)]
+        let title = SmartRenderEdit.middleTitle
+        let pieces = SmartRenderEdit.threeCuts
         let output = scratch.file("edit.mp4")
         let (session, videoComposition) = try Self.session(asset, pieces: pieces, title: title, output: output)
         try await session.export()
@@ -140,7 +68,7 @@ struct SmartRenderWriterTests {
         try await Self.check(
             output, report: report, source: sourceURL, frameCount: 300, duration: MediaTime(seconds: 10),
             composition: session.asset, videoComposition: videoComposition
-        ) { k in k < 75 ? k + 15 : k < 225 ? k + 45 : k + 60 }
+        ) { k in SmartRenderEdit.threeCutsSourceFrame(k) }
 
         let (ordinary, _) = try Self.session(asset, pieces: pieces, title: title, output: scratch.file("ordinary.mp4"), smart: false)
         try await ordinary.export()
@@ -165,11 +93,7 @@ struct SmartRenderWriterTests {
     @Test func openGOPsCopyTheFirstGroupOnly() async throws {
         let scratch = try ScratchDirectory("smart-write-open")
         defer { scratch.remove() }
-        let sourceURL = scratch.file("open.mov")
-        try SyntheticMedia.write(
-            video: "testsrc2=s=320x240:r=30", audio: nil, duration: MediaTime(seconds: 6), pixelFormat: .yuv420p,
-            videoCodec: .h264(x264Parameters: "keyint=30:min-keyint=30:scenecut=0:bframes=3:b-pyramid=normal:open-gop=1"),
-            to: sourceURL)
+        let sourceURL = try SmartRenderEdit.source(.h264, openGOP: true, seconds: 6, named: "open.mov", in: scratch)
         let asset = try await Asset.load(from: sourceURL)
         let output = scratch.file("open.mp4")
         let (session, videoComposition) = try Self.session(asset, pieces: [(0, 2.5), (3, 6)], title: nil, output: output)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SpliceTestSupport
 
 /// The `ffmpeg` command-line tool as a second decoder for exported files: `ffmpeg -v error -i FILE -f null -` prints
@@ -35,5 +36,16 @@ enum FFmpegCommandLine {
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         if child.exitCode == 0 { return output }
         return output + "\n(exit status \(child.exitCode.map(String.init) ?? "signal \(child.terminationSignal ?? 0)"))"
+    }
+
+    /// Expects `ffmpeg -v error` to decode every stream of `url` printing nothing (``decodingErrors(of:timeout:)``
+    /// empty); checks nothing when the tool is not installed (``path`` printed the one skip line).
+    /// - Throws: ``Failure/timedOut(_:)`` when the decode outlives `timeout` seconds; the child's spawn errors.
+    static func expectCleanDecode(
+        of url: URL, timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        if let errors = try await decodingErrors(of: url, timeout: timeout) {
+            #expect(errors.isEmpty, "\(errors)", sourceLocation: sourceLocation)
+        }
     }
 }
