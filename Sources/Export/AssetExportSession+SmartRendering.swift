@@ -9,7 +9,8 @@ extension AssetExportSession {
     ///
     /// A span can be copied where one H.264 or HEVC source (as the output's codec) is on screen untouched (identity layer, opacity 1, no crop, no
     /// overlay, speed 1) and its pictures match the output (size, pixel format, colour tags, square pixels, the
-    /// output's constant frame rate): whole groups of pictures starting at an IDR picture are copied; partial groups
+    /// output's constant frame rate): whole groups of pictures are copied from an IDR picture, or from an HEVC CRA
+    /// picture marked a broken link without its leading pictures (H.265 §8.1.3); partial groups
     /// at cuts and everything else are rendered and encoded with settings matched to the copied source
     /// (``SmartRenderEncoding``: its profile and level, the parameter sets in-band; for H.264 a quality matched to the
     /// source's bits per pixel rather than the settings' rate control), and joined with the copied packets into one
@@ -93,7 +94,8 @@ extension AssetExportSession {
         return try await runOnWorkerThread(ordinary)
     }
 
-    /// Renders each re-encoded span into its own video-only file, one after another.
+    /// Renders each run of adjacent re-encoded spans into its own video-only file (one encoder, one IDR picture per
+    /// run, whatever the spans' reasons), one after another.
     private func renderPieces(
         _ decision: SmartRenderDecision, parameters: SmartRenderEncoding.SourceParameters, plan: ExportPlan, directory: URL
     ) async throws -> [SmartRenderPiece] {
@@ -101,9 +103,9 @@ extension AssetExportSession {
         let start = request.withLock { $0.timeRange.start }
         let total = Double(max(video.frameCount, 1))
         var pieces: [SmartRenderPiece] = []
+        var ranges: [Int: TimeRange] = [:]  // each encoded piece's composition time, by piece index
         var frame = 0
-        var rendered = 0
-        for (index, planned) in decision.spans.enumerated() {
+        for planned in decision.spans {
             let frames = frame..<(frame + planned.span.frameCount)
             frame = frames.upperBound
             if planned.span.action == .copy, let key = planned.sourceKey, let source = decision.sources[key] {
@@ -111,13 +113,23 @@ extension AssetExportSession {
                     content: .copied(source: source.track, groups: Array(source.groups[planned.groups])), frames: frames))
                 continue
             }
-            let url = directory.appendingPathComponent("piece-\(index).\(plan.fileType.rawValue)")
             let range = TimeRange(start: start + planned.span.timeRange.start, end: start + planned.span.timeRange.end)
+            if let last = pieces.indices.last, let run = ranges[last] {
+                ranges[last] = TimeRange(start: run.start, end: range.end)
+                pieces[last].frames = pieces[last].frames.lowerBound..<frames.upperBound
+            } else {
+                ranges[pieces.count] = range
+                let url = directory.appendingPathComponent("piece-\(pieces.count).\(plan.fileType.rawValue)")
+                pieces.append(SmartRenderPiece(content: .encoded(url), frames: frames))
+            }
+        }
+        var rendered = 0
+        for (index, piece) in pieces.enumerated() {
+            guard case .encoded(let url) = piece.content, let range = ranges[index] else { continue }
             let done = 0.75 * Double(rendered) / total
-            rendered += frames.count
+            rendered += piece.frames.count
             try await renderPart(ExportSettings(video: videoSettings, audio: nil), range: range, to: url,
                                  fileType: plan.fileType, piece: parameters, progress: done...(0.75 * Double(rendered) / total))
-            pieces.append(SmartRenderPiece(content: .encoded(url), frames: frames))
         }
         return pieces
     }

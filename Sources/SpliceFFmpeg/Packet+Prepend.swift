@@ -34,3 +34,17 @@ extension Packet {
         av_packet_move_ref(pointer, joined.pointer)
     }
 }
+
+extension Packet {
+    /// Sets the payload's byte at each offset to the value given (offsets outside the payload are ignored), on a
+    /// payload of its own first (`av_packet_make_writable`: a demuxed packet may share its buffer): e.g. a NAL unit
+    /// header's type, as when an HEVC CRA picture is marked a broken link.
+    /// - Throws: ``FFmpegError`` (ENOMEM).
+    package func setBytes(_ bytes: [(offset: Int, value: UInt8)]) throws {
+        guard !bytes.isEmpty else { return }
+        try FFmpegError.check(av_packet_make_writable(pointer))
+        guard let data = pointer.pointee.data else { return }
+        let count = size
+        for (offset, value) in bytes where offset >= 0 && offset < count { data[offset] = value }
+    }
+}

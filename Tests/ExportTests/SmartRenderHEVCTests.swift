@@ -40,22 +40,53 @@ struct SmartRenderHEVCTests {
     }
 
     /// Open GOPs: after the first (IDR) group every key frame is a CRA picture with RASL pictures shown before it,
-    /// which need the previous group: the refusal — such a group is re-encoded as an open GOP unless the group before
-    /// it is copied too.
-    @Test func openGroupsAreRefusedWithTheirReason() async throws {
+    /// which need the previous group. A copy can still start at a CRA picture, marked a broken link (`BLA_N_LP`),
+    /// without its leading pictures, which are re-encoded with what precedes them; inside a copied run the CRA
+    /// groups are copied whole. Three pieces and a 2 s title: the copied pictures are bit-identical to the source's
+    /// own decode (from its start), the file decodes cleanly, 300 frames, 10 s.
+    @Test func openGroupsAreCopiedFromTheirCRAPictures() async throws {
         let scratch = try ScratchDirectory("smart-hevc-open")
         defer { scratch.remove() }
-        let track = try #require(try await Asset.load(from: try Self.source(openGOP: true, in: scratch)).tracks(withMediaType: .video).first)
+        let sourceURL = try Self.source(openGOP: true, in: scratch)
+        let track = try #require(try await Asset.load(from: sourceURL).tracks(withMediaType: .video).first)
         let facts = try #require(try GroupOfPicturesScan.scan(track, cancellation: CancellationFlag()))
         #expect(facts.groups.first?.isClosed == true)
         let later = facts.groups.dropFirst()
-        #expect(!later.isEmpty && later.allSatisfy { !$0.startsWithIDR }, "\(facts.groups)")
-        #expect(later.contains { $0.start < $0.keyFrameTime }, "leading pictures: \(facts.groups)")
+        #expect(!later.isEmpty && later.allSatisfy { !$0.startsWithIDR && $0.startsWithCleanRandomAccess }, "\(facts.groups)")
+        #expect(later.allSatisfy { $0.leadingFrameCount > 0 && $0.start < $0.keyFrameTime }, "leading pictures: \(facts.groups)")
+        #expect(later.allSatisfy { $0.keyFrameTime - $0.start == Self.frame * Int64($0.leadingFrameCount) })
         #expect(facts.groups.reduce(0) { $0 + $1.frameCount } == 360)
-        let (session, _, _) = try Self.session(track, pieces: [(0, 3), (4, 9)], title: nil, output: scratch.file("open.mp4"))
-        let report = try #require(try session.makePlan().smartRenderReport(cancellation: CancellationFlag()))
-        #expect(report.spans.first?.action == .copy && report.spans.first?.timeRange.start == .zero, "\(report)")
-        #expect(report.spans.contains { $0.action == .reencode && $0.reason == .openGroup(at: MediaTime(seconds: 3)) }, "\(report)")
+
+        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
+        let output = scratch.file("open.mp4")
+        let (session, composition, videoComposition) = try Self.session(
+            track, pieces: [(0.5, 3), (4, 9), (9.5, 12)], title: title, output: output)
+        try await session.export()
+        let report = try #require(session.smartRenderReport)
+        #expect(report.fallback == nil, "\(report)")
+        // Each CRA picture here has one leading picture (shown 1/30 s before it): the copies start at the CRA
+        // pictures of 1, 5 and 10 s (source), and each copied run ends before the leading picture of the group after it.
+        func t(_ frames: Int) -> Double { Double(frames) / 30 }
+        #expect(SmartRenderPlannerTests.summary(report.spans) == [
+            "re-encode 0.0–\(t(14)) s: partial group of pictures at the cut at 0.000 s",
+            "re-encode \(t(14))–0.5 s: leading pictures of the CRA picture at 0.500 s where the copy starts",
+            "copy 0.5–\(t(74)) s ×2",
+            "re-encode \(t(74))–2.5 s: partial group of pictures at the cut at 2.500 s",
+            "copy 2.5–\(t(104)) s ×1",
+            "re-encode \(t(104))–3.5 s: partial group of pictures at the cut at 3.500 s",
+            "re-encode 3.5–5.5 s: overlay from 3.500 s to 5.500 s",
+            "copy 5.5–\(t(224)) s ×2",
+            "re-encode \(t(224))–\(t(239)) s: partial group of pictures at the cut at 7.500 s",
+            "re-encode \(t(239))–8.0 s: leading pictures of the CRA picture at 8.000 s where the copy starts",
+            "copy 8.0–10.0 s ×2",
+        ], "\(report)")
+        #expect(report.copiedGroupCount == 7)
+        #expect(report.copiedFrameCount == 207)
+        #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
+        try await Self.check(
+            output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
+            videoComposition: videoComposition
+        ) { k in (sourceURL, k < 75 ? k + 15 : k < 225 ? k + 45 : k + 60) }
     }
 
     /// Three pieces (two cuts inside groups, one on a boundary) and a 2 s title over the middle one: the 7 IDR groups

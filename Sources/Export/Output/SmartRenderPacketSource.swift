@@ -123,22 +123,20 @@ final class SmartRenderPacketSource {
             }
             let (stream, keyPacket) = try Self.openCopiedPiece(
                 source, group: first, parameterSetsInBand: input.parameterSetsInBand, cancellation: cancellation)
-            let count = groups.reduce(0) { $0 + $1.frameCount }
+            let count = Self.copiedPacketCount(groups)
             var pending: Packet? = keyPacket
             let url = source.assetURL
+            let keyTimestamp = keyPacket.presentationTimestamp ?? Int64.min
             let read: (Packet) throws -> Bool = { target in
                 if let waiting = pending {
                     target.swapContents(with: waiting)
                     pending = nil
                     return true
                 }
-                while true {
-                    guard try Self.readCounted(stream, into: target, url: url) else { return false }
-                    if !target.isDiscarded && target.presentationTimestamp != nil { return true }
-                }
+                return try Self.readCopied(stream, into: target, url: url, keyTimestamp: keyTimestamp)
             }
-            // Source time = stream time − the track's start offset; output time = piece start + (source − group start).
-            let shift = start - first.start - source.startTimeOffset
+            // Source time = stream time − the track's start offset; output time = piece start + (source − key frame).
+            let shift = start - first.keyFrameTime - source.startTimeOffset
             return PieceReader(read: read, timeBase: stream.timeBase, shift: shift,
                                decodingShift: (pieceDelays[index] ?? .zero) - delay, remaining: count, url: url)
         case .encoded(let url):
@@ -153,19 +151,23 @@ final class SmartRenderPacketSource {
         }
     }
 
-    /// ``openAtKeyFrame(_:group:cancellation:)`` for a copied piece as the output holds it: with `parameterSetsInBand`,
-    /// `track`'s own parameter sets (from its `avcC`/`hvcC`) are put into the key packet, after an access unit
-    /// delimiter if there is one. The group starts at an IDR picture, a new coded video sequence, where its own sets
-    /// may replace those before it (H.264/HEVC: an SPS is replaced only at an IDR picture). The writer and the
-    /// verifier both open copied pieces here, so the verifier compares the very bytes the writer wrote.
+    /// ``openAtKeyFrame(_:group:cancellation:)`` for a copied piece as the output holds it: an HEVC CRA key picture
+    /// marked a broken link (``markBrokenLink(_:track:)``); with `parameterSetsInBand`, `track`'s own parameter sets
+    /// (from its `avcC`/`hvcC`) put into the key packet, after an access unit delimiter if there is one. The group
+    /// starts at an IDR or BLA picture, a new coded video sequence, where its own sets may replace those before it
+    /// (H.264/HEVC: an SPS is replaced only there). The writer and the verifier both open copied pieces here and read
+    /// them on with ``readCopied(_:into:url:keyTimestamp:)``, so the verifier compares the very bytes the writer wrote.
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` when the decoder configuration holds no parameter sets;
     ///   ``ExportError/renderingFailed(stage:reason:)`` when the packet cannot be grown.
     static func openCopiedPiece(
         _ track: AssetTrack, group: SmartRenderSource.Group, parameterSetsInBand: Bool, cancellation: CancellationFlag
     ) throws -> (SourceStream, Packet) {
         let (stream, keyPacket) = try openAtKeyFrame(track, group: group, cancellation: cancellation)
-        guard parameterSetsInBand else { return (stream, keyPacket) }
         let codec: VideoSettings.Codec = stream.codecID == AV_CODEC_ID_HEVC ? .hevc : .h264
+        if codec == .hevc && group.startsWithCleanRandomAccess {
+            try markBrokenLink(keyPacket, track: track)
+        }
+        guard parameterSetsInBand else { return (stream, keyPacket) }
         let configuration = try ExportPlan.decoderConfiguration(of: track, cancellation: cancellation)
         guard let sets = SmartRenderParameterSets(decoderConfiguration: configuration, codec: codec) else {
             throw ExportError.sourceUnreadable(track.assetURL, reason: "its decoder configuration holds no parameter sets to send in-band")
@@ -203,6 +205,40 @@ final class SmartRenderPacketSource {
         }
         throw ExportError.sourceUnreadable(
             track.assetURL, reason: "the key frame at \(group.keyFrameTime.seconds) s the smart render plan copies from is not there")
+    }
+
+    /// The packets a copied piece of `groups` holds: all of theirs but the first group's leading pictures.
+    static func copiedPacketCount(_ groups: [SmartRenderSource.Group]) -> Int {
+        groups.reduce(0) { $0 + $1.frameCount } - (groups.first?.leadingFrameCount ?? 0)
+    }
+
+    /// Reads a copied piece's next packet after its key packet: the next shown one (not discarded, with a time)
+    /// that is not a leading picture of the piece's key frame (shown before `keyTimestamp`, in the stream's time
+    /// base): those need the pictures before the key frame, which the copy leaves out.
+    /// - Returns: false at the stream's end.
+    static func readCopied(_ stream: SourceStream, into packet: Packet, url: URL, keyTimestamp: Int64) throws -> Bool {
+        while try readCounted(stream, into: packet, url: url) {
+            if !packet.isDiscarded, let pts = packet.presentationTimestamp, pts >= keyTimestamp { return true }
+        }
+        return false
+    }
+
+    /// Marks an HEVC CRA key picture as a broken link: each CRA NAL unit (type 21) of `packet` becomes `BLA_N_LP`
+    /// (18), so a decoder starts a new coded video sequence there (NoRaslOutputFlag, H.265 §8.1.3) whatever came
+    /// before it in the joined stream; the copy leaves the CRA's leading pictures out, as `BLA_N_LP` states. Trailing
+    /// pictures never refer to leading pictures or to pictures before the CRA (§8.3.2), so they decode as in the source.
+    /// - Throws: ``ExportError/renderingFailed(stage:reason:)`` when the packet cannot be written.
+    static func markBrokenLink(_ packet: Packet, track: AssetTrack) throws {
+        let units = GroupOfPicturesScan.nalUnits(packet.data, lengthSize: 4, codec: .hevc)
+        let edits = units.filter { $0.type == GroupOfPicturesScan.cleanRandomAccessType }.map { unit in
+            // The header's first byte: forbidden bit, 6 bits of type, the layer id's top bit (§7.3.1.2).
+            (offset: unit.offset, value: (packet.data[unit.offset] & 0x81) | GroupOfPicturesScan.brokenLinkWithoutLeadingType << 1)
+        }
+        do {
+            try packet.setBytes(edits)
+        } catch {
+            throw ExportError.renderingFailed(stage: "joining smart-rendered pieces", reason: "marking the CRA picture of \(track.assetURL.lastPathComponent) a broken link: \(error)")
+        }
     }
 
     /// Reads the next packet of `stream`; a cancelled read throws `CancellationError`, others name `url`.

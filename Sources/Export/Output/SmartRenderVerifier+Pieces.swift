@@ -94,6 +94,8 @@ extension SmartRenderVerifier {
         /// Copied pieces: the packets the groups hold; nil for a re-encoded piece (all of its file's).
         private let total: Int?
         private var handedOut = 0
+        /// Copied pieces: the key frame's presentation timestamp (its leading pictures are not copied).
+        private let keyTimestamp: Int64?
         /// Packet indices (decoding order, from the piece's first) to decode.
         private let decoded: [Range<Int>]
         private let outputIndex: (MediaTime) -> Int
@@ -116,8 +118,10 @@ extension SmartRenderVerifier {
                     cancellation: verifier.cancellation)
                 self.stream = stream
                 pending = key
-                let counts = groups.map(\.frameCount)
-                let count = counts.reduce(0, +)
+                keyTimestamp = key.presentationTimestamp ?? Int64.min
+                var counts = groups.map(\.frameCount)
+                counts[0] -= first.leadingFrameCount
+                let count = SmartRenderPacketSource.copiedPacketCount(groups)
                 total = count
                 // After a seam: the first group; before one: from the last group a decoder can start at to the end.
                 var ranges: [Range<Int>] = []
@@ -129,11 +133,12 @@ extension SmartRenderVerifier {
                 }
                 decoded = ranges
                 let offset = source.startTimeOffset
-                outputIndex = { verifier.frameIndex(start + ($0 - offset - first.start)) }
+                outputIndex = { verifier.frameIndex(start + ($0 - offset - first.keyFrameTime)) }
             case .encoded(let url):
                 let lower = piece.frames.lowerBound
                 stream = try SourceStream(bestVideoStreamOf: url, cancellation: verifier.cancellation)
                 total = nil
+                keyTimestamp = nil
                 decoded = [0..<Int.max]
                 outputIndex = { verifier.frameIndex($0) + lower }
             }
@@ -185,11 +190,11 @@ extension SmartRenderVerifier {
                 pending = nil
                 return true
             }
-            while try SmartRenderPacketSource.readCounted(stream, into: packet, url: stream.url) {
-                // The writer copies the packets that are shown (SmartRenderPacketSource), a piece file all of them.
-                if total == nil || (!packet.isDiscarded && packet.presentationTimestamp != nil) { return true }
+            // The writer copies the packets that are shown (SmartRenderPacketSource), a piece file all of them.
+            if let keyTimestamp {
+                return try SmartRenderPacketSource.readCopied(stream, into: packet, url: stream.url, keyTimestamp: keyTimestamp)
             }
-            return false
+            return try SmartRenderPacketSource.readCounted(stream, into: packet, url: stream.url)
         }
     }
 }

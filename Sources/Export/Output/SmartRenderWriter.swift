@@ -26,7 +26,8 @@ struct SmartRenderPiece: Sendable, Hashable {
 /// piece brings its own in-band before its IDR pictures (H.264: under an id the copied sources do not use), and its
 /// NAL units are already length-prefixed (4 bytes, as the sources': ``ExportPlan/smartRenderDecision(cancellation:)``
 /// checks). With ``Input/parameterSetsInBand`` each copied piece also sends its source's sets in front of its first
-/// picture (an IDR picture), replacing whatever a piece before it left under the same ids. Timestamps:
+/// picture (an IDR picture, or a CRA picture marked a broken link: ``SmartRenderPacketSource``), replacing whatever a
+/// piece before it left under the same ids. Timestamps:
 /// presentation = the piece's output start + the picture's time in the piece; decoding = the same shift, then every
 /// piece's decoding times lowered so that its first picture decodes `delay` before it is shown, `delay` being the
 /// largest reorder delay of the copied pieces (the encoded pieces have none) — so decoding times rise across seams.

@@ -8,8 +8,8 @@ import Composition
 /// overlay drawn, its segment at speed 1 and not a still image, and the source's pictures match the output (H.264 or
 /// HEVC as the output, size, pixel format, colour tags, square pixels, constant frame rate equal to the output's — ``formatMismatch(of:)``).
 /// Runs of such frames from one segment are then cut to the whole groups of pictures that lie inside them: a run of
-/// consecutive groups is copied from the first one that is closed (IDR, no leading pictures); the frames around it
-/// are re-encoded (``SmartRenderReason/partialGroup(cut:)``, ``SmartRenderReason/openGroup(at:)``). Every other
+/// consecutive groups is copied from the key frame of the first one a decoder can start at (an IDR picture, or an
+/// HEVC CRA picture without its leading pictures, which are re-encoded); the frames around it are re-encoded (``SmartRenderReason/partialGroup(cut:)``, ``SmartRenderReason/openGroup(at:)``). Every other
 /// frame is re-encoded with the reason that failed first. Adjacent re-encoded frames with the same reason form one span.
 struct SmartRenderPlanner {
     let video: VideoPlan
@@ -183,11 +183,12 @@ struct SmartRenderPlanner {
         func outputTime(_ source: MediaTime) -> MediaTime { mapping.target.start + (source - mapping.source.start) }
         func frameIndex(_ time: MediaTime) -> Int? { exactFrameIndex(of: time) }
         var cursor = frames.lowerBound
-        var index = facts.groups.firstIndex { $0.start >= sourceStart } ?? facts.groups.count
+        var index = facts.groups.firstIndex { $0.keyFrameTime >= sourceStart } ?? facts.groups.count
         while index < facts.groups.count, facts.groups[index].end <= sourceEnd {
-            // Skip groups a decoder cannot start at; each is re-encoded with its reason.
+            // Skip groups a decoder cannot start at; each is re-encoded with its reason. A run starts at its key
+            // frame: a closed group's first picture, or a CRA picture whose leading pictures are re-encoded before it.
             let group = facts.groups[index]
-            guard group.isClosed, let first = frameIndex(outputTime(group.start)), first >= cursor else {
+            guard group.isRandomAccessStart, let first = frameIndex(outputTime(group.keyFrameTime)), first >= cursor else {
                 index += 1
                 continue
             }
@@ -218,24 +219,31 @@ struct SmartRenderPlanner {
         // Nothing copied: an open group in the run is the reason, else the run holds no whole group (named by its
         // cut: its start, or its end for a run at the start of the export).
         let open = facts.groups.first {
-            !$0.isClosed && $0.keyFrameTime >= sourceStart && $0.keyFrameTime < sourceEnd
+            !$0.isRandomAccessStart && $0.keyFrameTime >= sourceStart && $0.keyFrameTime < sourceEnd
         }
         append(reencode: frames, reason: open.map { .openGroup(at: outputTime($0.keyFrameTime)) } ?? .partialGroup(cut: runStart == .zero ? runEnd : runStart),
                to: &spans)
     }
 
-    /// The frames before a copied run: an open group there is named as such, otherwise they are a partial group at
-    /// the run's cut.
+    /// The frames before a copied run: the leading pictures of its first key frame (a CRA picture) as such, an open
+    /// group before them as such, otherwise they are a partial group at the run's cut.
     private func appendHead(
         _ frames: Range<Int>, before groupIndex: Int, facts: SmartRenderSource, cut: MediaTime?,
         outputTime: (MediaTime) -> MediaTime, to spans: inout [PlannedSpan]
     ) {
-        guard !frames.isEmpty else { return }
-        let openGroup = facts.groups[..<groupIndex].last { !$0.isClosed && outputTime($0.keyFrameTime) >= video.time(ofFrame: frames.lowerBound) }
-        if let openGroup {
-            append(reencode: frames, reason: .openGroup(at: outputTime(openGroup.keyFrameTime)), to: &spans)
-        } else {
-            append(reencode: frames, reason: .partialGroup(cut: cut ?? video.time(ofFrame: frames.lowerBound)), to: &spans)
+        let split = max(frames.lowerBound, frames.upperBound - facts.groups[groupIndex].leadingFrameCount)
+        let rest = frames.lowerBound..<split
+        if !rest.isEmpty {
+            let openGroup = facts.groups[..<groupIndex].last {
+                !$0.isRandomAccessStart && outputTime($0.keyFrameTime) >= video.time(ofFrame: rest.lowerBound)
+            }
+            if let openGroup {
+                append(reencode: rest, reason: .openGroup(at: outputTime(openGroup.keyFrameTime)), to: &spans)
+            } else {
+                append(reencode: rest, reason: .partialGroup(cut: cut ?? video.time(ofFrame: rest.lowerBound)), to: &spans)
+            }
         }
+        append(reencode: split..<frames.upperBound,
+               reason: .leadingPictures(at: outputTime(facts.groups[groupIndex].keyFrameTime)), to: &spans)
     }
 }

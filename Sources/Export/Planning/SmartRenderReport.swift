@@ -88,6 +88,9 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
     /// The group of pictures starting at `at` is open (its key frame is no IDR picture, or pictures shown before it
     /// depend on the previous group): a decoder cannot start there.
     case openGroup(at: MediaTime)
+    /// The span's pictures are the leading pictures of the HEVC CRA picture at `at` where a copy starts: shown before
+    /// it and decoded after it, they may need the group before it, which is not copied.
+    case leadingPictures(at: MediaTime)
     /// An overlay is drawn over the span (`range`: the overlay's time in the output).
     case overlay(TimeRange)
     /// The layer on screen is transformed (moved, scaled, rotated) rather than identity.
@@ -122,6 +125,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
         switch self {
         case .partialGroup(let cut): return "partial group of pictures at the cut at \(seconds(cut))"
         case .openGroup(let at): return "open GOP at \(seconds(at))"
+        case .leadingPictures(let at): return "leading pictures of the CRA picture at \(seconds(at)) where the copy starts"
         case .overlay(let range): return "overlay from \(seconds(range.start)) to \(seconds(range.end))"
         case .transform: return "the layer is transformed"
         case .opacity: return "the layer's opacity is not 1"

@@ -15,8 +15,13 @@ struct SmartRenderSource: Sendable, Hashable {
         var end: MediaTime
         /// Pictures (packets) in the group.
         var frameCount: Int
-        /// True when the key frame is an IDR picture (H.264 NAL type 5): decoding can start there.
+        /// True when the key frame is an IDR picture (H.264 NAL type 5, HEVC 19 or 20): decoding can start there.
         var startsWithIDR: Bool
+        /// True when the key frame is an HEVC CRA picture (NAL type 21): decoding can start there once it is marked a
+        /// broken link (BLA, H.265 §8.1.3) and its leading pictures are left out.
+        var startsWithCleanRandomAccess = false
+        /// Pictures shown before the key frame (its leading pictures: presentation time before ``keyFrameTime``).
+        var leadingFrameCount = 0
         /// Bytes of the group's packets (their payloads): with ``frameCount``, the source's bits per pixel that
         /// ``SmartRenderEncoding/constantRateFactor(bitsPerPixel:)`` matches the re-encoded pieces' quality to.
         var byteCount: Int = 0
@@ -24,6 +29,10 @@ struct SmartRenderSource: Sendable, Hashable {
         /// True when a decoder can start at this group and show all its pictures: an IDR key frame and no leading
         /// pictures.
         var isClosed: Bool { startsWithIDR && start == keyFrameTime }
+
+        /// True when a copy can start at this group's key frame: an IDR picture, or an HEVC CRA picture (rewritten as
+        /// a BLA picture). Its leading pictures, if any, are left out of the copy and re-encoded with what precedes it.
+        var isRandomAccessStart: Bool { startsWithIDR || startsWithCleanRandomAccess }
     }
 
     /// FFmpeg's codec name (`h264`, `hevc`, …).
