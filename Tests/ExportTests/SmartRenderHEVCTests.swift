@@ -57,10 +57,9 @@ struct SmartRenderHEVCTests {
         #expect(later.allSatisfy { $0.keyFrameTime - $0.start == Self.frame * Int64($0.leadingFrameCount) })
         #expect(facts.groups.reduce(0) { $0 + $1.frameCount } == 360)
 
-        let title = TimeRange(start: MediaTime(seconds: 3.5, preferredTimescale: 30), duration: MediaTime(seconds: 2))
         let output = scratch.file("open.mp4")
         let (session, composition, videoComposition) = try Self.session(
-            track, pieces: [(0.5, 3), (4, 9), (9.5, 12)], title: title, output: output)
+            track, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, output: output)
         try await session.export()
         let report = try #require(session.smartRenderReport)
         #expect(report.fallback == nil, "\(report)")
@@ -83,10 +82,10 @@ struct SmartRenderHEVCTests {
         #expect(report.copiedGroupCount == 7)
         #expect(report.copiedFrameCount == 207)
         #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
-        try await Self.check(
+        try await SmartRenderEdit.check(
             output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
             videoComposition: videoComposition
-        ) { k in (sourceURL, k < 75 ? k + 15 : k < 225 ? k + 45 : k + 60) }
+        ) { k in (sourceURL, SmartRenderEdit.threeCutsSourceFrame(k)) }
     }
 
     /// Three pieces (two cuts inside groups, one on a boundary) and a 2 s title over the middle one: the 7 IDR groups
