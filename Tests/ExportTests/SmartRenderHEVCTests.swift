@@ -57,12 +57,7 @@ struct SmartRenderHEVCTests {
         #expect(later.allSatisfy { $0.keyFrameTime - $0.start == Self.frame * Int64($0.leadingFrameCount) })
         #expect(facts.groups.reduce(0) { $0 + $1.frameCount } == 360)
 
-        let output = scratch.file("open.mp4")
-        let (session, composition, videoComposition) = try Self.session(
-            track, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, output: output)
-        try await session.export()
-        let report = try #require(session.smartRenderReport)
-        #expect(report.fallback == nil, "\(report)")
+        let report = try await Self.exportThreeCuts(track, output: scratch.file("open.mp4"))
         // Each CRA picture here has one leading picture (shown 1/30 s before it): the copies start at the CRA
         // pictures of 1, 5 and 10 s (source), and each copied run ends before the leading picture of the group after it.
         func t(_ frames: Int) -> Double { Double(frames) / 30 }
@@ -81,11 +76,6 @@ struct SmartRenderHEVCTests {
         ], "\(report)")
         #expect(report.copiedGroupCount == 7)
         #expect(report.copiedFrameCount == 207)
-        #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
-        try await SmartRenderEdit.check(
-            output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
-            videoComposition: videoComposition
-        ) { k in (sourceURL, SmartRenderEdit.threeCutsSourceFrame(k)) }
     }
 
     /// Three pieces (two cuts inside groups, one on a boundary) and a 2 s title over the middle one: the 7 IDR groups
@@ -94,22 +84,29 @@ struct SmartRenderHEVCTests {
     @Test func threeCutsAndATitle() async throws {
         let scratch = try ScratchDirectory("smart-hevc-edit")
         defer { scratch.remove() }
-        let sourceURL = try Self.source(openGOP: false, in: scratch)
-        let track = try #require(try await Asset.load(from: sourceURL).tracks(withMediaType: .video).first)
-        let output = scratch.file("edit.mp4")
+        let track = try #require(try await Asset.load(from: try Self.source(openGOP: false, in: scratch)).tracks(withMediaType: .video).first)
+        let report = try await Self.exportThreeCuts(track, output: scratch.file("edit.mp4"))
+        #expect(SmartRenderPlannerTests.summary(report.spans) == SmartRenderEdit.threeCutsSummary, "\(report)")
+        #expect(report.copiedGroupCount == 7)
+        #expect(report.copiedFrameCount == 210)
+    }
+
+    /// ``SmartRenderEdit/threeCuts`` of `track` with ``SmartRenderEdit/middleTitle``, exported to `output` and
+    /// checked: no fallback, an `hev1` sample entry, and ``SmartRenderEdit/check(_:report:frameCount:duration:composition:videoComposition:frame:sourceOffset:sourceFrame:)``
+    /// (300 frames, 10 s, copied pictures bit-identical to the source's, re-encoded ones ≥ 40 dB from the render).
+    /// - Returns: the export's smart render report.
+    static func exportThreeCuts(_ track: AssetTrack, output: URL) async throws -> SmartRenderReport {
         let (session, composition, videoComposition) = try Self.session(
             track, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, output: output)
         try await session.export()
         let report = try #require(session.smartRenderReport)
         #expect(report.fallback == nil, "\(report)")
-        #expect(SmartRenderPlannerTests.summary(report.spans) == SmartRenderEdit.threeCutsSummary, "\(report)")
-        #expect(report.copiedGroupCount == 7)
-        #expect(report.copiedFrameCount == 210)
         #expect(try SmartRenderParameterSetTests.sampleEntry(of: output) == "hev1")
         try await SmartRenderEdit.check(
             output, report: report, frameCount: 300, duration: MediaTime(seconds: 10), composition: composition,
             videoComposition: videoComposition
-        ) { k in (sourceURL, SmartRenderEdit.threeCutsSourceFrame(k)) }
+        ) { k in (track.assetURL, SmartRenderEdit.threeCutsSourceFrame(k)) }
+        return report
     }
 
     /// x265 for a Main, level 2.0 source: 40 grey frames, key frames every 30, all IDR pictures with VPS, SPS and PPS
