@@ -125,7 +125,6 @@ final class SmartRenderPacketSource {
                 source, group: first, parameterSetsInBand: input.parameterSetsInBand, cancellation: cancellation)
             let count = Self.copiedPacketCount(groups)
             var pending: Packet? = keyPacket
-            let url = source.assetURL
             let keyTimestamp = keyPacket.presentationTimestamp ?? Int64.min
             let read: (Packet) throws -> Bool = { target in
                 if let waiting = pending {
@@ -133,16 +132,16 @@ final class SmartRenderPacketSource {
                     pending = nil
                     return true
                 }
-                return try Self.readCopied(stream, into: target, url: url, keyTimestamp: keyTimestamp)
+                return try Self.readCopied(stream, into: target, keyTimestamp: keyTimestamp)
             }
             // Source time = stream time − the track's start offset; output time = piece start + (source − key frame).
             let shift = start - first.keyFrameTime - source.startTimeOffset
             return PieceReader(read: read, timeBase: stream.timeBase, shift: shift,
-                               decodingShift: (pieceDelays[index] ?? .zero) - delay, remaining: count, url: url)
+                               decodingShift: (pieceDelays[index] ?? .zero) - delay, remaining: count, url: source.assetURL)
         case .encoded(let url):
             let part = try SourceStream(bestVideoStreamOf: url, cancellation: cancellation)
             let read: (Packet) throws -> Bool = { target in
-                guard try Self.readCounted(part, into: target, url: url) else { return false }
+                guard try Self.readCounted(part, into: target) else { return false }
                 if target.isCorrupt { throw ExportError.sourceUnreadable(url, reason: "a re-encoded piece has a corrupt packet") }
                 return true
             }
@@ -156,7 +155,7 @@ final class SmartRenderPacketSource {
     /// (from its `avcC`/`hvcC`) put into the key packet, after an access unit delimiter if there is one. The group
     /// starts at an IDR or BLA picture, a new coded video sequence, where its own sets may replace those before it
     /// (H.264/HEVC: an SPS is replaced only there). The writer and the verifier both open copied pieces here and read
-    /// them on with ``readCopied(_:into:url:keyTimestamp:)``, so the verifier compares the very bytes the writer wrote.
+    /// them on with ``readCopied(_:into:keyTimestamp:)``, so the verifier compares the very bytes the writer wrote.
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` when the decoder configuration holds no parameter sets;
     ///   ``ExportError/renderingFailed(stage:reason:)`` when the packet cannot be grown.
     static func openCopiedPiece(
@@ -196,7 +195,7 @@ final class SmartRenderPacketSource {
             }
         }
         let packet = try Packet()
-        while try readCounted(stream, into: packet, url: track.assetURL) {
+        while try readCounted(stream, into: packet) {
             if cancellation.isCancelled { throw CancellationError() }
             guard packet.isKeyFrame, !packet.isDiscarded, let pts = packet.presentationTimestamp,
                   let time = MediaTime(pts: pts, timeBase: stream.timeBase) else { continue }
@@ -216,8 +215,8 @@ final class SmartRenderPacketSource {
     /// that is not a leading picture of the piece's key frame (shown before `keyTimestamp`, in the stream's time
     /// base): those need the pictures before the key frame, which the copy leaves out.
     /// - Returns: false at the stream's end.
-    static func readCopied(_ stream: SourceStream, into packet: Packet, url: URL, keyTimestamp: Int64) throws -> Bool {
-        while try readCounted(stream, into: packet, url: url) {
+    static func readCopied(_ stream: SourceStream, into packet: Packet, keyTimestamp: Int64) throws -> Bool {
+        while try readCounted(stream, into: packet) {
             if !packet.isDiscarded, let pts = packet.presentationTimestamp, pts >= keyTimestamp { return true }
         }
         return false
@@ -241,9 +240,9 @@ final class SmartRenderPacketSource {
         }
     }
 
-    /// Reads the next packet of `stream`; a cancelled read throws `CancellationError`, others name `url`.
-    /// ``SourceStream/readPacket(into:context:)`` with the joiner's context; `url` is the stream's file.
-    static func readCounted(_ stream: SourceStream, into packet: Packet, url: URL) throws -> Bool {
+    /// ``SourceStream/readPacket(into:context:)`` with the joiner's context: a cancelled read throws
+    /// `CancellationError`, others ``ExportError/sourceUnreadable(_:reason:)`` naming the stream's file.
+    static func readCounted(_ stream: SourceStream, into packet: Packet) throws -> Bool {
         try stream.readPacket(into: packet, context: "reading packets to join")
     }
 

@@ -192,9 +192,9 @@ extension SmartRenderVerifier {
             }
             // The writer copies the packets that are shown (SmartRenderPacketSource), a piece file all of them.
             if let keyTimestamp {
-                return try SmartRenderPacketSource.readCopied(stream, into: packet, url: stream.url, keyTimestamp: keyTimestamp)
+                return try SmartRenderPacketSource.readCopied(stream, into: packet, keyTimestamp: keyTimestamp)
             }
-            return try SmartRenderPacketSource.readCounted(stream, into: packet, url: stream.url)
+            return try SmartRenderPacketSource.readCounted(stream, into: packet)
         }
     }
 }
