@@ -22,6 +22,7 @@
 #include <libavutil/mastering_display_metadata.h>
 #include <string.h>
 #include <libavutil/md5.h>
+#include <libavutil/murmur3.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>

@@ -1,21 +1,36 @@
 internal import CMedia
 
 extension Frame {
-    /// A digest of the picture's visible pixels: its planes packed without padding (`av_image_copy_to_buffer`,
-    /// alignment 1, as FFmpeg's `framemd5` hashes them) fed to Swift's `Hasher`, plus the width, height and pixel
-    /// format. Equal pictures give equal digests within one process (Hasher is seeded per process): for comparing
-    /// two decodes of the same picture, never for storing.
-    /// - Throws: ``FFmpegError`` for a frame without a picture (`EINVAL`) or a failed copy.
+    /// A digest of the picture's visible pixels: each plane's visible rows, read in place (no copy), fed to
+    /// libavutil's MurmurHash3 (``Murmur3``) after the width, height and pixel format; a paletted picture's packed
+    /// copy (``packedPicture()``, palette included). Equal pictures give equal digests, in any process: for comparing
+    /// two decodes of the same picture (smart rendering's verifier), not for security.
+    /// - Throws: ``FFmpegError`` for a frame without a picture of a known size and format (`EINVAL`), or a failed copy.
     package func pictureDigest() throws -> Int {
-        guard let buffer = try packedPicture() else { throw FFmpegError.posix(EINVAL) }
         let format = AVPixelFormat(rawValue: pointer.pointee.format)
         let width = pointer.pointee.width, height = pointer.pointee.height
-        var hasher = Hasher()
-        hasher.combine(width)
-        hasher.combine(height)
-        hasher.combine(format.rawValue)
-        buffer.withUnsafeBytes { hasher.combine(bytes: $0) }
-        return hasher.finalize()
+        guard width > 0, height > 0, let descriptor = av_pix_fmt_desc_get(format),
+              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0 else { throw FFmpegError.posix(EINVAL) }
+        let hash = try Murmur3()
+        withUnsafeBytes(of: width) { hash.update($0) }
+        withUnsafeBytes(of: height) { hash.update($0) }
+        withUnsafeBytes(of: format.rawValue) { hash.update($0) }
+        if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0 {
+            guard let buffer = try packedPicture() else { throw FFmpegError.posix(EINVAL) }
+            buffer.withUnsafeBytes { hash.update($0) }
+            return hash.finalize()
+        }
+        var rowBytes: [Int32] = [0, 0, 0, 0]
+        try FFmpegError.check(av_image_fill_linesizes(&rowBytes, format, width))
+        let chromaShift = Int32(descriptor.pointee.log2_chroma_h)
+        for plane in 0..<4 where rowBytes[plane] > 0 {
+            guard let data = self.plane(plane) else { throw FFmpegError.posix(EINVAL) }
+            // Chroma planes (1 and 2) are subsampled vertically, rounding up (as av_image_copy_to_buffer does).
+            let rows = plane == 1 || plane == 2 ? -((-height) >> chromaShift) : height
+            let stride = bytesPerRow(ofPlane: plane)
+            for row in 0..<Int(rows) { hash.update(data + row * stride, count: Int(rowBytes[plane])) }
+        }
+        return hash.finalize()
     }
 
     /// The picture's visible pixels with its planes packed one after another without padding

@@ -13,7 +13,7 @@ struct SmartRenderVerifierTests {
     /// 12 s of closed 1 s groups (B-pyramid), one cut at 0.5 s: 0.5 s re-encoded, then 11 whole groups copied.
     /// Verifying the copied piece compares its 330 packets and decodes only the 30 pictures of the group after the
     /// seam; one byte changed in a packet at 6 s (far from the seam, never decoded) is found by its bytes.
-    @Test func decodesOnlyBesideTheSeamAndHashesTheRest() async throws {
+    @Test func decodesOnlyBesideTheSeamAndComparesTheRestByBytes() async throws {
         let scratch = try ScratchDirectory("smart-verify")
         defer { scratch.remove() }
         let sourceURL = try SmartRenderEdit.source(.h264, openGOP: false, named: "closed.mov", in: scratch)

@@ -6,7 +6,7 @@ internal import CMedia
 /// Checks a smart-rendered file (``SmartRenderWriter``) before it is named, decoding only around the seams.
 ///
 /// The output's video packets are read once (no decoding) beside each piece's own packets, in order:
-/// - every packet must be byte-identical (``SpliceFFmpeg/Packet/payloadDigest``) to the packet it was copied from —
+/// - every packet must be byte-identical (``SpliceFFmpeg/Packet/hasPayload(equalTo:)``) to the packet it was copied from —
 ///   the source's, from the copied piece's first key frame, or the re-encoded piece file's — and be shown at the
 ///   output frame that packet was planned for; every frame of the output grid must be there exactly once;
 /// - around every seam the pictures are decoded and compared (bit-identical, ``SpliceFFmpeg/Frame/pictureDigest()``):
