@@ -120,13 +120,17 @@ final class MovieWriter {
         return videoDone && audioDone
     }
 
-    /// Ends the recording at movie time `time` µs — for a clean stop (`reason` nil) no earlier than the sound
-    /// already encoded — rounded up to a whole frame, unless an earlier end is already set.
+    /// Ends the recording at movie time `time` µs — for a clean stop (`reason` nil) no earlier than the sound and
+    /// the pictures already encoded — rounded up to a whole frame, unless an earlier end is already set.
     func end(at time: Int64, reason: CaptureRecordingError?) {
         var time = max(0, time)
-        // Sound already handed to the encoder cannot be taken back: the end is at least where it ends.
+        // Sound and pictures already handed to the encoders cannot be taken back: the end is at least where they end
+        // (a stop asked for at a session time the engine has already read past, on a loaded machine).
         if let rate = settings.audioSampleRate, reason == nil {
             time = max(time, (audioCursor * 1_000_000 + Int64(rate) - 1) / Int64(rate))
+        }
+        if let video = settings.video, reason == nil {
+            time = max(time, (lastVideoSlot + 1) * 1_000_000 / Int64(video.frameRate))
         }
         if let video = settings.video {
             time = Self.slots(time, video.frameRate) * 1_000_000 / Int64(video.frameRate)
