@@ -55,11 +55,13 @@ extension MediaLibrary {
     }
 
     private static let installation: Void = {
+        applyCPUFlagsOverride()
         av_log_set_level(Int32(AV_LOG_DEBUG))
         av_log_set_callback(spliceLogCallback)
     }()
 
-    /// Installs Splice's log callback once; called before any FFmpeg work so the library never writes to stderr.
+    /// Installs Splice's log callback (and applies ``cpuFlagsVariable``) once; called before any FFmpeg work so the
+    /// library never writes to stderr.
     package static func installLogRouting() { _ = installation }
 
     fileprivate static func deliver(level: Int32, message: String) {
