@@ -1,5 +1,5 @@
-/// How a segment plays its source range over its composition range when not at a constant forward speed: the time
-/// effects of issue 20. A segment without one (``CompositionTrackSegment/timeEffect`` nil) plays
+/// How a segment plays its source range over its composition range when not at a constant forward speed: reverse,
+/// freeze frame or speed ramp. A segment without one (``CompositionTrackSegment/timeEffect`` nil) plays
 /// `source.start + (t − target.start) × speed`, AVFoundation's linear `CMTimeMapping`.
 ///
 /// | effect | source time at composition time `t` (`e = t − target.start`) | picture | sound |

@@ -25,8 +25,8 @@ extension AssetExportSession {
     /// does not ``VideoCompositing/supportsConcurrentRendering`` is still called one request at a time across parts.
     ///
     /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
-    /// without video: ``export()`` then throws ``ExportError/unsupportedSettings(_:)`` (or
-    /// ``SegmentError/invalidPlan(_:)``) before writing. The output always has its index first (as with
+    /// without video: ``validate()`` and ``export()`` then throw ``ExportError/unsupportedSettings(_:)`` before
+    /// anything is opened or written. The output always has its index first (as with
     /// ``shouldOptimizeForNetworkUse``).
     public var concurrentSegments: Int? {
         get { request.withLock { $0.concurrentSegments } }
@@ -34,20 +34,10 @@ extension AssetExportSession {
     }
 
     /// ``export()`` with ``concurrentSegments`` = `count`: plan, render the parts and the audio concurrently, join.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a count < 1 or a setting the segment path lacks; the
-    ///   errors of the parts' exports and of the join (``SegmentError``); `CancellationError`.
+    /// - Throws: the errors of the parts' exports and of the join (``SegmentError``); `CancellationError`.
     func exportConcurrentSegments(_ count: Int, plan: ExportPlan) async throws {
+        // The count and the settings it cannot be combined with were refused by the planner (makePlan), as validate() does.
         let request = self.request.withLock { $0 }
-        guard count >= 1 else {
-            throw ExportError.unsupportedSettings("concurrentSegments \(count) must be at least 1 (nil or 1: one ordinary export)")
-        }
-        let unsupported: String? = plan.passthrough != nil ? "the passthrough preset"
-            : request.fileLengthLimit != nil ? "fileLengthLimit"
-            : !request.metadata.isEmpty ? "metadata"
-            : request.smartRendering ? "smartRendering" : nil
-        if let unsupported {
-            throw ExportError.unsupportedSettings("concurrentSegments cannot be combined with \(unsupported) yet; export without it")
-        }
         let output = plan.outputURL
         let parts = output.deletingLastPathComponent()
             .appendingPathComponent(".\(output.lastPathComponent).segments-\(UUID().uuidString)", isDirectory: true)

@@ -29,7 +29,8 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// The largest file to write, in bytes; the export stops at a frame boundary before it (AVFoundation's
     /// `fileLengthLimit`). nil for no limit.
     public var fileLengthLimit: Int64?
-    /// Plan the video as copied and re-encoded spans (``AssetExportSession/smartRendering``); nil for false.
+    /// Copy the untouched groups of pictures of the video and re-encode only the rest
+    /// (``AssetExportSession/smartRendering``); nil for false.
     public var smartRendering: Bool?
     /// Render the video as this many segments at once and join them (``AssetExportSession/concurrentSegments``:
     /// memory of about N exports, worth it only when the encoder cannot use the cores by itself); nil or 1 for one

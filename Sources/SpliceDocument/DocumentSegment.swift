@@ -8,7 +8,7 @@ import Composition
 /// { "source": "clips/a.mov", "track": "video", "timeRange": { "start": "1s", "duration": "3s" }, "at": "0s", "toDuration": "1.5s" }
 /// ```
 ///
-/// Time effects (issue 20): `"reverse": true` plays the range backwards; `"freezeFrame": "1.2s"` with
+/// Time effects: `"reverse": true` plays the range backwards; `"freezeFrame": "1.2s"` with
 /// `"toDuration": "2s"` holds the picture at source 1.2 s for 2 s (with `"freezeSound": "roomTone"` an audio
 /// track loops its sound from there instead of silence); `"speedRamp": {"duration": "3s", "keyframes":
 /// [{"time": "0s", "value": 1}, {"time": "1s", "value": 2}]}` ramps the rate (see ``SpeedRamp``).

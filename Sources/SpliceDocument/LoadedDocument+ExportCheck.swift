@@ -28,10 +28,11 @@ extension LoadedDocument {
     }
 
     /// An export refusal as a problem at the document path it concerns, with the line and column where the
-    /// document text has that value: `export.fileType` (or `export.preset`/`export.settings`) for container, codec,
-    /// encoder and settings refusals; `composition.tracks[i].segments[k]` for a passthrough cut (full form; in a
-    /// short-form document, the expanded form's path); the video composition's and audio mix's issues at their
-    /// paths; the document as a whole otherwise (output location, unreadable source).
+    /// document text has that value: `export.fileType` (or `export.concurrentSegments`, `export.preset`,
+    /// `export.settings`) for container, codec, encoder and settings refusals; `composition.tracks[i].segments[k]`
+    /// for a passthrough cut (full form; in a short-form document, the expanded form's path); the video
+    /// composition's and audio mix's issues at their paths; the document as a whole otherwise (output location,
+    /// unreadable source).
     public func problem(for error: any Error) -> DocumentProblem {
         let message = (error as? ExportError)?.description ?? "\(error)"
         var problems = ProblemList()
@@ -65,8 +66,13 @@ extension LoadedDocument {
     }
 
     /// The `export` member a settings refusal concerns: `fileType` when the message is about the container and the
-    /// document names one, else the preset or settings the document gives, else `export`.
+    /// document names one, `concurrentSegments` when the message is about it (`export` when the caller, not the
+    /// document, set it), else the preset or settings the document gives, else `export`.
     private func settingsPath(for message: String) -> DocumentPath {
+        if message.contains("concurrentSegments") {
+            // Set by the document, or by the caller (`splice export --segments`): then the export as a whole.
+            return DocumentPath(parsing: export.concurrentSegments != nil ? "export.concurrentSegments" : "export")
+        }
         if message.contains(" file cannot hold "), export.fileType != nil { return DocumentPath("export.fileType") }
         if export.preset != nil { return DocumentPath("export.preset") }
         if export.settings != nil { return DocumentPath("export.settings") }

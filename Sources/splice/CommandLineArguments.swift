@@ -104,6 +104,17 @@ struct CommandLineArguments: Equatable {
         }
     }
 
+    /// What a command's operands are, for the message when they are missing: `a document (DOC.json)`.
+    static func operandName(of command: Command) -> String {
+        switch command {
+        case .export, .frame, .graph, .validate, .expand, .plan: return "a document (DOC.json)"
+        case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
+        case .repair: return "a movie (MOVIE)"
+        case .probe: return "at least one file"
+        case .devices, .record, .help: return "no operand"
+        }
+    }
+
     /// Parses the words after the program name.
     ///
     /// - Throws: ``UsageError`` for a missing or unknown command, an unknown option, a missing option value, a value
@@ -205,7 +216,7 @@ struct CommandLineArguments: Equatable {
         }
         let (minimum, maximum) = operandCount(of: command)
         if operands.count < minimum {
-            throw UsageError(message: minimum == 1 && maximum == 1 ? "expected a document (DOC.json)" : "expected at least one file", command: command)
+            throw UsageError(message: "expected \(operandName(of: command))", command: command)
         }
         if let maximum, operands.count > maximum {
             throw UsageError(

@@ -7,11 +7,13 @@ import Glibc
 enum ExitStatus: Int32 {
     /// Success.
     case success = 0
-    /// Invalid input: a document or media file has problems.
+    /// Invalid input: a document, media file or plan has problems, a file or device does not exist, settings
+    /// cannot be combined, the output exists (without `--overwrite`) or its folder does not exist.
     case invalidInput = 1
-    /// Usage: unknown command or option, missing argument.
+    /// Usage: unknown command or option, missing or extra argument, an option value that does not parse or is
+    /// outside its choices or its range (also a range the input sets: a time, a segment index).
     case usage = 2
-    /// The export or frame render failed while rendering or writing.
+    /// Failed while rendering or writing: an export, a frame, a segment, a join, a recording.
     case renderFailed = 3
     /// Cancelled by SIGINT or SIGTERM.
     case cancelled = 130

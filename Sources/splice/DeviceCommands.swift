@@ -79,7 +79,7 @@ enum DeviceCommands {
                 Console.out("\(path): complete (\(report.completeFragments) fragments, \(report.originalSize) bytes); left as it was")
             }
         } catch {
-            Console.error("splice: \(path): \(error)")
+            Console.error("splice repair: \(error)")
             throw CommandExit(status: .invalidInput)
         }
     }

@@ -14,21 +14,8 @@ enum FrameCommand {
             throw Usage.fail("the output is a PNG picture: give a file name ending in .png", command: .frame)
         }
         let outputURL = URL(fileURLWithPath: output)
-        // The folder is checked before any work (docs/cli.md: exit 1), as export's planner checks its output folder.
-        let folder = outputURL.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Console.error("splice: cannot write \(output): the folder \(folder.path) does not exist")
-            throw CommandExit(status: .invalidInput)
-        }
-        guard access(folder.path, W_OK) == 0 else {
-            Console.error("splice: cannot write \(output): the folder \(folder.path) is not writable")
-            throw CommandExit(status: .invalidInput)
-        }
-        if FileManager.default.fileExists(atPath: outputURL.path), !arguments.has("overwrite") {
-            Console.error("splice: \(output) already exists (use --overwrite to replace it)")
-            throw CommandExit(status: .invalidInput)
-        }
+        // The folder and an existing file are checked before any work (docs/cli.md: exit 1), as export's planner does.
+        try OutputLocation.check(output, existing: arguments.has("overwrite") ? .replace : .refuseUnlessOverwrite)
         let loaded = try await DocumentLoading.load(arguments.operands[0])
         let videoComposition = loaded.videoComposition ?? MutableVideoComposition(propertiesOf: loaded.composition)
         let time: MediaTime
@@ -40,8 +27,9 @@ enum FrameCommand {
         }
         let duration = loaded.composition.duration
         guard time.isNumeric, time >= .zero, time < duration else {
+            // A value outside the option's range (here set by the document): a usage error, as a malformed time is.
             Console.error("splice: --at \(atText): the composition runs from 0 to \(duration.secondsText); pick a time inside it")
-            throw CommandExit(status: .invalidInput)
+            throw CommandExit(status: .usage)
         }
         var generator = AssetImageGenerator(asset: loaded.composition)
         generator.videoComposition = loaded.videoComposition

@@ -5,9 +5,12 @@ enum Help {
     static let exitCodes = """
         Exit codes:
           0    success
-          1    invalid input: a document or media file has problems (each is printed with its place)
-          2    usage: unknown command or option, missing argument
-          3    the export (or frame render) failed while rendering or writing
+          1    invalid input: a document, media file or plan has problems (each is printed with its place), a
+               file or device that does not exist, settings that cannot be combined (--smart with --segments),
+               an existing output without --overwrite, an output folder that does not exist
+          2    usage: unknown command or option, missing or extra argument, an option value that does not parse
+               or is outside its choices or range (a time beyond the composition, an index beyond the plan)
+          3    failed while rendering or writing (an export, a frame, a segment, a join, a recording)
           130  cancelled (Ctrl-C / SIGINT or SIGTERM); no file was left behind
         """
 
@@ -74,12 +77,12 @@ enum Help {
         Options:
           -o, --output FILE     the file to write (required)
           --overwrite           replace FILE if it exists (otherwise an existing file is an error)
-          --smart               smart rendering (export.smartRendering): plan which video spans could be copied
-                                from the source and which re-encoded, and print each span with its reason on stderr
-                                (this version re-encodes the whole video and says so)
+          --smart               smart rendering (export.smartRendering): copy the groups of pictures of H.264 and
+                                HEVC sources that the edit leaves untouched, re-encode only the rest, and print
+                                each span (copied or re-encoded, with the reason) on stderr; not with --segments
           --segments N          render the video as N segments at once and join them (export.concurrentSegments);
                                 costs the memory of about N exports, pays only when the encoder cannot use the
-                                cores by itself; never automatic
+                                cores by itself; never automatic; not with --smart
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:

@@ -9,6 +9,18 @@ enum RecordCommand {
             Usage.report(CommandLineArguments.UsageError(message: "record needs -o OUT.mp4", command: .record))
             throw CommandExit(status: .usage)
         }
+        guard ["mp4", "mov"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) else {
+            throw Usage.fail("the movie is .mp4 or .mov: give a file name ending in one of them, not '\(path)'", command: .record)
+        }
+        // Every value, then the output location, before any device is opened (a recording never replaces a file).
+        let output = CaptureMovieFileOutput()
+        if let text = arguments.value("max-duration") { output.maxRecordedDuration = try time(text, option: "max-duration") }
+        if let text = arguments.value("fragment-interval") { output.movieFragmentInterval = try time(text, option: "fragment-interval") }
+        if let text = arguments.value("max-size") { output.maxRecordedFileSize = try bytes(text, option: "max-size") }
+        if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
+        let stills = try StillOptions(arguments)
+        let gain = try volume(arguments)
+        try OutputLocation.check(path, existing: .refuseAlways)
         let devices = try resolveDevices(arguments)
         let session = CaptureSession()
         for device in devices {
@@ -23,14 +35,7 @@ enum RecordCommand {
                 throw CommandExit(status: .invalidInput)
             }
         }
-        let output = CaptureMovieFileOutput()
-        if let text = arguments.value("max-duration") { output.maxRecordedDuration = try time(text, option: "max-duration") }
-        if let text = arguments.value("fragment-interval") { output.movieFragmentInterval = try time(text, option: "fragment-interval") }
-        if let text = arguments.value("max-size") { output.maxRecordedFileSize = try bytes(text, option: "max-size") }
-        if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
         session.addOutput(output)
-        let stills = try StillOptions(arguments)
-        let gain = try volume(arguments)
         let photoOutput = stills.map { _ in CapturePhotoOutput() }
         if let photoOutput { session.addOutput(photoOutput) }
 
@@ -117,11 +122,17 @@ enum RecordCommand {
         return devices
     }
 
+    /// The time of `--option`, which must be above 0.
+    /// - Throws: a usage exit for a time that does not parse or is not positive.
     private static func time(_ text: String, option: String) throws(CommandExit) -> MediaTime {
-        do { return try TimeSyntax.parse(text) } catch {
-            Usage.report(CommandLineArguments.UsageError(message: "--\(option): \(error)", command: .record))
-            throw CommandExit(status: .usage)
+        let time: MediaTime
+        do { time = try TimeSyntax.parse(text) } catch {
+            throw Usage.fail("--\(option): \(error)", command: .record)
         }
+        guard time.isNumeric, time > .zero else {
+            throw Usage.fail("--\(option) takes a time above 0, not '\(text)'", command: .record)
+        }
+        return time
     }
 
     private static func bytes(_ text: String, option: String) throws(CommandExit) -> Int64 {

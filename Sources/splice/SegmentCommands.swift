@@ -12,6 +12,8 @@ enum SegmentCommands {
         guard let count = Int(arguments.value("segments") ?? ""), count >= 1 else {
             throw Usage.fail("--segments N is required: a whole number ≥ 1", command: .plan)
         }
+        // The plan file is replaced when it exists (running a step twice costs nothing); its folder must exist.
+        try OutputLocation.check(output, existing: .replace)
         let documentURL = URL(fileURLWithPath: arguments.operands[0]).standardizedFileURL
         let loaded = try await DocumentLoading.load(arguments.operands[0])
         let planURL = URL(fileURLWithPath: output).standardizedFileURL
@@ -42,6 +44,12 @@ enum SegmentCommands {
             throw Usage.fail("--index I is required (or $SLURM_ARRAY_TASK_ID / $JOB_COMPLETION_INDEX)", command: .renderSegment)
         }
         let (plan, export) = try await load(arguments.operands[0])
+        // An index outside the plan is a value outside the option's range (a usage error), refused before any work.
+        guard plan.segments.contains(where: { $0.index == index }) else {
+            let count = plan.segments.count
+            throw Usage.fail("--index \(index) is not a segment of \(arguments.operands[0]): it has \(count) (0...\(max(count - 1, 0)))",
+                             command: .renderSegment)
+        }
         do {
             let rendered = try await export.renderSegment(index, of: plan)
             Console.out("segment \(index): \(rendered ? "rendered" : "already complete") (\(plan.partURL(index).path))")
@@ -60,6 +68,8 @@ enum SegmentCommands {
         if FileType(pathExtension: outputURL.pathExtension) != plan.fileType {
             throw Usage.fail("the plan's parts are .\(plan.fileType.rawValue); write the joined file as .\(plan.fileType.rawValue)", command: .join)
         }
+        // Before the audio is rendered and the parts are read.
+        try OutputLocation.check(output, existing: arguments.has("overwrite") ? .replace : .refuseUnlessOverwrite)
         do {
             try await export.join(plan, to: outputURL, overwrite: arguments.has("overwrite"))
             Console.out("joined \(plan.segments.count) segments into \(outputURL.path)")
@@ -82,13 +92,37 @@ enum SegmentCommands {
         return (plan, export)
     }
 
-    /// Prints a step's failure and gives the exit: 130 when cancelled, 3 otherwise.
+    /// Prints a step's failure and gives the exit: 130 when cancelled; 1 when the plan, its document or the output
+    /// location is at fault (refused before anything is rendered); 3 when rendering, reading a part or writing failed.
     static func failure(_ step: String, _ error: any Error) -> CommandExit {
         if error is CancellationError {
             Console.error("splice \(step): cancelled; no file was written")
             return CommandExit(status: .cancelled)
         }
         Console.error("splice \(step): \(ExportMessages.text(error))")
-        return CommandExit(status: .renderFailed, detail: "\(error)")
+        return CommandExit(status: isInvalidInput(error) ? .invalidInput : .renderFailed, detail: "\(error)")
+    }
+
+    /// True for the refusals made before anything is rendered (the planning checks): the plan or its document
+    /// cannot be used, or the output cannot be written there. A source that cannot be read is not among them: it
+    /// can also fail part-way.
+    static func isInvalidInput(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SegmentError:
+            switch error {
+            case .noSuchSegment, .invalidPlan, .customCompositorRequired: return true
+            case .partMissing, .partDamaged, .audioDamaged: return false
+            }
+        case let error as ExportError:
+            switch error {
+            case .outputFileExists, .outputNotWritable, .invalidComposition, .invalidVideoComposition, .invalidAudioMix,
+                 .encoderUnavailable, .filterUnavailable, .unsupportedSettings, .passthroughNotPossible:
+                return true
+            default:
+                return false
+            }
+        default:
+            return false
+        }
     }
 }

@@ -109,6 +109,15 @@ struct ConcurrentSegmentExportTests {
         } catch ExportError.unsupportedSettings(let reason) {
             #expect(reason.contains("at least 1"))
         }
+        // validate() makes the same refusal, before anything is opened.
+        let smart = Self.session(export, to: output, segments: 2)
+        smart.smartRendering = true
+        do {
+            try await smart.validate()
+            Issue.record("concurrentSegments with smartRendering validated")
+        } catch ExportError.unsupportedSettings(let reason) {
+            #expect(reason == "concurrentSegments 2 cannot be combined with smartRendering; set one of them only")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == [])
     }
 }

@@ -84,6 +84,24 @@ struct ValidateExportParityTests {
                 """,
             output: "out.m4a",
             expected: "edit.json:1:1: invalid composition: a .m4a file holds audio only and the composition has no audio track with media"),
+        Refusal(
+            name: "smart rendering with concurrent segments",
+            document: """
+                { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
+                  "export": { "smartRendering": true, "concurrentSegments": 2 } }
+                """,
+            output: "out.mp4",
+            expected: "edit.json:2:61: export.concurrentSegments: unsupported export settings: concurrentSegments 2 cannot be "
+                + "combined with smartRendering; set one of them only"),
+        Refusal(
+            name: "no segment at all",
+            document: """
+                { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
+                  "export": { "concurrentSegments": 0 } }
+                """,
+            output: "out.mp4",
+            expected: "edit.json:2:37: export.concurrentSegments: unsupported export settings: concurrentSegments 0 must be "
+                + "at least 1 (nil or 1: one ordinary export)"),
     ]
 
     @Test(arguments: refusals)

@@ -17,11 +17,22 @@ public enum MovieFileRepair {
     }
 
     /// Why a file cannot be repaired.
-    public enum Failure: Error, Sendable, Hashable {
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The file cannot be read or truncated: its path and the errno.
         case unreadable(path: String, errno: Int32)
         /// The file does not start with an ISO base media box (`ftyp`) or has no `moov`: nothing to keep.
         case notAMovie(path: String)
+
+        /// A sentence naming the file and the cause: `cannot read or truncate /abs/take.mp4: No such file or
+        /// directory (errno 2)`.
+        public var description: String {
+            switch self {
+            case .unreadable(let path, let code):
+                return "cannot read or truncate \(path): \(String(cString: strerror(code))) (errno \(code))"
+            case .notAMovie(let path):
+                return "\(path) is not an ISO media movie (it does not start with an ftyp box or has no moov box)"
+            }
+        }
     }
 
     /// Checks the movie at `url` and, when its tail is torn, truncates it to its last complete fragment.

@@ -26,6 +26,7 @@ struct ExportPlanner {
         }
         try checkOutputLocation(outputURL)
         try checkCustomCompositor()
+        try checkConcurrentSegments()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -61,6 +62,11 @@ struct ExportPlanner {
             throw ExportError.invalidComposition(
                 "it has \(audioTracks.count) enabled audio tracks with media; at most \(Self.maximumAudioTrackCount) are "
                     + "mixed (each plays through its own decoder at once)")
+        }
+        if let count = request.concurrentSegments, count > 1, settings.video == nil {
+            throw ExportError.unsupportedSettings(
+                "concurrentSegments \(count) splits the video, and this export has none (no video track with media, or an "
+                    + "audio-only file type); set concurrentSegments to 1 or nil")
         }
         if settings.video == nil && settings.audio == nil {
             throw ExportError.invalidComposition(

@@ -21,7 +21,7 @@ struct ExportRequest: Sendable {
     /// an independently decodable piece — an IDR picture first, closed GOPs — on an encoder clock fixed by this
     /// duration rather than the part's, so every part has the same time base and parameter sets.
     var segmentedExportDuration: MediaTime?
-    /// Smart rendering (``AssetExportSession/smartRendering``): plan which video spans could be copied.
+    /// Smart rendering (``AssetExportSession/smartRendering``): copy untouched groups of pictures, re-encode the rest.
     var smartRendering = false
     /// Set for a piece that smart rendering re-encodes between copied packets: the copied H.264 source its encoder
     /// settings match (``SmartRenderEncoding``).

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Each command's refusals exit with the code docs/cli.md's table gives (1 invalid input, 2 usage), print the
+/// cause, and come before any work: nothing rendered, nothing written, no folder made.
+@Suite("exit codes")
+struct ExitCodeTests {
+    /// A 2 s short-form document over clipA at 160 × 90 with fast settings.
+    static let small = """
+        { "version": 1, "renderSize": [160, 90], "clips": [ { "source": "clipA.mp4", "duration": "2s" } ], "export": \(fastExport) }
+        """
+
+    /// A scratch folder with `edit.json` (``small``) and a two-segment plan of it, `plan.json`, parts in `plan.parts`.
+    static func planned() async throws -> Scratch {
+        let scratch = try TestDocument.folder()
+        try scratch.write("edit.json", small)
+        let plan = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "plan.json"], in: scratch.url)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        return scratch
+    }
+
+    @Test(arguments: [["--index", "7"], ["--index=-1"], ["--index", "2"]])
+    func segmentIndexOutsideThePlanIsAUsageError(index: [String]) async throws {
+        let scratch = try await Self.planned()
+        defer { scratch.remove() }
+        let run = try await SpliceTool.run(["render-segment", "plan.json"] + index, in: scratch.url)
+        #expect(run.status == 2, "\(run.stderr)")
+        let given = index.count == 2 ? index[1] : "-1"
+        #expect(run.stderr == "splice render-segment: --index \(given) is not a segment of plan.json: it has 2 (0...1)\n"
+                + "Run 'splice render-segment --help' for usage.\n")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.file("plan.parts").path)) ?? [] == [])
+    }
+
+    @Test func smartWithSegmentsIsRefusedBeforeAnyWork() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        let before = scratch.contents
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4", "--smart", "--segments", "2", "--progress", "none"],
+                                           in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "edit.json:1:110: export: unsupported export settings: concurrentSegments 2 cannot be combined with "
+                + "smartRendering; set one of them only\nsplice: cannot export edit.json\n")
+        #expect(scratch.contents == before, "nothing written: \(scratch.contents)")
+
+        let json = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4", "--smart", "--segments", "2", "--progress", "json"],
+                                            in: scratch.url)
+        #expect(json.status == 1)
+        #expect(json.stdout.hasPrefix(#"{"event":"failed","exitCode":1,"#), "\(json.stdout)")
+        #expect(!json.stdout.contains("started"), "refused before the export started: \(json.stdout)")
+    }
+
+    @Test func frameTimeOutsideTheCompositionIsAUsageError() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        for time in ["2s", "-1s"] {
+            let run = try await SpliceTool.run(["frame", "edit.json", "--at", time, "-o", "f.png"], in: scratch.url)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stderr == "splice: --at \(time): the composition runs from 0 to 2.000 s; pick a time inside it\n")
+        }
+        #expect(!scratch.contents.contains("f.png"))
+    }
+
+    @Test func joinChecksItsOutputBeforeRenderingTheAudio() async throws {
+        let scratch = try await Self.planned()
+        defer { scratch.remove() }
+        try scratch.write("out.mp4", "precious")
+        let existing = try await SpliceTool.run(["join", "plan.json", "-o", "out.mp4"], in: scratch.url)
+        #expect(existing.status == 1, "\(existing.stderr)")
+        #expect(existing.stderr == "splice: out.mp4 already exists (use --overwrite to replace it)\n")
+        #expect(try String(contentsOf: scratch.file("out.mp4"), encoding: .utf8) == "precious")
+
+        let noFolder = try await SpliceTool.run(["join", "plan.json", "-o", "missing/out.mp4"], in: scratch.url)
+        #expect(noFolder.status == 1, "\(noFolder.stderr)")
+        #expect(noFolder.stderr == "splice: cannot write missing/out.mp4: the folder \(scratch.file("missing").path) does not exist\n")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.file("plan.parts").path)) ?? [] == [],
+                "no audio rendered, no part")
+    }
+
+    @Test func planChecksItsOutputFolder() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        let run = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "missing/plan.json"], in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "splice: cannot write missing/plan.json: the folder \(scratch.file("missing").path) does not exist\n")
+        #expect(!scratch.contents.contains("missing"), "no folder made")
+    }
+
+    /// Refused before any capture device is opened: a usage error for a value, 1 for the output location.
+    @Test(arguments: [
+        (["-o", "take.avi"], 2, "splice record: the movie is .mp4 or .mov: give a file name ending in one of them, not 'take.avi'\n"
+            + "Run 'splice record --help' for usage.\n"),
+        (["-o", "take.mp4", "--max-duration", "-1s"], 2,
+         "splice record: --max-duration takes a time above 0, not '-1s'\nRun 'splice record --help' for usage.\n"),
+        (["-o", "take.mp4", "--fragment-interval", "0s"], 2,
+         "splice record: --fragment-interval takes a time above 0, not '0s'\nRun 'splice record --help' for usage.\n"),
+        (["-o", "missing/take.mp4"], 1, "splice: cannot write missing/take.mp4: the folder SCRATCH/missing does not exist\n"),
+        (["-o", "kept.mp4"], 1, "splice: kept.mp4 already exists (a recording never replaces a file)\n"),
+    ])
+    func recordRefusesBeforeOpeningDevices(arguments: [String], status: Int32, message: String) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("kept.mp4", "precious")
+        let limit = arguments.contains("--max-duration") ? [] : ["--max-duration", "1s"]
+        let run = try await SpliceTool.run(["record", "--video", "virtual:camera"] + limit + arguments, in: scratch.url)
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stderr == message.replacingOccurrences(of: "SCRATCH", with: scratch.url.path))
+        #expect(scratch.contents == ["kept.mp4"], "nothing recorded: \(scratch.contents)")
+        #expect(try String(contentsOf: scratch.file("kept.mp4"), encoding: .utf8) == "precious")
+    }
+
+    @Test func repairNamesTheFileAndTheCause() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let missing = try await SpliceTool.run(["repair", "nowhere.mp4"], in: scratch.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "splice repair: cannot read or truncate \(scratch.file("nowhere.mp4").path): "
+                + "No such file or directory (errno 2)\n")
+        try scratch.write("notes.txt", "not a movie")
+        let notAMovie = try await SpliceTool.run(["repair", "notes.txt"], in: scratch.url)
+        #expect(notAMovie.status == 1)
+        #expect(notAMovie.stderr == "splice repair: \(scratch.file("notes.txt").path) is not an ISO media movie "
+                + "(it does not start with an ftyp box or has no moov box)\n")
+    }
+}
