@@ -71,10 +71,26 @@ struct ExportParityTests {
             let comparison = try FrameComparison(actual: rendered[index], expected: decoded[index])
             #expect(comparison.isIdentical, "frame \(frame): \(comparison)")
         }
-        // The export's every frame as a digest log: identical on every run of this FFmpeg build.
+        // The export's every frame as a digest log. Timestamps, durations and sizes equal the golden log's on every
+        // machine; the pictures' digests only on machines whose FFmpeg takes the same SIMD paths (libswscale's
+        // scaling rounds differently on its C and SIMD paths: SPLICE_FFMPEG_CPU_FLAGS=0 changes every digest), so
+        // the digests are compared only where the first frame's matches — the pictures themselves are held exact
+        // to the image generator above on every machine.
         let log = try await FrameDigestLog(contentsOf: url)
         #expect(log.frames.count == 60 && Set(log.frames.map(\.md5)).count == 60, "60 different frames")
-        S.goldens.expect(log.text, matchesGoldenLog: "export-parity-ffv1")
+        let golden = try String(contentsOf: S.goldens.url(forGolden: "export-parity-ffv1", extension: "framemd5"), encoding: .utf8)
+        func timing(_ text: String) -> [String] {
+            text.split(separator: "\n").map { line in
+                line.hasPrefix("#") ? String(line) : line.split(separator: ",").dropLast().joined(separator: ",")
+            }
+        }
+        #expect(timing(log.text) == timing(golden), "frame timing differs from the golden log:\n\(log.text)")
+        let goldenFirst = golden.split(separator: "\n").first { !$0.hasPrefix("#") }?.split(separator: ",").last
+        if goldenFirst.map({ $0.trimmingCharacters(in: .whitespaces) }) == log.frames.first?.md5 {
+            S.goldens.expect(log.text, matchesGoldenLog: "export-parity-ffv1")
+        } else {
+            print("export parity: this machine's FFmpeg SIMD paths give other digests than the golden log's; timing compared only")
+        }
     }
 
     @Test func zeroToleranceMatchesTheH264ExportWithinEncoderNoise() async throws {
