@@ -55,5 +55,7 @@ let package = Package(
         // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
+        // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
+        .testTarget(name: "ArchitectureTests"),
     ]
 )

@@ -1,4 +1,4 @@
-// FreeType and libfribidi for Export's multi-font text layout (Planning/TextLayout+Measuring.swift): FreeType
+// FreeType and libfribidi for Export's multi-font text layout (Compositing/Text/): FreeType
 // measures each font run as FFmpeg 5.1's drawtext does, libfribidi shapes and orders the text as drawtext's
 // `text_shaping` does. The constants below are compound macros Swift does not import.
 #include <ft2build.h>

@@ -97,7 +97,7 @@ extension AssetExportSession {
     /// Renders each run of adjacent re-encoded spans into its own video-only file (one encoder, one IDR picture per
     /// run, whatever the spans' reasons), one after another.
     private func renderPieces(
-        _ decision: SmartRenderDecision, parameters: SmartRenderEncoding.SourceParameters, plan: ExportPlan, directory: URL
+        _ decision: SmartRenderDecision, parameters: JoinableStreamParameters, plan: ExportPlan, directory: URL
     ) async throws -> [SmartRenderPiece] {
         guard let video = plan.video, let videoSettings = plan.settings.video else { return [] }
         let start = request.withLock { $0.timeRange.start }
@@ -139,7 +139,7 @@ extension AssetExportSession {
     /// matched to that source.
     func renderPart(
         _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
-        piece: SmartRenderEncoding.SourceParameters?, progress: ClosedRange<Double>
+        piece: JoinableStreamParameters?, progress: ClosedRange<Double>
     ) async throws {
         let request = self.request.withLock { $0 }
         let session = AssetExportSession(asset: asset, settings: settings)

@@ -19,7 +19,7 @@ struct SmartRenderEncodingTests {
             let p = parameters.pointee
             return (Array(UnsafeBufferPointer(start: p.extradata, count: Int(p.extradata_size))), Int(p.profile), Int(p.level))
         }
-        let source = try #require(SmartRenderEncoding.SourceParameters(avcC: extradata))
+        let source = try #require(JoinableStreamParameters(avcC: extradata))
         #expect(source.profile == profile)
         #expect(source.level == level)
         #expect(source.parameterSetIDs == [0])
@@ -27,10 +27,10 @@ struct SmartRenderEncodingTests {
     }
 
     @Test func exponentialGolombCodes() {
-        #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb([0b1000_0000]) == 0)
-        #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb([0b0100_0000]) == 1)
-        #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb([0b0110_0000]) == 2)
-        #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb([0b0001_0110]) == 10)
+        #expect(JoinableStreamParameters.exponentialGolomb([0b1000_0000]) == 0)
+        #expect(JoinableStreamParameters.exponentialGolomb([0b0100_0000]) == 1)
+        #expect(JoinableStreamParameters.exponentialGolomb([0b0110_0000]) == 2)
+        #expect(JoinableStreamParameters.exponentialGolomb([0b0001_0110]) == 10)
     }
 
     /// Encodes 40 grey 320 × 240 frames (key frames every 30) for a Main 3.1 source whose SPS id is 0.
@@ -39,12 +39,12 @@ struct SmartRenderEncodingTests {
         let video = VideoPlan(
             renderSize: size, outputSize: size, frameDuration: MediaTime(value: 1, timescale: 30),
             duration: MediaTime(seconds: 2), tracks: [], instructions: [])
-        let source = SmartRenderEncoding.SourceParameters(profile: 77, level: 31, parameterSetIDs: [0])
+        let source = JoinableStreamParameters(profile: 77, level: 31, parameterSetIDs: [0])
         #expect(SmartRenderEncoding.mismatch(source, video: video) == nil)
         var settings = VideoSettings(encoderPreset: "veryfast")
         settings.keyFrameInterval = 30
-        var configuration = SmartRenderEncoding.configuration(
-            settings, video: video, clock: EncoderClock(video), fileType: .mp4, source: source)
+        var configuration = settings.encoderConfiguration(
+            for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
         configuration.threadCount = 1
         let encoder = try Encoder(configuration: configuration)
         try encoder.open()
@@ -81,9 +81,9 @@ struct SmartRenderEncodingTests {
             let sps = try #require(units.first { $0[0] & 0x1F == 7 })
             #expect(sps[1] == 77, "profile_idc")
             #expect(sps[3] == 31, "level_idc")
-            #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb(Array(sps[4...])) == 1, "seq_parameter_set_id")
+            #expect(JoinableStreamParameters.exponentialGolomb(Array(sps[4...])) == 1, "seq_parameter_set_id")
             let pps = try #require(units.first { $0[0] & 0x1F == 8 })
-            #expect(SmartRenderEncoding.SourceParameters.exponentialGolomb(Array(pps[1...])) == 1, "pic_parameter_set_id")
+            #expect(JoinableStreamParameters.exponentialGolomb(Array(pps[1...])) == 1, "pic_parameter_set_id")
         }
     }
 
@@ -93,11 +93,11 @@ struct SmartRenderEncodingTests {
         let video = VideoPlan(
             renderSize: size, outputSize: size, frameDuration: MediaTime(value: 1, timescale: 30),
             duration: MediaTime(seconds: 1), tracks: [], instructions: [])
-        let high422 = SmartRenderEncoding.SourceParameters(profile: 122, level: 40, parameterSetIDs: [0])
+        let high422 = JoinableStreamParameters(profile: 122, level: 40, parameterSetIDs: [0])
         #expect(SmartRenderEncoding.mismatch(high422, video: video) == "H.264 profile_idc 122 cannot be encoded by x264")
-        let full = SmartRenderEncoding.SourceParameters(profile: 100, level: 40, parameterSetIDs: Set(0..<32))
+        let full = JoinableStreamParameters(profile: 100, level: 40, parameterSetIDs: Set(0..<32))
         #expect(SmartRenderEncoding.mismatch(full, video: video) == "the source uses every SPS id (0…31)")
-        let high10 = SmartRenderEncoding.SourceParameters(profile: 110, level: 40, parameterSetIDs: [0])
+        let high10 = JoinableStreamParameters(profile: 110, level: 40, parameterSetIDs: [0])
         #expect(SmartRenderEncoding.mismatch(high10, video: video) == "profile_idc 110 does not match the output's 8-bit canvas")
     }
 

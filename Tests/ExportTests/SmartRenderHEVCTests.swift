@@ -116,14 +116,14 @@ struct SmartRenderHEVCTests {
         let video = VideoPlan(
             renderSize: size, outputSize: size, frameDuration: Self.frame, duration: MediaTime(seconds: 2), tracks: [],
             instructions: [])
-        let source = SmartRenderEncoding.SourceParameters(codec: .hevc, profile: 1, level: 60, parameterSetIDs: [0])
+        let source = JoinableStreamParameters(codec: .hevc, profile: 1, level: 60, parameterSetIDs: [0])
         #expect(SmartRenderEncoding.mismatch(source, video: video) == nil)
-        let main10 = SmartRenderEncoding.SourceParameters(codec: .hevc, profile: 2, level: 60, parameterSetIDs: [0])
+        let main10 = JoinableStreamParameters(codec: .hevc, profile: 2, level: 60, parameterSetIDs: [0])
         #expect(SmartRenderEncoding.mismatch(main10, video: video) == "HEVC profile Main 10 does not match the output's 8-bit canvas")
         var settings = VideoSettings(codec: .hevc, encoderPreset: "veryfast")
         settings.keyFrameInterval = 30
-        let configuration = SmartRenderEncoding.configuration(
-            settings, video: video, clock: EncoderClock(video), fileType: .mp4, source: source)
+        let configuration = settings.encoderConfiguration(
+            for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
         let encoder = try Encoder(configuration: configuration)
         try encoder.open()
         let frame = try Frame()

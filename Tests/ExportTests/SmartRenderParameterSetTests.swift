@@ -38,8 +38,8 @@ struct SmartRenderParameterSetTests {
         #expect(recordA != recordB)
         let setsA = try #require(SmartRenderParameterSets(decoderConfiguration: recordA, codec: .h264))
         #expect(setsA.units.map { $0[0] & 0x1F } == [7, 8], "one SPS, one PPS")
-        #expect(SmartRenderEncoding.SourceParameters(avcC: recordA)?.profile == 100)
-        #expect(SmartRenderEncoding.SourceParameters(avcC: recordB)?.profile == 77)
+        #expect(JoinableStreamParameters(avcC: recordA)?.profile == 100)
+        #expect(JoinableStreamParameters(avcC: recordB)?.profile == 77)
         // Length-prefixed as MP4 samples hold them: the prefix is each unit's length.
         let prefixed = setsA.lengthPrefixed
         #expect(GroupOfPicturesScan.nalUnitTypes(prefixed, lengthSize: 4) == [7, 8])

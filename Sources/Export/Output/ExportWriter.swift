@@ -107,7 +107,7 @@ final class ExportWriter {
         let clock = EncoderClock(video, segmentedExportDuration: plan.segmentedExportDuration)
         encoderClock = clock
         let configuration = if let source = plan.smartRenderPiece {
-            SmartRenderEncoding.configuration(settings, video: video, clock: clock, fileType: plan.fileType, source: source)
+            settings.encoderConfiguration(for: video, clock: clock, fileType: plan.fileType, joining: source)
         } else {
             settings.encoderConfiguration(
                 for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil)

@@ -22,5 +22,5 @@ struct ExportPlan: Sendable {
     /// re-encoded spans (``smartRenderReport(cancellation:)``) before rendering.
     var smartRendering = false
     /// Set for a piece smart rendering re-encodes (``ExportRequest/smartRenderPiece``).
-    var smartRenderPiece: SmartRenderEncoding.SourceParameters?
+    var smartRenderPiece: JoinableStreamParameters?
 }

@@ -25,7 +25,7 @@ struct ExportRequest: Sendable {
     var smartRendering = false
     /// Set for a piece that smart rendering re-encodes between copied packets: the copied H.264 source its encoder
     /// settings match (``SmartRenderEncoding``).
-    var smartRenderPiece: SmartRenderEncoding.SourceParameters?
+    var smartRenderPiece: JoinableStreamParameters?
     /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
     var concurrentSegments: Int?
     /// ``AssetExportSession/customVideoCompositor``: renders every frame in place of the built-in layer compositing.

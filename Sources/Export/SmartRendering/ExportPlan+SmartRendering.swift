@@ -18,7 +18,7 @@ struct SmartRenderDecision: Sendable {
     /// span's.
     var sampleEntrySource: AssetTrack?
     /// What the re-encoded pieces must match (the sample entry source's profile and level).
-    var parameters: SmartRenderEncoding.SourceParameters?
+    var parameters: JoinableStreamParameters?
     /// True when the copied pieces carry their source's parameter sets in-band (``SmartRenderParameterSets``):
     /// HEVC (x265's pieces reuse id 0), or copied sources whose decoder configurations differ.
     var parameterSetsInBand = false
@@ -88,7 +88,7 @@ extension ExportPlan {
             guard lengthSize == 4 else {
                 return fallback(.formatMismatch("the NAL units of \(name) have \(lengthSize)-byte lengths, the re-encoded pieces 4"))
             }
-            if codec == .h264, let ids = SmartRenderEncoding.SourceParameters(avcC: configuration)?.parameterSetIDs {
+            if codec == .h264, let ids = JoinableStreamParameters(avcC: configuration)?.parameterSetIDs {
                 usedIDs.formUnion(ids)
             }
             if !configurations.contains(configuration) { configurations.append(configuration) }
@@ -96,7 +96,7 @@ extension ExportPlan {
         }
         guard let first = configurations.first, let sampleEntry = tracks[keys[0]],
               var parameters = codec == .hevc
-                ? SmartRenderEncoding.SourceParameters(hvcC: first) : SmartRenderEncoding.SourceParameters(avcC: first)
+                ? JoinableStreamParameters(hvcC: first) : JoinableStreamParameters(avcC: first)
         else {
             return fallback(.formatMismatch("its decoder configuration is not an avcC or hvcC record with an SPS"))
         }
