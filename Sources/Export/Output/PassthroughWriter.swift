@@ -28,6 +28,9 @@ final class PassthroughWriter {
         /// Audio: output time where the next packet starts, in ``cursorTimeBase``; converted to the output time base
         /// (rounded to the nearest tick) only when a packet is stamped, so roundings never add up.
         private var audioCursor: Int64 = 0
+        /// Audio: the length of the last packet stamped, in ``cursorTimeBase`` (the next piece's pre-roll has the same:
+        /// the pieces' codec parameters are equal).
+        private var lastAudioPacketLength: Int64 = 0
         /// Output timestamps of the waiting packet.
         private(set) var waitingTime = MediaTime.zero
 
@@ -72,7 +75,8 @@ final class PassthroughWriter {
                 let piece = track.pieces[pieceIndex]
                 if reader == nil {
                     if cancellation.isCancelled { throw CancellationError() }
-                    reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
+                    reader = try PassthroughPieceReader(
+                        piece: piece, trackID: track.trackID, startShift: startShift(of: piece), cancellation: cancellation)
                     if pieceIndex == 0 { audioCursor = cursor(piece.targetStart) }
                 }
                 if let reader, try reader.next() {
@@ -95,6 +99,18 @@ final class PassthroughWriter {
         /// An audio cursor position (``cursorTimeBase``) in the output time base, rounded to the nearest tick.
         private func output(cursor position: Int64) -> Int64 { av_rescale_q(position, cursorTimeBase, outputTimeBase) }
 
+        /// Audio: how far from its composition start (seconds) the current piece's first kept packet will be written —
+        /// the output packet boundary after the previous piece's packets (and the piece's pre-roll in MP4/MOV) — so
+        /// the reader keeps the source packet nearest that place and the piece's samples land within half a packet
+        /// of their time. One rounding per join: the previous piece ends at the output boundary nearest its end, and
+        /// the next starts with the source packet that fits that boundary (rounding each side to its own grid would
+        /// add up to almost a packet). Zero for the first piece, which is placed exactly, and for video.
+        private func startShift(of piece: PassthroughPlan.Piece) -> MediaTime {
+            guard track.mediaType == .audio, pieceIndex > 0 else { return .zero }
+            let firstKept = audioCursor + (keepsPreroll ? lastAudioPacketLength : 0)
+            return MediaTime(pts: firstKept - cursor(piece.targetStart), timeBase: cursorTimeBase) ?? .zero
+        }
+
         /// Sets the waiting packet's output timestamps; false when it falls past the piece (audio).
         private func restamp(_ reader: PassthroughPieceReader, piece: PassthroughPlan.Piece) throws -> Bool {
             let packet = reader.packet
@@ -107,7 +123,8 @@ final class PassthroughWriter {
                     // The first piece's pre-roll (the source's priming) goes before the output's time 0 — the first
                     // kept packet then lands exactly where its samples belong, and the muxer writes an edit list
                     // that trims the pre-roll (media_time = its length, as the source had). Later pieces' pre-roll
-                    // takes the place of the previous piece's last packet, so their first kept sample is on time.
+                    // takes the place of the previous piece's last packet, and the reader chose the first kept packet
+                    // to fit the boundary after it (startShift), so the piece is within half a packet of its time.
                     if pieceIndex == 0 {
                         audioCursor = cursor(piece.targetStart)
                             + av_rescale_q(reader.firstKeptOffset, reader.timeBase, cursorTimeBase) - length
@@ -120,6 +137,7 @@ final class PassthroughWriter {
                 }
                 let start = output(cursor: audioCursor)
                 audioCursor += length
+                lastAudioPacketLength = length
                 packet.setTiming(presentation: start, decoding: start, duration: output(cursor: audioCursor) - start)
             } else {
                 // Output time = target start + (source time − source start), exactly, then into the output base.
