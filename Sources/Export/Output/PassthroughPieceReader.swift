@@ -12,12 +12,13 @@ internal import CMedia
 /// (which it could reference, with B-frames) — and refuses the cut otherwise, naming the nearest ends that work
 /// (exact within the group of pictures and the packets read past the cut).
 ///
-/// Audio: every packet is a key frame; yields packets from the one whose boundary is nearest the start onward,
-/// until the writer stops asking (it decides the end from the output position) or the file ends. Before them it
-/// yields one *pre-roll* packet (``isPreroll``): the packet before the first kept one — at the start of a file, the
-/// encoder's priming packet the demuxer marks as discarded (AAC: 1024 samples, the `media_time` of the source's
-/// edit list). A decoder needs it to rebuild the first kept packet's samples (MDCT codecs overlap neighbouring
-/// packets); the writer places it just before the piece, so the output keeps the priming as an edit list.
+/// Audio: every packet is a key frame; yields packets from the one whose boundary is nearest the start onward (the
+/// start moved by the writer's `startShift`, see ``init(piece:trackID:startShift:cancellation:)``), until the writer
+/// stops asking (it decides the end from the output position) or the file ends. Before them it yields one *pre-roll*
+/// packet (``isPreroll``): the packet before the first kept one — at the start of a file, the encoder's priming
+/// packet the demuxer marks as discarded (AAC: 1024 samples, the `media_time` of the source's edit list). A decoder
+/// needs it to rebuild the first kept packet's samples (MDCT codecs overlap neighbouring packets); the writer places
+/// it just before the piece, so the output keeps the priming as an edit list.
 final class PassthroughPieceReader {
     let piece: PassthroughPlan.Piece
     let trackID: Int32
@@ -29,6 +30,9 @@ final class PassthroughPieceReader {
     /// The piece's source range as stream timestamps: [startTimestamp, endTimestamp).
     private let startTimestamp: Int64
     private let endTimestamp: Int64
+    /// Audio: the stream timestamp whose nearest packet boundary starts the kept packets (``startTimestamp`` moved by
+    /// the writer's start shift).
+    private let audioStartTarget: Int64
     /// Audio packet duration when the container leaves it unset, in the stream time base.
     private let nominalAudioDuration: Int64
     private enum Phase { case seeking, copying, done }
@@ -54,8 +58,13 @@ final class PassthroughPieceReader {
     private static let reorderWindow = 32
 
     /// Opens the piece's source and positions it at the piece's start.
+    /// - Parameter startShift: audio: where the first kept packet should begin relative to the piece's start (seconds,
+    ///   negative for before; under half a packet): the packet whose start is nearest the piece's start plus this is
+    ///   the first kept. ``PassthroughWriter`` passes how far the output packet boundary the piece starts on lies from
+    ///   the piece's composition start, so the piece's samples land within half a packet of their time. Ignored for
+    ///   video.
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
-    init(piece: PassthroughPlan.Piece, trackID: Int32, cancellation: CancellationFlag) throws {
+    init(piece: PassthroughPlan.Piece, trackID: Int32, startShift: MediaTime = .zero, cancellation: CancellationFlag) throws {
         self.piece = piece
         self.trackID = trackID
         source = try SourceStream(url: piece.source.assetURL, index: piece.source.streamIndex, cancellation: cancellation)
@@ -64,6 +73,8 @@ final class PassthroughPieceReader {
         let offset = piece.source.startTimeOffset
         startTimestamp = (piece.sourceRange.start + offset).timestamp(in: timeBase) ?? 0
         endTimestamp = (piece.sourceRange.end + offset).timestamp(in: timeBase) ?? Int64.max
+        audioStartTarget = isVideo
+            ? startTimestamp : (piece.sourceRange.start + offset + startShift).timestamp(in: timeBase) ?? startTimestamp
         let frameSize = Int64(source.audioFrameSize.samples)
         let sampleRate = Int64(source.audioFrameSize.sampleRate)
         nominalAudioDuration = frameSize > 0 && sampleRate > 0
@@ -72,7 +83,8 @@ final class PassthroughPieceReader {
         heldPacket = try Packet()
         if piece.sourceRange.start > .zero {
             // Audio: two packets early, so the packet before the first kept one is read (the pre-roll).
-            try? source.seek(toTimestamp: isVideo ? startTimestamp : startTimestamp - 2 * nominalAudioDuration)
+            let audioSeek = min(startTimestamp, audioStartTarget) - 2 * nominalAudioDuration
+            try? source.seek(toTimestamp: isVideo ? startTimestamp : audioSeek)
         }
     }
 
@@ -115,9 +127,10 @@ final class PassthroughPieceReader {
             }
             if !isVideo {
                 if phase == .seeking {
-                    // Start at the packet boundary nearest the start: skip packets whose midpoint is at or before it
-                    // (and the priming packets the demuxer marks discarded), keeping the last skipped as pre-roll.
-                    if packet.isDiscarded || 2 * pts + packetDuration <= 2 * startTimestamp {
+                    // Start at the packet boundary nearest the (shifted) start: skip packets whose midpoint is at or
+                    // before it (and the priming packets the demuxer marks discarded), keeping the last skipped as
+                    // pre-roll.
+                    if packet.isDiscarded || 2 * pts + packetDuration <= 2 * audioStartTarget {
                         packet.swapContents(with: heldPacket)
                         hasHeldPacket = true
                         continue

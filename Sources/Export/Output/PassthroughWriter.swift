@@ -21,8 +21,16 @@ final class PassthroughWriter {
         private(set) var reader: PassthroughPieceReader?
         /// Output decoding timestamp of the last packet handed out, for monotonic timestamps across joins.
         private var lastDecodingTimestamp: Int64?
-        /// Audio: output time (in the output time base) where the next packet starts.
+        /// Audio: the time base the cursor counts in — the sources' common time base, the one asked of the muxer. The
+        /// muxer may choose a coarser one (Matroska: milliseconds), where a packet (AAC: 1024 samples, 21.33 ms at
+        /// 48 kHz) is not a whole number of ticks; a cursor counted in it would drift by every packet's rounding.
+        private let cursorTimeBase: AVRational
+        /// Audio: output time where the next packet starts, in ``cursorTimeBase``; converted to the output time base
+        /// (rounded to the nearest tick) only when a packet is stamped, so roundings never add up.
         private var audioCursor: Int64 = 0
+        /// Audio: the length of the last packet stamped, in ``cursorTimeBase`` (the next piece's pre-roll has the same:
+        /// the pieces' codec parameters are equal).
+        private var lastAudioPacketLength: Int64 = 0
         /// Output timestamps of the waiting packet.
         private(set) var waitingTime = MediaTime.zero
 
@@ -54,8 +62,9 @@ final class PassthroughWriter {
                 }
                 timeBases.append(other.timeBase)
             }
-            outputIndex = try reference.source.withCodecParameters {
-                try output.addStream(copying: $0, timeBase: AVRational.commonTimeBase(timeBases))
+            cursorTimeBase = AVRational.commonTimeBase(timeBases)
+            outputIndex = try reference.source.withCodecParameters { [cursorTimeBase] in
+                try output.addStream(copying: $0, timeBase: cursorTimeBase)
             }
         }
 
@@ -66,8 +75,9 @@ final class PassthroughWriter {
                 let piece = track.pieces[pieceIndex]
                 if reader == nil {
                     if cancellation.isCancelled { throw CancellationError() }
-                    reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
-                    if pieceIndex == 0 { audioCursor = output(piece.targetStart) }
+                    reader = try PassthroughPieceReader(
+                        piece: piece, trackID: track.trackID, startShift: startShift(of: piece), cancellation: cancellation)
+                    if pieceIndex == 0 { audioCursor = cursor(piece.targetStart) }
                 }
                 if let reader, try reader.next() {
                     // Pre-roll is written only where the container can trim it (an edit list; see restamp).
@@ -83,29 +93,52 @@ final class PassthroughWriter {
         /// `time` in the output time base.
         private func output(_ time: MediaTime) -> Int64 { time.timestamp(in: outputTimeBase) ?? 0 }
 
+        /// `time` in ``cursorTimeBase``.
+        private func cursor(_ time: MediaTime) -> Int64 { time.timestamp(in: cursorTimeBase) ?? 0 }
+
+        /// An audio cursor position (``cursorTimeBase``) in the output time base, rounded to the nearest tick.
+        private func output(cursor position: Int64) -> Int64 { av_rescale_q(position, cursorTimeBase, outputTimeBase) }
+
+        /// Audio: how far from its composition start (seconds) the current piece's first kept packet will be written —
+        /// the output packet boundary after the previous piece's packets (and the piece's pre-roll in MP4/MOV) — so
+        /// the reader keeps the source packet nearest that place and the piece's samples land within half a packet
+        /// of their time. One rounding per join: the previous piece ends at the output boundary nearest its end, and
+        /// the next starts with the source packet that fits that boundary (rounding each side to its own grid would
+        /// add up to almost a packet). Zero for the first piece, which is placed exactly, and for video.
+        private func startShift(of piece: PassthroughPlan.Piece) -> MediaTime {
+            guard track.mediaType == .audio, pieceIndex > 0 else { return .zero }
+            let firstKept = audioCursor + (keepsPreroll ? lastAudioPacketLength : 0)
+            return MediaTime(pts: firstKept - cursor(piece.targetStart), timeBase: cursorTimeBase) ?? .zero
+        }
+
         /// Sets the waiting packet's output timestamps; false when it falls past the piece (audio).
         private func restamp(_ reader: PassthroughPieceReader, piece: PassthroughPlan.Piece) throws -> Bool {
             let packet = reader.packet
             let duration = av_rescale_q(reader.packetDuration, reader.timeBase, outputTimeBase)
             let end = output(piece.targetEnd)
             if track.mediaType == .audio {
+                // Counted in the sources' time base, where every packet length is exact (see cursorTimeBase).
+                let length = av_rescale_q(reader.packetDuration, reader.timeBase, cursorTimeBase)
                 if reader.isPreroll {
                     // The first piece's pre-roll (the source's priming) goes before the output's time 0 — the first
                     // kept packet then lands exactly where its samples belong, and the muxer writes an edit list
                     // that trims the pre-roll (media_time = its length, as the source had). Later pieces' pre-roll
-                    // takes the place of the previous piece's last packet, so their first kept sample is on time.
+                    // takes the place of the previous piece's last packet, and the reader chose the first kept packet
+                    // to fit the boundary after it (startShift), so the piece is within half a packet of its time.
                     if pieceIndex == 0 {
-                        audioCursor = output(piece.targetStart)
-                            + av_rescale_q(reader.firstKeptOffset, reader.timeBase, outputTimeBase) - duration
+                        audioCursor = cursor(piece.targetStart)
+                            + av_rescale_q(reader.firstKeptOffset, reader.timeBase, cursorTimeBase) - length
                     }
                 } else {
                     // Packets lie end to end; the piece takes the next one while its midpoint is before the piece's
                     // end — before the next piece's pre-roll (one packet) when another piece follows.
-                    let reserve = keepsPreroll && pieceIndex + 1 < track.pieces.count ? duration : 0
-                    if 2 * audioCursor + duration > 2 * (end - reserve) { return false }
+                    let reserve = keepsPreroll && pieceIndex + 1 < track.pieces.count ? length : 0
+                    if 2 * audioCursor + length > 2 * (cursor(piece.targetEnd) - reserve) { return false }
                 }
-                packet.setTiming(presentation: audioCursor, decoding: audioCursor, duration: duration)
-                audioCursor += duration
+                let start = output(cursor: audioCursor)
+                audioCursor += length
+                lastAudioPacketLength = length
+                packet.setTiming(presentation: start, decoding: start, duration: output(cursor: audioCursor) - start)
             } else {
                 // Output time = target start + (source time − source start), exactly, then into the output base.
                 let shift = piece.targetStart - piece.sourceRange.start - piece.source.startTimeOffset

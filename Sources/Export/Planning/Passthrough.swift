@@ -23,16 +23,20 @@ import VideoComposition
 /// The segments of a track are copied back to back, their timestamps offset so the result plays continuously (as
 /// `ffmpeg -f concat -c copy`). Video is exact to the frame: the packets whose presentation time lies in the
 /// segment are copied, from the key frame at its start; the last picture's duration is cut at the segment's end.
-/// Passthrough audio: a segment starts at the source packet boundary nearest its start (AAC: 1024 samples, 21.3 ms
-/// at 48 kHz), packets are laid end to end, and a segment takes packets while the next one's midpoint lies before
-/// the segment's end in the output, so every cut is within half a packet of its composition time and the error never
-/// accumulates. Each segment is preceded by one pre-roll packet (the source's priming packet at its start, else the
-/// packet before the first kept one) that the decoder needs to rebuild the first kept samples. In MP4/MOV/M4A the
-/// first segment's pre-roll sits before time 0 and the muxer writes an edit list trimming it together with the part
-/// of the first packet before the segment's start (AAC priming kept: the start is exact to the sample); a later
-/// segment's pre-roll takes the place of the previous segment's last packet, so its first sample is on time — exact
-/// when the join falls on the packet grid, within half a packet otherwise (one edit list cannot trim mid-stream).
-/// Matroska has no such edit list: there the pre-roll is left out.
+/// Passthrough audio: copied packets can only start and end whole (AAC: 1024 samples, 21.3 ms at 48 kHz), so a
+/// join off the packet grid is placed at the nearest packet boundary. Packets are laid end to end; a segment takes
+/// packets while the next one's midpoint lies before its end in the output, and the next segment starts with the
+/// source packet nearest to where that output boundary falls in it, so every segment's samples play within half a
+/// packet of their composition time and the error never accumulates. Each segment is preceded by one pre-roll packet
+/// (the source's priming packet at its start, else the packet before the first kept one) that the decoder needs to
+/// rebuild the first kept samples. In MP4/MOV/M4A the first segment's pre-roll sits before time 0 and the muxer
+/// writes an edit list trimming it together with the part of the first packet before the segment's start (AAC
+/// priming kept: the start is exact to the sample); a later segment's pre-roll takes the place of the previous
+/// segment's last packet. One edit per segment could trim every join to the sample (as AVFoundation writes them),
+/// but FFmpeg 5.1's mov demuxer applies only the first edit to the sample and later ones to whole packets, so
+/// FFmpeg-based readers (Splice's own included) would play such joins up to a packet off each, adding up: the
+/// writer keeps the one edit. Matroska has no such edit list: there the pre-roll is left out, and a segment's first
+/// packet decodes without its predecessor (its onset within one packet of its time).
 struct PassthroughPlan: Sendable {
     /// One segment to copy.
     struct Piece: Sendable {
