@@ -31,12 +31,12 @@ package final class Decoder {
         pointer = context
         timeBase = stream.pointee.time_base
         codecName = String(cString: codec.pointee.name)
-        try FFmpegError.check(avcodec_parameters_to_context(context, parameters))
+        try FFmpegError.check(avcodec_parameters_to_context(context, parameters), in: "avcodec_parameters_to_context")
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = threads
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
-        try FFmpegError.check(avcodec_open2(context, codec, nil))
+        try FFmpegError.check(avcodec_open2(context, codec, nil), in: "avcodec_open2")
     }
 
     deinit {
@@ -50,7 +50,7 @@ package final class Decoder {
         let code = avcodec_send_packet(pointer, packet?.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return false }
         if code == cmedia_AVERROR_EOF() { return true }  // already draining: nothing more to send
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avcodec_send_packet")
         return true
     }
 
@@ -59,7 +59,7 @@ package final class Decoder {
         let code = avcodec_receive_frame(pointer, frame.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
         if code == cmedia_AVERROR_EOF() { return .endOfStream }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avcodec_receive_frame")
         return .frame
     }
 

@@ -107,7 +107,7 @@ package final class Encoder {
         defer { av_dict_free(&dictionary) }
         for (key, value) in self.options.merging(options, uniquingKeysWith: { _, given in given }) { av_dict_set(&dictionary, key, value, 0) }
         let code = Self.withLifecycleLock(codecName) { avcodec_open2(pointer, pointer.pointee.codec, &dictionary) }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avcodec_open2")
         if av_dict_count(dictionary) > 0 { throw FFmpegError.posix(EINVAL) }
     }
 
@@ -117,7 +117,7 @@ package final class Encoder {
         let code = avcodec_send_frame(pointer, frame?.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return false }
         if code == cmedia_AVERROR_EOF() { return true }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avcodec_send_frame")
         return true
     }
 
@@ -126,7 +126,7 @@ package final class Encoder {
         let code = avcodec_receive_packet(pointer, packet.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
         if code == cmedia_AVERROR_EOF() { return .endOfStream }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avcodec_receive_packet")
         return .packet
     }
 }

@@ -124,8 +124,8 @@ package final class FilterGraph {
             sinks.insert(context, at: 0)
             inputs = try Self.link(inputs, label: label, context: context)
         }
-        try FFmpegError.check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil))
-        try FFmpegError.check(avfilter_graph_config(graph, nil))
+        try FFmpegError.check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), in: "avfilter_graph_parse_ptr")
+        try FFmpegError.check(avfilter_graph_config(graph, nil), in: "avfilter_graph_config")
     }
 
     deinit {
@@ -140,7 +140,7 @@ package final class FilterGraph {
             throw FFmpegError(rawValue: cmedia_AVERROR(ENOSYS))
         }
         var context: UnsafeMutablePointer<AVFilterContext>? = nil
-        try FFmpegError.check(avfilter_graph_create_filter(&context, filter, "\(filterName)@\(name)", arguments, nil, graph))
+        try FFmpegError.check(avfilter_graph_create_filter(&context, filter, "\(filterName)@\(name)", arguments, nil, graph), in: "avfilter_graph_create_filter")
         guard let created = context else { throw FFmpegError.posix(ENOMEM) }
         return created
     }
@@ -162,7 +162,7 @@ package final class FilterGraph {
     package func push(_ frame: Frame?, to index: Int, keepReference: Bool = false) throws {
         var flags = Int32(AV_BUFFERSRC_FLAG_PUSH)
         if keepReference { flags |= Int32(AV_BUFFERSRC_FLAG_KEEP_REF) }
-        try FFmpegError.check(av_buffersrc_add_frame_flags(sources[index], frame?.pointer, flags))
+        try FFmpegError.check(av_buffersrc_add_frame_flags(sources[index], frame?.pointer, flags), in: "av_buffersrc_add_frame_flags")
     }
 
     /// Pulls the next frame from sink `index` (`av_buffersink_get_frame`). Whatever `frame` held is released first:
@@ -173,7 +173,7 @@ package final class FilterGraph {
         let code = av_buffersink_get_frame(sinks[index], frame.pointer)
         if code == cmedia_AVERROR_EAGAIN() { return .needsInput }
         if code == cmedia_AVERROR_EOF() { return .endOfStream }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "av_buffersink_get_frame")
         return .frame
     }
 
@@ -205,7 +205,7 @@ package final class FilterGraph {
     /// owns the copy and uninitialises it, e.g. as part of a codec context).
     package func copyChannelLayout(ofSink index: Int, into layout: UnsafeMutablePointer<AVChannelLayout>) throws {
         av_channel_layout_uninit(layout)
-        try FFmpegError.check(av_buffersink_get_ch_layout(sinks[index], layout))
+        try FFmpegError.check(av_buffersink_get_ch_layout(sinks[index], layout), in: "av_buffersink_get_ch_layout")
     }
 
     /// Sends a runtime command to one filter instance (`avfilter_graph_send_command`), e.g. target `lut@L0`,
@@ -215,6 +215,6 @@ package final class FilterGraph {
         let code = response.withUnsafeMutableBufferPointer {
             avfilter_graph_send_command(pointer, target, command, argument, $0.baseAddress, Int32($0.count), 0)
         }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avfilter_graph_send_command")
     }
 }

@@ -21,7 +21,7 @@ extension Frame {
             return hash.finalize()
         }
         var rowBytes: [Int32] = [0, 0, 0, 0]
-        try FFmpegError.check(av_image_fill_linesizes(&rowBytes, format, width))
+        try FFmpegError.check(av_image_fill_linesizes(&rowBytes, format, width), in: "av_image_fill_linesizes")
         let chromaShift = Int32(descriptor.pointee.log2_chroma_h)
         for plane in 0..<4 where rowBytes[plane] > 0 {
             guard let data = self.plane(plane) else { throw FFmpegError.posix(EINVAL) }
@@ -54,7 +54,7 @@ extension Frame {
                 }
             }
         }
-        _ = try FFmpegError.check(copied)
+        _ = try FFmpegError.check(copied, in: "av_image_copy_to_buffer")
         return buffer
     }
 }

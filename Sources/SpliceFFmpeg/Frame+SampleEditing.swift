@@ -13,10 +13,10 @@ extension Frame {
         copy.pointer.pointee.nb_samples = Int32(count)
         copy.pointer.pointee.format = pointer.pointee.format
         copy.pointer.pointee.sample_rate = pointer.pointee.sample_rate
-        try FFmpegError.check(av_channel_layout_copy(&copy.pointer.pointee.ch_layout, &pointer.pointee.ch_layout))
-        try FFmpegError.check(av_frame_get_buffer(copy.pointer, 0))
+        try FFmpegError.check(av_channel_layout_copy(&copy.pointer.pointee.ch_layout, &pointer.pointee.ch_layout), in: "av_channel_layout_copy")
+        try FFmpegError.check(av_frame_get_buffer(copy.pointer, 0), in: "av_frame_get_buffer")
         try FFmpegError.check(av_samples_copy(copy.pointer.pointee.extended_data, pointer.pointee.extended_data, 0, Int32(start),
-                                              Int32(count), Int32(channelCount), AVSampleFormat(rawValue: pointer.pointee.format)))
+                                              Int32(count), Int32(channelCount), AVSampleFormat(rawValue: pointer.pointee.format)), in: "av_samples_copy")
         copy.pts = pts == cmedia_AV_NOPTS_VALUE() ? pts : pts + Int64(start)
         return copy
     }
@@ -33,7 +33,7 @@ extension Frame {
             throw FFmpegError.posix(EINVAL)
         }
         guard gains.contains(where: { $0 != 1 }) else { return }
-        try FFmpegError.check(av_frame_make_writable(pointer))
+        try FFmpegError.check(av_frame_make_writable(pointer), in: "av_frame_make_writable")
         let channels = channelCount, count = sampleCount
         guard let planes = pointer.pointee.extended_data else { return }
         for channel in 0..<min(channels, gains.count) where gains[channel] != 1 {

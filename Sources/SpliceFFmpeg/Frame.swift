@@ -23,7 +23,7 @@ package final class Frame {
     /// Makes this frame reference the same buffers as `other` (`av_frame_ref`), after dropping its own.
     package func reference(_ other: Frame) throws {
         av_frame_unref(pointer)
-        try FFmpegError.check(av_frame_ref(pointer, other.pointer))
+        try FFmpegError.check(av_frame_ref(pointer, other.pointer), in: "av_frame_ref")
     }
 
     /// Moves `other`'s buffers into this frame (`av_frame_move_ref`); `other` is left empty.
@@ -93,7 +93,7 @@ package final class Frame {
         pointer.pointee.width = Int32(width)
         pointer.pointee.height = Int32(height)
         pointer.pointee.format = pixelFormat.rawValue
-        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0), in: "av_frame_get_buffer")
     }
 
     /// Drops the frame's buffers and allocates `sampleCount` samples of `sampleFormat` at `sampleRate` Hz in
@@ -105,7 +105,7 @@ package final class Frame {
         pointer.pointee.format = sampleFormat.rawValue
         pointer.pointee.sample_rate = Int32(sampleRate)
         av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channelCount))
-        try FFmpegError.check(av_frame_get_buffer(pointer, 0))
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0), in: "av_frame_get_buffer")
     }
 
     /// Keeps only the first `count` samples of an audio frame (`nb_samples` lowered; the buffers stay as they are),

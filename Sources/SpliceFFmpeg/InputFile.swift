@@ -177,7 +177,7 @@ package final class InputFile {
         packet.unref()
         let code = av_read_frame(pointer, packet.pointer)
         if code == cmedia_AVERROR_EOF() { return false }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "av_read_frame")
         return true
     }
 
@@ -189,7 +189,7 @@ package final class InputFile {
     ///   - timestamp: a presentation timestamp in that stream's time base.
     /// - Throws: ``FFmpegError`` when the demuxer cannot seek there.
     package func seek(streamIndex: Int, toTimestamp timestamp: Int64) throws {
-        try FFmpegError.check(av_seek_frame(pointer, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD))
+        try FFmpegError.check(av_seek_frame(pointer, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), in: "av_seek_frame")
     }
 
     /// Classifies a failed `avformat_open_input`.

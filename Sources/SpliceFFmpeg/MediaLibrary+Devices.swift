@@ -29,7 +29,7 @@ extension MediaLibrary {
         var list: UnsafeMutablePointer<AVDeviceInfoList>?
         let code = avdevice_list_input_sources(format, nil, nil, &list)
         defer { avdevice_free_list_devices(&list) }
-        try FFmpegError.check(code)
+        try FFmpegError.check(code, in: "avdevice_list_input_sources")
         guard let list else { return [] }
         var sources: [DeviceSource] = []
         let count = Int(list.pointee.nb_devices)

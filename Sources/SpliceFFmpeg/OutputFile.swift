@@ -19,14 +19,14 @@ package final class OutputFile {
     package init(path: String, formatName: String, cancellation: CancellationFlag) throws {
         MediaLibrary.installLogRouting()
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, path))
+        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, path), in: "avformat_alloc_output_context2")
         guard let allocated = context else { throw FFmpegError.posix(ENOMEM) }
         pointer = allocated
         self.path = path
         self.cancellation = cancellation
         var callback = AVIOInterruptCB(
             callback: outputFileInterruptCallback, opaque: Unmanaged.passUnretained(cancellation).toOpaque())
-        try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil))
+        try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil), in: "avio_open2")
         pointer.pointee.interrupt_callback = callback
         ioOpen = true
     }
@@ -58,7 +58,7 @@ package final class OutputFile {
     /// - Throws: ``FFmpegError`` (ENOMEM).
     package func addStream(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws -> Int {
         guard let stream = avformat_new_stream(pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
-        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters))
+        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), in: "avcodec_parameters_copy")
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = timeBase
         return Int(stream.pointee.index)
@@ -78,14 +78,14 @@ package final class OutputFile {
     /// - Returns: the stream index.
     package func addStream(for encoder: Encoder) throws -> Int {
         guard let stream = avformat_new_stream(pointer, nil) else { throw FFmpegError.posix(ENOMEM) }
-        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer))
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer), in: "avcodec_parameters_from_context")
         if var display = encoder.masteringDisplay?.ffmpegValue {
             try FFmpegError.check(cmedia_av_stream_add_side_data(
-                stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &display, MemoryLayout<AVMasteringDisplayMetadata>.size))
+                stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &display, MemoryLayout<AVMasteringDisplayMetadata>.size), in: "av_stream_add_side_data")
         }
         if var level = encoder.contentLightLevel?.ffmpegValue {
             try FFmpegError.check(cmedia_av_stream_add_side_data(
-                stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &level, MemoryLayout<AVContentLightMetadata>.size))
+                stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &level, MemoryLayout<AVContentLightMetadata>.size), in: "av_stream_add_side_data")
         }
         stream.pointee.time_base = encoder.pointer.pointee.time_base
         return Int(stream.pointee.index)
@@ -117,7 +117,7 @@ package final class OutputFile {
         guard matrix.count == 9, index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index]
         else { throw FFmpegError.posix(EINVAL) }
         var values = matrix
-        try FFmpegError.check(cmedia_av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &values, 9 * MemoryLayout<Int32>.size))
+        try FFmpegError.check(cmedia_av_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &values, 9 * MemoryLayout<Int32>.size), in: "av_stream_add_side_data")
     }
 
     /// Writes the header (`avformat_write_header`) with muxer options such as `movflags=+faststart`.
@@ -125,13 +125,13 @@ package final class OutputFile {
         var dictionary: OpaquePointer? = nil
         defer { av_dict_free(&dictionary) }
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        try FFmpegError.check(avformat_write_header(pointer, &dictionary))
+        try FFmpegError.check(avformat_write_header(pointer, &dictionary), in: "avformat_write_header")
         headerWritten = true
     }
 
     /// Writes one packet (`av_interleaved_write_frame`; takes ownership of the packet's reference).
     package func write(_ packet: Packet) throws {
-        try FFmpegError.check(av_interleaved_write_frame(pointer, packet.pointer))
+        try FFmpegError.check(av_interleaved_write_frame(pointer, packet.pointer), in: "av_interleaved_write_frame")
     }
 
     /// Current size of the written file in bytes (`avio_size`), for file length limits.
@@ -147,15 +147,15 @@ package final class OutputFile {
     /// muxer takes as "write the fragment" under `movflags=frag_custom`, then `avio_flush`).
     /// - Throws: ``FFmpegError`` from the write.
     package func writeFragment() throws {
-        try FFmpegError.check(av_write_frame(pointer, nil))
+        try FFmpegError.check(av_write_frame(pointer, nil), in: "av_write_frame")
         flush()
     }
 
     /// Flushes interleaving queues and writes the trailer (`av_write_trailer`), then closes the file.
     package func finish() throws {
-        try FFmpegError.check(av_write_trailer(pointer))
+        try FFmpegError.check(av_write_trailer(pointer), in: "av_write_trailer")
         if ioOpen {
-            try FFmpegError.check(avio_closep(&pointer.pointee.pb))
+            try FFmpegError.check(avio_closep(&pointer.pointee.pb), in: "avio_closep")
             ioOpen = false
         }
     }

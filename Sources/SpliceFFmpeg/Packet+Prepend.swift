@@ -21,7 +21,7 @@ extension Packet {
             throw FFmpegError.posix(EINVAL)
         }
         let joined = try Packet()
-        try FFmpegError.check(av_new_packet(joined.pointer, Int32(bytes.count + old)))
+        try FFmpegError.check(av_new_packet(joined.pointer, Int32(bytes.count + old)), in: "av_new_packet")
         guard let destination = joined.pointer.pointee.data else { throw FFmpegError.posix(ENOMEM) }
         let source = pointer.pointee.data
         if split > 0, let source { destination.update(from: source, count: split) }
@@ -29,7 +29,7 @@ extension Packet {
             if let base = inserted.baseAddress { (destination + split).update(from: base, count: inserted.count) }
         }
         if old > split, let source { (destination + split + bytes.count).update(from: source + split, count: old - split) }
-        try FFmpegError.check(av_packet_copy_props(joined.pointer, pointer))
+        try FFmpegError.check(av_packet_copy_props(joined.pointer, pointer), in: "av_packet_copy_props")
         av_packet_unref(pointer)
         av_packet_move_ref(pointer, joined.pointer)
     }
@@ -42,7 +42,7 @@ extension Packet {
     /// - Throws: ``FFmpegError`` (ENOMEM).
     package func setBytes(_ bytes: [(offset: Int, value: UInt8)]) throws {
         guard !bytes.isEmpty else { return }
-        try FFmpegError.check(av_packet_make_writable(pointer))
+        try FFmpegError.check(av_packet_make_writable(pointer), in: "av_packet_make_writable")
         guard let data = pointer.pointee.data else { return }
         let count = size
         for (offset, value) in bytes where offset >= 0 && offset < count { data[offset] = value }

@@ -106,7 +106,7 @@ public enum SyntheticMedia {
         defer { unlink(temporary.path) }
         if link(temporary.path, url.path) != 0 {
             if errno == EEXIST { throw ExportError.outputFileExists(url) }
-            throw ExportError.writeFailed(url, reason: "moving the finished file into place: \(String(cString: strerror(errno)))")
+            throw ExportError.writeFailed(url, reason: "moving the finished file into place: \(FailureReason.words(errno: errno))")
         }
     }
 }

@@ -114,7 +114,7 @@ extension Reliability {
                 try await task.value
             } throws: { error in
                 guard case ExportError.writeFailed(let url, let reason) = error else { return false }
-                return url.lastPathComponent == "out.mp4" && reason.contains("No such file or directory")
+                return url.lastPathComponent == "out.mp4" && reason.contains("the file or its directory does not exist")
             }
             #expect(!FileManager.default.fileExists(atPath: directory.path), "the removed directory must not come back")
             #expect(scratch.contents.isEmpty)
@@ -144,7 +144,7 @@ extension Reliability {
                 try await task.value
             } throws: { error in
                 guard case ExportError.writeFailed(let url, let reason) = error else { return false }
-                return url == output && reason.contains("Operation not permitted")
+                return url == output && reason.contains("permission denied")
             }
             #expect(FileFlags.chattr("-i", scratch.url))
             #expect(try Data(contentsOf: output) == Self.precious)

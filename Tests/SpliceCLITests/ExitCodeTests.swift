@@ -117,7 +117,7 @@ struct ExitCodeTests {
         let missing = try await SpliceTool.run(["repair", "nowhere.mp4"], in: scratch.url)
         #expect(missing.status == 1)
         #expect(missing.stderr == "splice repair: cannot read or truncate \(scratch.file("nowhere.mp4").path): "
-                + "No such file or directory (errno 2)\n")
+                + "the file or its directory does not exist (errno 2)\n")
         try scratch.write("notes.txt", "not a movie")
         let notAMovie = try await SpliceTool.run(["repair", "notes.txt"], in: scratch.url)
         #expect(notAMovie.status == 1)

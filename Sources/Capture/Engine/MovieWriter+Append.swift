@@ -54,7 +54,7 @@ extension MovieWriter {
         } catch let error as CaptureRecordingError {
             throw error
         } catch {
-            throw .writeFailed(path: settings.url.path, reason: String(describing: error))
+            throw .writeFailed(path: settings.url.path, reason: FailureReason.words(for: error))
         }
     }
 
@@ -139,7 +139,7 @@ extension MovieWriter {
         } catch let error as CaptureRecordingError {
             throw error
         } catch {
-            throw .writeFailed(path: settings.url.path, reason: String(describing: error))
+            throw .writeFailed(path: settings.url.path, reason: FailureReason.words(for: error))
         }
     }
 
@@ -197,7 +197,7 @@ extension MovieWriter {
             if let stream = audioStream { try muxer.encode(nil, stream: stream) }
             try muxer.finish()
         } catch {
-            throw .writeFailed(path: settings.url.path, reason: String(describing: error))
+            throw .writeFailed(path: settings.url.path, reason: FailureReason.words(for: error))
         }
         try? MovieFinisher.rewriteAsRegularMovie(
             at: settings.url, audioPriming: audioPriming, sampleRate: settings.audioSampleRate ?? 1)

@@ -62,7 +62,7 @@ final class MovieWriter {
         let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
         guard claim >= 0 else {
             if errno == EEXIST { throw .fileAlreadyExists(path) }
-            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+            throw .writeFailed(path: path, reason: FailureReason.words(errno: errno))
         }
         close(claim)
         do {
@@ -97,7 +97,7 @@ final class MovieWriter {
             muxer.output.flush()
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw .writeFailed(path: path, reason: String(describing: error))
+            throw .writeFailed(path: path, reason: FailureReason.words(for: error))
         }
         if let maxDuration = settings.maxDuration { endTime = maxDuration; endReason = .maximumDurationReached }
     }

@@ -71,7 +71,7 @@ struct SessionEngine {
             } catch let error as CaptureRecordingError {
                 failure = error
             } catch {
-                failure = .writeFailed(path: "?", reason: String(describing: error))
+                failure = .writeFailed(path: "?", reason: FailureReason.words(for: error))
             }
             for output in movieOutputs {
                 guard let (writer, continuation) = writers[ObjectIdentifier(output)] else { continue }

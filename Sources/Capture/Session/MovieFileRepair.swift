@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 
 /// Repairs a fragmented movie a crash left behind (`splice repair`): keeps every complete top-level box and cuts the
 /// file before the first one that is torn — a box claiming more bytes than the file holds, or a `moof` whose `mdat`
@@ -23,12 +24,12 @@ public enum MovieFileRepair {
         /// The file does not start with an ISO base media box (`ftyp`) or has no `moov`: nothing to keep.
         case notAMovie(path: String)
 
-        /// A sentence naming the file and the cause: `cannot read or truncate /abs/take.mp4: No such file or
-        /// directory (errno 2)`.
+        /// A sentence naming the file and the cause, in the words exports use too: `cannot read or truncate
+        /// /abs/take.mp4: the file or its directory does not exist (errno 2)`.
         public var description: String {
             switch self {
             case .unreadable(let path, let code):
-                return "cannot read or truncate \(path): \(String(cString: strerror(code))) (errno \(code))"
+                return "cannot read or truncate \(path): \(FailureReason.words(errno: code)) (errno \(code))"
             case .notAMovie(let path):
                 return "\(path) is not an ISO media movie (it does not start with an ftyp box or has no moov box)"
             }

@@ -4,24 +4,25 @@ import SpliceFFmpeg
 import Glibc
 #endif
 
-/// The one place where failures of FFmpeg and of the file system get their public words, so the same cause reads
-/// the same from every stage (a full disk is "the disk is full" whether the render or the stream copy hit it).
+/// The one place where Export's failures of FFmpeg and of the file system become public errors; the words for a
+/// cause are ``FailureReason``'s (SpliceFFmpeg), the same in Capture (a full disk is "the disk is full" whether the
+/// render, the stream copy or a recording hit it).
 extension ExportError {
     /// The public error for a failed write of `url` (opening excluded).
     ///
     /// - Returns: `CancellationError` when FFmpeg was interrupted (`AVERROR_EXIT`) or `cancelled` is true;
-    ///   ``writeFailed(_:reason:)`` naming the cause otherwise (disk full, quota, file too large, I/O error, or
-    ///   FFmpeg's message); any error that is not an ``FFmpegError`` unchanged.
+    ///   ``writeFailed(_:reason:)`` naming the cause otherwise (``FailureReason/words(for:)``: disk full, quota, file
+    ///   too large, I/O error, or FFmpeg's message and function); any error that is not an ``FFmpegError`` unchanged.
     static func writing(_ error: any Error, to url: URL, cancelled: Bool) -> any Error {
         guard let error = error as? FFmpegError else { return error }
         if error == .exit || cancelled { return CancellationError() }
-        switch error.posixCode {
-        case ENOSPC?: return ExportError.writeFailed(url, reason: "the disk is full")
-        case EDQUOT?: return ExportError.writeFailed(url, reason: "the disk quota is exhausted")
-        case EFBIG?: return ExportError.writeFailed(url, reason: "the file is too large for this file system or limit")
-        case EIO?: return ExportError.writeFailed(url, reason: "an input/output error on the device")
-        default: return ExportError.writeFailed(url, reason: error.description)
-        }
+        return ExportError.writeFailed(url, reason: FailureReason.words(for: error))
+    }
+
+    /// The public error for an output file that could not be created for `url` (a temporary file beside it):
+    /// ``outputNotWritable(_:reason:)`` naming `url`'s directory and the cause in ``FailureReason``'s words.
+    static func openingOutput(_ error: any Error, for url: URL) -> ExportError {
+        .outputNotWritable(url.deletingLastPathComponent(), reason: FailureReason.words(for: error))
     }
 
     /// The public error for a source file `url` that could not be opened or read while `doing` (e.g.

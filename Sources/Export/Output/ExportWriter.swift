@@ -34,8 +34,7 @@ final class ExportWriter {
         do {
             muxer = try EncodingMuxer(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
         } catch let error as FFmpegError {
-            let url = URL(fileURLWithPath: path)
-            throw ExportError.outputNotWritable(url.deletingLastPathComponent(), reason: error.description)
+            throw ExportError.openingOutput(error, for: URL(fileURLWithPath: path))
         }
         if let videoPlan = plan.video, let settings = plan.settings.video { try openVideoEncoder(videoPlan, settings) }
         if let audioPlan = plan.audio, let settings = plan.settings.audio { try openAudioEncoder(audioPlan, settings) }

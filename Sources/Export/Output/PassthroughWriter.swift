@@ -180,12 +180,7 @@ final class PassthroughWriter {
     ///   ``ExportError/outputNotWritable(_:reason:)``; ``ExportError/writeFailed(_:reason:)``;
     ///   ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
     func run(path: String) throws {
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
-        } catch {
-            throw ExportError.outputNotWritable(plan.outputURL, reason: "\(error)")
-        }
+        let output = try OutputFile.export(path: path, fileType: plan.fileType, for: plan.outputURL, cancellation: cancellation)
         let copiers = try plan.tracks.map {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }

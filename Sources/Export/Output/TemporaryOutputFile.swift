@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 
 /// The file an export writes before it is complete, in the target's directory (so the finished file is moved into
 /// place without copying).
@@ -75,7 +76,7 @@ final class TemporaryOutputFile {
     func commit(to target: URL, replacing: Bool) throws {
         defer { discard() }
         func failure(_ code: Int32) -> ExportError {
-            ExportError.writeFailed(target, reason: "moving the finished file into place: \(String(cString: strerror(code)))")
+            ExportError.writeFailed(target, reason: "moving the finished file into place: \(FailureReason.words(errno: code))")
         }
         if isUnnamed {
             if !replacing {

@@ -85,12 +85,7 @@ struct SegmentJoiner {
     // MARK: Copy
 
     private func write(to path: String, timeBases: [AVRational]) throws {
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, formatName: plan.fileType.muxerName, cancellation: cancellation)
-        } catch {
-            throw ExportError.outputNotWritable(outputURL.deletingLastPathComponent(), reason: "\(error)")
-        }
+        let output = try OutputFile.export(path: path, fileType: plan.fileType, for: outputURL, cancellation: cancellation)
         let first = plan.segments[0]
         let reference = try SegmentPartReader(url: plan.partURL(first.index), type: AVMEDIA_TYPE_VIDEO, describe: damaged(first))
         let videoTimeBase = AVRational.commonTimeBase(timeBases)

@@ -56,12 +56,7 @@ final class SmartRenderAudioCopier {
         let url = copy.source.assetURL
         let rate = Int32(copy.sampleRate)
         let samples = AVRational(num: 1, den: rate)
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, formatName: fileType.muxerName, cancellation: cancellation)
-        } catch {
-            throw ExportError.outputNotWritable(outputURL.deletingLastPathComponent(), reason: "\(error)")
-        }
+        let output = try OutputFile.export(path: path, fileType: fileType, for: outputURL, cancellation: cancellation)
         let index = try writing { try stream.withCodecParameters { try output.addStream(copying: $0, timeBase: samples) } }
         try writing { try output.writeHeader(options: fileType.muxerOptions(optimizeForNetworkUse: false, movieTimescale: rate)) }
         let outputBase = output.timeBase(ofStream: index)

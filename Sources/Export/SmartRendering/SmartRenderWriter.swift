@@ -65,12 +65,7 @@ final class SmartRenderWriter {
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a source or piece that cannot be read as planned;
     ///   ``ExportError/outputNotWritable(_:reason:)``; ``ExportError/writeFailed(_:reason:)``; `CancellationError`.
     func run(path: String) throws {
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, formatName: input.fileType.muxerName, cancellation: cancellation)
-        } catch {
-            throw ExportError.outputNotWritable(input.outputURL.deletingLastPathComponent(), reason: "\(error)")
-        }
+        let output = try OutputFile.export(path: path, fileType: input.fileType, for: input.outputURL, cancellation: cancellation)
         let video = try SmartRenderPacketSource(input: input, cancellation: cancellation)
         let videoIndex = try video.addStream(to: output)
         if let tag = input.codecTag { output.setCodecTag(tag, ofStream: videoIndex) }
