@@ -22,3 +22,15 @@ package final class CancellationFlag: Sendable {
         cancelled.load(ordering: .acquiring)
     }
 }
+
+extension FFmpegError {
+    /// The cancellation rule, the same in every engine: work was cancelled when FFmpeg returned `AVERROR_EXIT` (its
+    /// interrupt callback saw a ``CancellationFlag`` set, or the blocking call was abandoned), when the error is
+    /// already a `CancellationError`, or when any error arrives while `cancelled` is true (a failure caused by
+    /// stopping half-way, e.g. a truncated write). Callers throw `CancellationError` then, never a failure.
+    package static func isCancellation(_ error: any Error, cancelled: Bool = false) -> Bool {
+        if error is CancellationError { return true }
+        if let error = error as? FFmpegError, error == .exit { return true }
+        return cancelled
+    }
+}

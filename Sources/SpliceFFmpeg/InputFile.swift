@@ -194,7 +194,7 @@ package final class InputFile {
 
     /// Classifies a failed `avformat_open_input`.
     private static func openError(_ error: FFmpegError, path: String, cancelled: Bool) -> Error {
-        if cancelled || error == .exit { return CancellationError() }
+        if FFmpegError.isCancellation(error, cancelled: cancelled) { return CancellationError() }
         switch error.posixCode {
         case ENOENT?: return InputFileError.fileNotFound
         // FilePreflight has just opened the file itself, so what was refused is a file it refers to: the concat and

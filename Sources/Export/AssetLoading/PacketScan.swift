@@ -78,7 +78,7 @@ struct PacketScan {
             do {
                 more = try file.readPacket(into: packet)
             } catch let error as FFmpegError {
-                if error == .exit || file.cancellation.isCancelled { throw CancellationError() }
+                if FFmpegError.isCancellation(error, cancelled: file.cancellation.isCancelled) { throw CancellationError() }
                 throw AssetLoadingError.corruptOrTruncated(
                     file.url, reason: "reading packet \(count + 1): \(error)")
             }

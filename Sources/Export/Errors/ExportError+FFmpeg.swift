@@ -15,7 +15,7 @@ extension ExportError {
     ///   too large, I/O error, or FFmpeg's message and function); any error that is not an ``FFmpegError`` unchanged.
     static func writing(_ error: any Error, to url: URL, cancelled: Bool) -> any Error {
         guard let error = error as? FFmpegError else { return error }
-        if error == .exit || cancelled { return CancellationError() }
+        if FFmpegError.isCancellation(error, cancelled: cancelled) { return CancellationError() }
         return ExportError.writeFailed(url, reason: FailureReason.words(for: error))
     }
 
@@ -33,7 +33,7 @@ extension ExportError {
     ///   another kind (already public) unchanged.
     static func reading(_ error: any Error, source url: URL, doing: String? = nil) -> any Error {
         switch error {
-        case let error as FFmpegError where error == .exit: return CancellationError()
+        case let error where FFmpegError.isCancellation(error): return CancellationError()
         case let error as FFmpegError:
             return ExportError.sourceUnreadable(url, reason: doing.map { "\($0): \(error)" } ?? error.description)
         case let error as InputFileError:
@@ -48,7 +48,7 @@ extension ExportError {
     ///   error unchanged when it is already public.
     static func rendering(_ error: any Error, stage: String) -> any Error {
         switch error {
-        case let error as FFmpegError where error == .exit: return CancellationError()
+        case let error where FFmpegError.isCancellation(error): return CancellationError()
         case let error as FFmpegError: return ExportError.renderingFailed(stage: stage, reason: error.description)
         default: return error
         }

@@ -88,7 +88,7 @@ final class KeyFrameLocator {
             let more: Bool
             do {
                 more = try source.stream.readPacket(into: packet)
-            } catch let error as FFmpegError where error == .exit {
+            } catch where FFmpegError.isCancellation(error) {
                 throw CancellationError()
             } catch {
                 break  // a damaged stretch: use what was read

@@ -93,7 +93,7 @@ final class SourceStream {
     func readPacket(into packet: Packet, context: String) throws -> Bool {
         do {
             return try readPacket(into: packet)
-        } catch let error as FFmpegError where error == .exit {
+        } catch where FFmpegError.isCancellation(error) {
             throw CancellationError()
         } catch {
             throw ExportError.sourceUnreadable(url, reason: "\(context): \(error)")

@@ -125,7 +125,7 @@ struct SmartRenderVerifier {
     private func readOutput(_ output: SourceStream, into packet: Packet) throws -> Bool {
         do {
             return try output.readPacket(into: packet)
-        } catch let error as FFmpegError where error == .exit {
+        } catch where FFmpegError.isCancellation(error) {
             throw CancellationError()
         } catch {
             throw Failure(description: "the smart-rendered file cannot be read: \(error)")
