@@ -15,8 +15,12 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible {
     /// Same as ``description``.
     public var debugDescription: String { description }
 
+    /// Seconds with three decimals and the unit, `"1.500 s"` (``formatSeconds(_:)``): how every message and report
+    /// of the package writes a time.
+    package var secondsText: String { "\(MediaTime.formatSeconds(self)) s" }
+
     /// Seconds with exactly three decimals, rounded half away from zero from the exact fraction (no `Double`).
-    static func formatSeconds(_ time: MediaTime) -> String {
+    package static func formatSeconds(_ time: MediaTime) -> String {
         let (millis, _) = divide(Int128(time.value) * 1000, Int128(time.timescale), .halfAwayFromZero)
         let sign = millis < 0 ? "-" : ""
         let magnitude = millis.magnitude

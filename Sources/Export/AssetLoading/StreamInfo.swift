@@ -101,8 +101,7 @@ struct StreamInfo {
     /// A ratio reduced to lowest terms; 0/x, x/0 or negative ("unknown") gives square pixels.
     static func reduced(_ ratio: AVRational) -> PixelAspectRatio {
         guard ratio.num > 0, ratio.den > 0 else { return .square }
-        var (x, y) = (Int(ratio.num), Int(ratio.den))
-        while y != 0 { (x, y) = (y, x % y) }
+        let x = Int(Int.greatestCommonDivisor(Int(ratio.num), Int(ratio.den)))
         return PixelAspectRatio(horizontalSpacing: Int(ratio.num) / x, verticalSpacing: Int(ratio.den) / x)
     }
 

@@ -14,25 +14,37 @@ extension PassthroughPlan {
         for track in tracks {
             guard let first = track.pieces.first else { continue }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
-            if !OutputFile.muxer(named: fileType.muxerName, canHold: reference.source.codecID) {
-                throw ExportError.passthroughNotPossible(
-                    "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
-            }
+            try Self.checkContainer(fileType, holds: reference, track: track.trackID)
             try reference.checkCuts()
             for piece in track.pieces.dropFirst() {
                 if cancellation.isCancelled { throw CancellationError() }
                 let reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
-                let difference = reference.source.withCodecParameters { a in
-                    reader.source.withCodecParameters { b in Self.codecDifference(a, b) }
-                }
-                if let difference {
-                    throw ExportError.passthroughNotPossible(
-                        "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
-                            + "parameters (\(difference)); joining them needs re-encoding")
-                }
+                try Self.checkJoinable(reader, after: reference, track: track.trackID)
                 try reader.checkCuts()
             }
         }
+    }
+
+    /// Refuses a copy whose codec `fileType`'s muxer cannot hold (`reference` reads the track's first piece); the
+    /// one check planning and writing both make.
+    /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming the file type, the codec and the track.
+    static func checkContainer(_ fileType: FileType, holds reference: PassthroughPieceReader, track: Int32) throws {
+        guard !OutputFile.muxer(named: fileType.muxerName, canHold: reference.source.codecID) else { return }
+        throw ExportError.passthroughNotPossible(
+            "a .\(fileType.rawValue) file cannot hold \(reference.piece.source.codecName) (track \(track)) without re-encoding")
+    }
+
+    /// Refuses joining `reader`'s piece after `reference`'s (the track's first) when their codec parameters differ
+    /// (``codecDifference(_:_:)``); the one check planning and writing both make.
+    /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming both segments and the first difference.
+    static func checkJoinable(_ reader: PassthroughPieceReader, after reference: PassthroughPieceReader, track: Int32) throws {
+        let difference = reference.source.withCodecParameters { a in
+            reader.source.withCodecParameters { b in codecDifference(a, b) }
+        }
+        guard let difference else { return }
+        throw ExportError.passthroughNotPossible(
+            "\(reference.piece.name(track: track)) and \(reader.piece.name(track: track)) have different codec "
+                + "parameters (\(difference)); joining them needs re-encoding")
     }
 
     /// The first codec parameter that differs between two streams, described, or nil when they can be joined.

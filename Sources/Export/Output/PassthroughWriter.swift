@@ -42,24 +42,14 @@ final class PassthroughWriter {
             self.cancellation = cancellation
             guard let first = track.pieces.first else { throw ExportError.invalidComposition("track \(track.trackID) has nothing to copy") }
             let reference = try PassthroughPieceReader(piece: first, trackID: track.trackID, cancellation: cancellation)
-            if !output.canHold(reference.source.codecID) {
-                throw ExportError.passthroughNotPossible(
-                    "a .\(fileType.rawValue) file cannot hold \(first.source.codecName) (track \(track.trackID)) without re-encoding")
-            }
+            try PassthroughPlan.checkContainer(fileType, holds: reference, track: track.trackID)
             var checked: Set<String> = [first.source.sourceStreamKey]
             var timeBases = [reference.timeBase]
             for piece in track.pieces.dropFirst() {
                 let key = piece.source.sourceStreamKey
                 guard checked.insert(key).inserted else { continue }
                 let other = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
-                let difference = reference.source.withCodecParameters { a in
-                    other.source.withCodecParameters { b in PassthroughPlan.codecDifference(a, b) }
-                }
-                if let difference {
-                    throw ExportError.passthroughNotPossible(
-                        "\(first.name(track: track.trackID)) and \(piece.name(track: track.trackID)) have different codec "
-                            + "parameters (\(difference)); joining them needs re-encoding")
-                }
+                try PassthroughPlan.checkJoinable(other, after: reference, track: track.trackID)
                 timeBases.append(other.timeBase)
             }
             cursorTimeBase = AVRational.commonTimeBase(timeBases)

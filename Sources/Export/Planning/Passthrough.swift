@@ -161,7 +161,5 @@ struct PassthroughPlan: Sendable {
     }
 
     /// A time as "1.500 s" for messages (display only; no timeline math goes through it).
-    static func display(_ time: MediaTime) -> String {
-        String(format: "%.3f s", time.seconds)
-    }
+    static func display(_ time: MediaTime) -> String { time.secondsText }
 }

@@ -30,7 +30,7 @@ public struct SmartRenderAudioReport: Sendable, Hashable, Codable, CustomStringC
 
         /// "audio copy 0.000–10.000 s" or "audio re-encode 3.000–5.000 s: volume ramp from 3.000 s to 5.000 s".
         public var description: String {
-            let range = String(format: "%.3f–%.3f s", timeRange.start.seconds, timeRange.end.seconds)
+            let range = "\(MediaTime.formatSeconds(timeRange.start))–\(timeRange.end.secondsText)"
             switch action {
             case .copy: return "audio copy \(range) (AAC packets of the source)"
             case .reencode: return "audio re-encode \(range)" + (reason.map { ": \($0)" } ?? "")
@@ -77,7 +77,7 @@ public enum SmartRenderAudioReason: Sendable, Hashable, Codable, CustomStringCon
 
     /// A sentence for logs and `splice export --smart`.
     public var description: String {
-        func seconds(_ time: MediaTime) -> String { String(format: "%.3f s", time.seconds) }
+        func seconds(_ time: MediaTime) -> String { time.secondsText }
         switch self {
         case .volume(let range): return "volume is not 1 from \(seconds(range.start)) to \(seconds(range.end))"
         case .crossfade(let range): return "crossfade from \(seconds(range.start)) to \(seconds(range.end))"

@@ -40,7 +40,7 @@ public struct SmartRenderReport: Sendable, Hashable, Codable, CustomStringConver
 
         /// "copy 0.000–2.000 s (60 frames, 2 groups of pictures)" or "re-encode 2.000–3.000 s (30 frames): overlay …".
         public var description: String {
-            let range = String(format: "%.3f–%.3f s", timeRange.start.seconds, timeRange.end.seconds)
+            let range = "\(MediaTime.formatSeconds(timeRange.start))–\(timeRange.end.secondsText)"
             switch action {
             case .copy:
                 return "copy \(range) (\(frameCount) frames, \(copiedGroupCount) groups of pictures)"
@@ -121,7 +121,7 @@ public enum SmartRenderReason: Sendable, Hashable, Codable, CustomStringConverti
 
     /// A sentence for logs and `splice export --smart`.
     public var description: String {
-        func seconds(_ time: MediaTime) -> String { String(format: "%.3f s", time.seconds) }
+        func seconds(_ time: MediaTime) -> String { time.secondsText }
         switch self {
         case .partialGroup(let cut): return "partial group of pictures at the cut at \(seconds(cut))"
         case .openGroup(let at): return "open GOP at \(seconds(at))"

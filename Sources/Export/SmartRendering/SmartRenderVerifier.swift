@@ -137,7 +137,7 @@ struct SmartRenderVerifier {
         return "re-encoded piece"
     }
 
-    func seconds(_ time: MediaTime) -> String { String(format: "%.3f s", time.seconds) }
+    func seconds(_ time: MediaTime) -> String { time.secondsText }
 
     /// The output frame nearest to `time`.
     func frameIndex(_ time: MediaTime) -> Int {
