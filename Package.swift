@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Composition", targets: ["Composition"]),
         .library(name: "VideoComposition", targets: ["VideoComposition"]),
         .library(name: "AudioMix", targets: ["AudioMix"]),
+        // FFmpeg's owners; public only for MediaLibrary (linked versions, licence, log routing, CPU flags).
+        .library(name: "SpliceFFmpeg", targets: ["SpliceFFmpeg"]),
         .library(name: "Export", targets: ["Export"]),
         .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
         .library(name: "Capture", targets: ["Capture"]),
