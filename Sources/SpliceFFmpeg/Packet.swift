@@ -103,6 +103,16 @@ package final class Packet {
         pointer.pointee.dts -= ticks
     }
 
+    /// Readies a copied packet for output stream `index` of another file whose time base is `destination`: its
+    /// timestamps and duration converted from `source` (a missing decoding time becomes the presentation time, a
+    /// missing presentation time 0), then ``prepareForMuxing(stream:)``. The stream copies' one restamping rule.
+    package func prepareForMuxing(stream index: Int, from source: AVRational, to destination: AVRational) {
+        let pts = av_rescale_q(presentationTimestamp ?? 0, source, destination)
+        let dts = av_rescale_q(decodingTimestamp ?? presentationTimestamp ?? 0, source, destination)
+        setTiming(presentation: pts, decoding: dts, duration: av_rescale_q(duration, source, destination))
+        prepareForMuxing(stream: index)
+    }
+
     /// Converts the timestamps and duration from time base `source` to `destination` (wraps `av_packet_rescale_ts`).
     package func rescaleTimestamps(from source: AVRational, to destination: AVRational) {
         av_packet_rescale_ts(pointer, source, destination)

@@ -95,11 +95,8 @@ final class SmartRenderWriter {
             }
             guard more else { return false }
             let packet = audioPacket
-            let pts = av_rescale_q(packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
-            let dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, audio.timeBase, audioOut)
-            packet.setTiming(presentation: pts, decoding: dts, duration: av_rescale_q(packet.duration, audio.timeBase, audioOut))
-            packet.prepareForMuxing(stream: audioIndex)
-            audioTime = MediaTime(pts: dts, timeBase: audioOut) ?? .zero
+            packet.prepareForMuxing(stream: audioIndex, from: audio.timeBase, to: audioOut)
+            audioTime = MediaTime(pts: packet.decodingTimestamp ?? 0, timeBase: audioOut) ?? .zero
             return true
         }
         var videoWaiting = try video.advance()
