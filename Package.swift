@@ -47,7 +47,10 @@ let package = Package(
         .executableTarget(name: "splice-bench", dependencies: ["Splice", "Export"], path: "Benchmarks/Sources/splice-bench"),
         // The helpers every engine test target shares (fixture paths, scratch directories, `.ms`, chattr); not a product.
         .target(name: "SpliceTestSupport", dependencies: ["Splice"], path: "Tests/SpliceTestSupport"),
-        .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
+        // One test target per model module; a test goes with the highest module it needs.
+        .testTarget(name: "CompositionTests", dependencies: ["Composition"]),
+        .testTarget(name: "VideoCompositionTests", dependencies: ["Composition", "VideoComposition"]),
+        .testTarget(name: "AudioMixTests", dependencies: ["Composition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
