@@ -1,5 +1,6 @@
 import Foundation
-import Splice
+import Composition
+import Export
 import Testing
 
 /// A directory of golden files — approved PNG pictures and `framemd5`-style digest logs — and the assertions that
