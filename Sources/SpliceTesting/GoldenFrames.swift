@@ -7,6 +7,7 @@ import Testing
 /// compare rendered frames and logs with them.
 ///
 /// ```swift
+/// import Splice
 /// import SpliceTesting
 /// import Testing
 ///
