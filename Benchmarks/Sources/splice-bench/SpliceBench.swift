@@ -160,7 +160,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
