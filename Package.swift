@@ -41,22 +41,28 @@ let package = Package(
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture"]),
-        .target(name: "SpliceTesting", dependencies: ["Splice", "SpliceFFmpeg", "CMedia"]),
+        // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
+        .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
         // Benchmarks/run's Splice side (not part of `swift test`): the benchmark edits through the public API.
         .executableTarget(name: "splice-bench", dependencies: ["Splice", "Export"], path: "Benchmarks/Sources/splice-bench"),
         // The helpers every engine test target shares (fixture paths, scratch directories, `.ms`, chattr); not a product.
         .target(name: "SpliceTestSupport", dependencies: ["Splice"], path: "Tests/SpliceTestSupport"),
-        .testTarget(name: "CompositionTests", dependencies: ["Composition", "VideoComposition", "AudioMix"]),
+        // One test target per model module; a test goes with the highest module it needs.
+        .testTarget(name: "CompositionTests", dependencies: ["Composition"]),
+        .testTarget(name: "VideoCompositionTests", dependencies: ["Composition", "VideoComposition"]),
+        .testTarget(name: "AudioMixTests", dependencies: ["Composition", "AudioMix"]),
         .testTarget(name: "ExportTests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Goldens are read from Fixtures/goldens through SpliceTestSupport's #filePath (no bundled resources).
         .testTarget(name: "GoldenFrameTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
+        // The SpliceTesting library's own tests: golden assertions, synthetic media, reading and digesting pictures.
+        .testTarget(name: "SpliceTestingTests", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         // Runs the built `splice` executable.
         .testTarget(name: "SpliceCLITests", dependencies: ["Splice", "CMedia", "SpliceFFmpeg", "SpliceTestSupport"]),
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export", "SpliceTestSupport"]),
         // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
         .testTarget(name: "ArchitectureTests"),
     ]

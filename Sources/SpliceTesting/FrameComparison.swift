@@ -1,5 +1,6 @@
 import Foundation
-import Splice
+import Composition
+import Export
 
 /// How far one RGBA8 picture is from another: PSNR, the largest channel difference, and where it is.
 ///

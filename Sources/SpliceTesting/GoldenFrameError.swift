@@ -1,5 +1,6 @@
 import Foundation
-import Splice
+import Composition
+import Export
 
 /// Why a golden comparison could not be made or its files could not be written.
 public enum GoldenFrameError: Error, Sendable, Hashable, CustomStringConvertible {

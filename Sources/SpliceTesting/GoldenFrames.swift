@@ -1,11 +1,13 @@
 import Foundation
-import Splice
+import Composition
+import Export
 import Testing
 
 /// A directory of golden files — approved PNG pictures and `framemd5`-style digest logs — and the assertions that
 /// compare rendered frames and logs with them.
 ///
 /// ```swift
+/// import Splice
 /// import SpliceTesting
 /// import Testing
 ///

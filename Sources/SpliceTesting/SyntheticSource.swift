@@ -1,5 +1,7 @@
 import Foundation
-import Splice
+import Composition
+import VideoComposition
+import Export
 
 /// A picture or sound generator for test media, as an FFmpeg lavfi description that ``SyntheticMedia`` renders
 /// in-process (no `ffmpeg` tool, no fixture file): colour fields, quadrant patterns for orientation checks, FFmpeg's

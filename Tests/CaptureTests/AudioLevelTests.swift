@@ -1,5 +1,6 @@
 @testable import Capture
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// `CaptureConnection.audioChannels` levels: metered from the virtual microphone while a session runs, and the
@@ -64,19 +65,15 @@ private func meterWhileRunning(_ device: CaptureDevice) async throws -> [(averag
     let connection = try #require(output.connections.first { $0.mediaType == .audio }, "no audio connection")
     let channels = connection.audioChannels
     try #require(!channels.isEmpty, "the audio connection has no channels")
-    let deadline = ContinuousClock.now + .seconds(30)
-    while channels.contains(where: { $0.meteredSampleCount < 24_000 }) {
-        let metered = channels.map(\.meteredSampleCount)
-        try #require(ContinuousClock.now < deadline, "only \(metered) samples metered after 30 s")
-        try #require(session.isRunning, "the session stopped after \(metered) samples metered")
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    let levels = channels.map { (average: $0.averagePowerLevel, peak: $0.peakHoldLevel) }
+    // Watched from a plain thread (``whenCondition(timeout:_:_:)``); the levels are read the moment 0.5 s is metered.
+    let metered = await whenCondition(timeout: 30, {
+        !channels.contains(where: { $0.meteredSampleCount < 24_000 }) || !session.isRunning
+    }) { (counts: channels.map(\.meteredSampleCount), levels: channels.map { (average: $0.averagePowerLevel, peak: $0.peakHoldLevel) }) }
+    let counts = channels.map(\.meteredSampleCount)
+    let reading = try #require(metered, "only \(counts) samples metered after 30 s")
+    try #require(!reading.counts.contains { $0 < 24_000 }, "the session stopped after \(reading.counts) samples metered")
     session.stopRunning()
-    let stopDeadline = ContinuousClock.now + .seconds(30)
-    while session.isRunning {
-        try #require(ContinuousClock.now < stopDeadline, "the session did not stop within 30 s")
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return levels
+    let stopped = await whenCondition(timeout: 30, { !session.isRunning }) { true }
+    try #require(stopped != nil, "the session did not stop within 30 s")
+    return reading.levels
 }

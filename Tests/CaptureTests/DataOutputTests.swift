@@ -1,6 +1,7 @@
 import Capture
 import Composition
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// Video and audio data outputs fed by the virtual devices (real time, 30 fps, 48 kHz in 1024-sample buffers).
@@ -129,13 +130,11 @@ struct DataOutputTests {
         }
     }
 
-    /// Waits (120 s at most, checked once more after the deadline) until `condition` holds.
+    /// Waits (120 s at most, watched from a plain thread: ``whenCondition(timeout:_:_:)``) until `condition` holds.
     /// - Throws: ``DeadlineExceeded`` naming `what`.
-    private func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(120)
-        while !condition() {
-            if Date() >= deadline { throw DeadlineExceeded(what: what, seconds: 120) }
-            try await Task.sleep(nanoseconds: 20_000_000)
+    private func waitUntil(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+        guard await whenCondition(timeout: 120, condition, { true }) != nil || condition() else {
+            throw DeadlineExceeded(what: what, seconds: 120)
         }
     }
 }

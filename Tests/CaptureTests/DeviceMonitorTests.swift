@@ -36,14 +36,9 @@ struct DeviceMonitorTests {
         #expect(!camera.isConnected)
     }
 
-    /// Waits (60 s at most) until `count` events were reported; checked once more after the deadline (a starved
-    /// test task may wake up only after it).
+    /// Waits (60 s at most, watched from a plain thread: ``whenCondition(timeout:_:_:)``) until `count` events were
+    /// reported.
     private func waitForEvents(_ events: Locked<[String]>, count: Int) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            if events.withLock({ $0.count }) >= count { return true }
-            if Date() >= deadline { return false }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        await whenCondition(timeout: 60, { events.withLock({ $0.count }) >= count }) { true } ?? false
     }
 }

@@ -56,15 +56,11 @@ struct HotPlugTests {
         }
     }
 
-    /// Waits (bounded by `seconds`) until the file at `url` contains `text`; false on the deadline. The file is
-    /// read once more after the deadline: a starved test task may wake up only after it.
+    /// Waits (bounded by `seconds`, watched from a plain thread: ``whenCondition(timeout:_:_:)``) until the file at
+    /// `url` contains `text`; false on the deadline.
     private func waitFor(_ text: String, in url: URL, seconds: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if ((try? String(contentsOf: url, encoding: .utf8)) ?? "").contains(text) { return true }
-            if Date() >= deadline { return false }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        await whenCondition(timeout: seconds, { ((try? String(contentsOf: url, encoding: .utf8)) ?? "").contains(text) }) { true }
+            ?? false
     }
 
     @Test("splice devices --watch: a null sink loaded and unloaded is reported connected, then disconnected")

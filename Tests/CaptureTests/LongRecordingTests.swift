@@ -51,7 +51,9 @@ struct LongRecordingTests {
         // Memory is sampled from a plain thread: a task polling beside the whole parallel suite can sleep through
         // minutes of the recording, leaving gaps where the samples must be.
         let samples = Locked<[MemorySample]>([])
+        let samplerEnded = Locked(false)
         let sampler = Thread {
+            defer { samplerEnded.withLock { $0 = true } }
             var nextSample = started
             while process.isRunning, Date() < deadline {
                 if Date() >= nextSample, let bytes = Self.residentBytes(of: process.pid) {
@@ -62,10 +64,8 @@ struct LongRecordingTests {
             }
         }
         sampler.start()
-        while process.isRunning, Date() < deadline {
-            try await Task.sleep(nanoseconds: 1_000_000_000)
-        }
-        try await Task.sleep(nanoseconds: 500_000_000)  // the sampler sees the exit within 250 ms
+        // The sampler ends when the recorder exits (or at the deadline): its last sample is then taken.
+        _ = await whenCondition(timeout: deadline.timeIntervalSinceNow + 5, { samplerEnded.withLock { $0 } }) { true }
         let rss = samples.withLock { $0 }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         try #require(!process.isRunning, "splice record did not finish \(seconds) s within \(seconds + 600) s; log tail: \(output.suffix(600))")

@@ -74,11 +74,8 @@ struct PauseResumeTests {
             case .finished(let finished): result = finished
             }
         }
-        var seen: Observed?
-        for _ in 0..<100 where seen == nil {
-            seen = seenBox.withLock { $0 }
-            if seen == nil { try await Task.sleep(nanoseconds: 100_000_000) }
-        }
+        // The driver thread publishes what it saw as it ends (after its stopRecording()).
+        let seen = await whenCondition(timeout: 10, { seenBox.withLock { $0 } != nil }) { seenBox.withLock { $0 } } ?? nil
         session.stopRunning()
         _ = try await withDeadline(60, "the session's .stopped event") {
             for await event in events {

@@ -1,6 +1,7 @@
-import Capture
+@testable import Capture
 import Composition
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// Photo requests that no frame will answer end with a typed error, never a hang.
@@ -47,12 +48,12 @@ struct PhotoRequestTests {
         #expect(try await outcome("a request cancelled at once", early) == .cancelled)
 
         let filed = Task { try await photos.capturePhoto() }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try #require(await whenCondition(timeout: 60, { photos.hasRequests }) { true } != nil, "the request was not filed within 60 s")
         filed.cancel()
         #expect(try await outcome("a request cancelled while waiting", filed) == .cancelled)
 
         let pending = Task { try await photos.capturePhoto() }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try #require(await whenCondition(timeout: 60, { photos.hasRequests }) { true } != nil, "the request was not filed within 60 s")
         session.stopRunning()
         #expect(try await outcome("a request pending when the session stopped", within: 60, pending) == .sessionNotRunning)
         _ = try await withDeadline(60, "the session's .stopped event") {

@@ -45,15 +45,28 @@ struct RealDeviceTests {
         var tone = Data(capacity: 240 * second.count)
         for _ in 0..<240 { tone.append(second) }
         let raw = try scratch.write("tone.raw", tone)
-        guard let paplay = UserSpaceService.find("paplay") else {
-            UserSpaceService.reportSkip("PulseAudio suite", UserSpaceService.Unavailable(reason: "paplay is not installed"))
+        guard let paplay = UserSpaceService.find("paplay"), let pactl = UserSpaceService.find("pactl") else {
+            UserSpaceService.reportSkip("PulseAudio suite", UserSpaceService.Unavailable(reason: "paplay or pactl is not on PATH"))
             return
         }
         let player = try ChildProcess(
             executable: paplay, arguments: ["--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=vsink", raw.path],
             environment: environment, standardOutput: scratch.file("paplay.log"), standardError: scratch.file("paplay.log"))
         defer { player.stop() }
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // Recording starts once the server lists paplay's stream as an input of the sink (the tone is playing).
+        let listing = scratch.file("sink-inputs.txt")
+        let playing = await whenCondition(timeout: 60, {
+            try? FileManager.default.removeItem(at: listing)
+            guard let list = try? ChildProcess(executable: pactl, arguments: ["list", "short", "sink-inputs"],
+                                               environment: environment, standardOutput: listing)
+            else { return false }
+            guard list.waitBlocking(seconds: 10) else {
+                list.stop()
+                return false
+            }
+            return !((try? String(contentsOf: listing, encoding: .utf8)) ?? "").isEmpty
+        }) { true }
+        try #require(playing != nil, "paplay's stream did not reach the sink within 60 s")
 
         // Recorded by a `splice record` child talking to this server (the client library reads PULSE_SERVER once
         // per process, so the child gets its own environment): the device is found by its ID as `devices` prints it.

@@ -55,11 +55,5 @@ final class UserSpaceService {
               + "(scripts/packages/capture.list); CI has them, so there this suite runs.")
     }
 
-    static func find(_ executable: String) -> String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(directory)/\(executable)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+    static func find(_ executable: String) -> String? { Executable.find(executable) }
 }

@@ -7,7 +7,7 @@ private func s(_ value: Int64, _ timescale: Int32 = 1) -> MediaTime { F.time(val
 private func r(_ start: MediaTime, _ end: MediaTime) -> TimeRange { F.range(start, end) }
 private func r(_ start: Int64, _ end: Int64) -> TimeRange { F.range(s(start), s(end)) }
 
-/// Issue 20's time effects in the model: the exact integral of a speed ramp, the reverse mirror, the freeze frame,
+/// The time effects in the model: the exact integral of a speed ramp, the reverse mirror, the freeze frame,
 /// and how editing cuts, refuses and round-trips them.
 @Suite("Time effects (model)")
 struct TimeEffectModelTests {

@@ -5,7 +5,7 @@ import Splice
 import SpliceTestSupport
 
 /// A plain loaded file goes straight into an export session or an image generator, as any `AVAsset` does in
-/// AVFoundation (issue 16, item 7).
+/// AVFoundation.
 @Suite("Plain assets: export and thumbnails without a composition")
 struct PlainAssetExportTests {
     /// 1 s of a 320 × 240 picture, left half red and right half blue, 30 fps, with a 1 kHz tone at 48 kHz.

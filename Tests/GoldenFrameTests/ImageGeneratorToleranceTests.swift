@@ -66,4 +66,26 @@ struct ImageGeneratorToleranceTests {
         #expect(time == MediaTime(seconds: 2))
         #expect(try await exact.image(at: time).image == picture)
     }
+
+    /// A sorted batch at zero tolerance (decoded forward in one pass) gives the pictures the same times give asked one
+    /// by one (each found from its key frame): `canonical/clipA.mp4`, 120 different frames, 24 times across it. How
+    /// much the batch saves is measured by Benchmarks/run (W4s ÷ W4), not here.
+    @Test func sortedBatchGivesThePicturesOfSingleRequests() async throws {
+        let asset = try await Fixture.asset("canonical/clipA.mp4")
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+        var generator = AssetImageGenerator(asset: composition)
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let times = (0..<24).map { MediaTime(value: Int64($0) * 160, timescale: 1000) }  // 0 … 3.68 s
+        var batch: [VideoFrame] = []
+        for try await item in generator.images(for: times) { batch.append(item.image) }
+        var single: [VideoFrame] = []
+        for time in times { single.append(try await generator.image(at: time).image) }
+        #expect(batch.count == times.count)
+        #expect(Set(try batch.map { try $0.md5() }).count > 12, "the times show different pictures")
+        for (index, (a, b)) in zip(batch, single).enumerated() {
+            #expect(a == b, "picture \(index) at \(times[index]): the batch's differs from the one asked alone")
+        }
+    }
 }

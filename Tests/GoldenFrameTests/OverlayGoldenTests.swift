@@ -47,10 +47,11 @@ struct OverlayGoldenTests {
 
     /// White "SPLICE" on a black box centred in a 240×80 frame over the green video: the box and glyphs are inside
     /// the frame, everything outside it is the untouched green.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: fontPath), "\(fontPath) is absent: text overlay not checked"))
+    @Test(.enabled(if: fontPath != nil, "fontconfig finds no DejaVu Sans Bold: text overlay not checked"))
     func textOverlay() async throws {
         let frame = Rect(x: 40, y: 80, width: 240, height: 80)
-        let text = TextLayerContent(string: "SPLICE", fontFile: URL(fileURLWithPath: Self.fontPath),
+        let fontPath = try #require(Self.fontPath)
+        let text = TextLayerContent(string: "SPLICE", fontFile: URL(fileURLWithPath: fontPath),
                                     fontSize: 40, color: .white, backgroundColor: .black, padding: 6)
         let overlay = OverlayLayer(content: .text(text), frame: frame, timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 2)))
         let picture = try await render([overlay], at: MediaTime(seconds: 1))
@@ -84,7 +85,8 @@ struct OverlayGoldenTests {
         S.expectGolden(picture, "overlay-text")
     }
 
-    static let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    /// DejaVu Sans Bold's file, as fontconfig finds it (nil when it is not installed).
+    static let fontPath = SystemFont.file(family: "DejaVu Sans", style: "Bold")
 
     /// The image overlay moving from centre (110, 60) at 0 s to (210, 180) at 2 s while shrinking from 1 to 0.5:
     /// at 1 s the model puts it at centre (160, 120) with scale 0.75, i.e. the frame 150×75 at (85, 82.5).

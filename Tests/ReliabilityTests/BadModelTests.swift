@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+@testable import SpliceDocument
 import SpliceTestSupport
 
 extension Reliability {
@@ -157,23 +158,17 @@ extension Reliability {
         /// Thousands of tracks, made the way a service receives them: as a JSON document.
         @Test func thousandsOfTracksAreRefusedBeforeAnyFileIsOpened() async throws {
             let one = try await Self.composition(seconds: 1)
-            let encoded = try JSONTree(parsing: String(decoding: try JSONEncoder().encode(one), as: UTF8.self))
-            guard case .object(let members) = encoded, case .array(let tracks)? = members.first(where: { $0.key == "tracks" })?.value
-            else { Issue.record("no tracks in \(encoded.text)"); return }
-            func mediaType(_ track: JSONTree) -> String? {
-                guard case .object(let fields) = track, case .string(let type)? = fields.first(where: { $0.key == "mediaType" })?.value
-                else { return nil }
-                return type
-            }
-            let video = try #require(tracks.first { mediaType($0) == "video" })
-            let audio = try #require(tracks.first { mediaType($0) == "audio" })
+            let encoded = try JSONNode(parsing: try JSONEncoder().encode(one))
+            guard let tracks = encoded["tracks"]?.elements else { Issue.record("no tracks in \(encoded.compactText)"); return }
+            let video = try #require(tracks.first { $0["mediaType"]?.string == "video" })
+            let audio = try #require(tracks.first { $0["mediaType"]?.string == "audio" })
             @Sendable func document(videoCount: Int, audioCount: Int) throws -> MutableComposition {
-                let many: [JSONTree] = (0..<(videoCount + audioCount)).map { i in
-                    guard case .object(var fields) = i < videoCount ? video : audio else { return .null }
-                    fields = fields.map { $0.key == "trackID" ? JSONMember(key: "trackID", value: .number("\(i + 1)")) : $0 }
-                    return .object(fields)
+                let many: [JSONNode] = (0..<(videoCount + audioCount)).map { i in
+                    var track = i < videoCount ? video : audio
+                    track["trackID"] = JSONNode(.number("\(i + 1)"))
+                    return track
                 }
-                let text = JSONTree.object([JSONMember(key: "tracks", value: .array(many))]).text
+                let text = JSONNode(.object([JSONNode.Member(key: "tracks", value: JSONNode(.array(many)))])).compactText
                 return try JSONDecoder().decode(MutableComposition.self, from: Data(text.utf8))
             }
             let scratch = try ScratchDirectory("many-tracks")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Splice
+@testable import SpliceDocument
 import SpliceTestSupport
 
 extension Reliability {
@@ -58,11 +59,11 @@ extension Reliability {
             let (composition, video, mix) = try await Self.baseDocuments()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let base: JSONTree
+            let base: JSONNode
             switch kind {
-            case .composition: base = try JSONTree(parsing: String(decoding: try encoder.encode(composition), as: UTF8.self))
-            case .videoComposition: base = try JSONTree(parsing: String(decoding: try encoder.encode(video), as: UTF8.self))
-            case .audioMix: base = try JSONTree(parsing: String(decoding: try encoder.encode(mix), as: UTF8.self))
+            case .composition: base = try JSONNode(parsing: try encoder.encode(composition))
+            case .videoComposition: base = try JSONNode(parsing: try encoder.encode(video))
+            case .audioMix: base = try JSONNode(parsing: try encoder.encode(mix))
             }
             let scratch = try ScratchDirectory("fuzz")
             defer { scratch.remove() }
@@ -86,7 +87,7 @@ extension Reliability {
         }
 
         /// The fuzzing loop (on a worker thread): failures are returned, not recorded.
-        static func fuzzDocuments(_ kind: Kind, base: JSONTree, composition: MutableComposition, mix: MutableAudioMix,
+        static func fuzzDocuments(_ kind: Kind, base: JSONNode, composition: MutableComposition, mix: MutableAudioMix,
                                   seed: UInt64, output: URL) -> FuzzReport {
             var report = FuzzReport()
             var random = SeededRandom(seed: seed)
@@ -153,58 +154,58 @@ extension Reliability {
                                   "-2147483649", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
                                   "1e-320", "65536", "100000", "3.9999999999999996"]
 
-            static func scalar(_ random: inout SeededRandom) -> JSONTree {
+            static func scalar(_ random: inout SeededRandom) -> JSONNode {
                 switch Int.random(in: 0..<10, using: &random) {
-                case 0..<4: return .string(strings.randomElement(using: &random)!)
-                case 4..<8: return .number(numbers.randomElement(using: &random)!)
-                case 8: return [.bool(true), .bool(false), .null].randomElement(using: &random)!
-                default: return Bool.random(using: &random) ? .array([]) : .object([])
+                case 0..<4: return JSONNode(.string(strings.randomElement(using: &random)!))
+                case 4..<8: return JSONNode(.number(numbers.randomElement(using: &random)!))
+                case 8: return JSONNode([JSONNode.Value.bool(true), .bool(false), .null].randomElement(using: &random)!)
+                default: return JSONNode(Bool.random(using: &random) ? .array([]) : .object([]))
                 }
             }
 
-            static func mutate(_ base: JSONTree, _ random: inout SeededRandom) -> String {
+            static func mutate(_ base: JSONNode, _ random: inout SeededRandom) -> String {
                 var tree = base
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
-                    let paths = tree.paths
+                    let paths = tree.indexPaths
                     let path = paths.randomElement(using: &random)!
                     switch Int.random(in: 0..<9, using: &random) {
                     case 0, 1, 2:
-                        tree = tree.replacing(at: path) { _ in scalar(&random) }
+                        tree = tree.replacing(atIndices: path) { _ in scalar(&random) }
                     case 3:
-                        tree = tree.replacing(at: path) { node in
-                            guard case .object(var members) = node, !members.isEmpty else { return node }
+                        tree = tree.replacing(atIndices: path) { node in
+                            guard case .object(var members) = node.value, !members.isEmpty else { return node }
                             members.remove(at: Int.random(in: 0..<members.count, using: &random))
-                            return .object(members)
+                            return JSONNode(.object(members))
                         }
                     case 4:
-                        tree = tree.replacing(at: path) { node in
-                            guard case .array(var elements) = node, !elements.isEmpty else { return node }
+                        tree = tree.replacing(atIndices: path) { node in
+                            guard case .array(var elements) = node.value, !elements.isEmpty else { return node }
                             if Bool.random(using: &random) {
                                 elements.append(elements[Int.random(in: 0..<elements.count, using: &random)])
                             } else {
                                 elements.remove(at: Int.random(in: 0..<elements.count, using: &random))
                             }
-                            return .array(elements)
+                            return JSONNode(.array(elements))
                         }
                     case 5:
-                        tree = tree.replacing(at: path) { node in
-                            guard case .object(var members) = node, members.count >= 2 else { return node }
+                        tree = tree.replacing(atIndices: path) { node in
+                            guard case .object(var members) = node.value, members.count >= 2 else { return node }
                             let i = Int.random(in: 0..<members.count, using: &random), j = Int.random(in: 0..<members.count, using: &random)
                             (members[i].value, members[j].value) = (members[j].value, members[i].value)
-                            return .object(members)
+                            return JSONNode(.object(members))
                         }
                     case 6:
                         let depth = Bool.random(using: &random) ? 1 : 300
-                        tree = tree.replacing(at: path) { node in
+                        tree = tree.replacing(atIndices: path) { node in
                             var wrapped = node
-                            for _ in 0..<depth { wrapped = .array([wrapped]) }
+                            for _ in 0..<depth { wrapped = JSONNode(.array([wrapped])) }
                             return wrapped
                         }
                     case 7:
-                        let graft = tree.node(at: paths.randomElement(using: &random)!)
-                        tree = tree.replacing(at: path) { _ in graft }
+                        let graft = tree.node(atIndices: paths.randomElement(using: &random)!)
+                        tree = tree.replacing(atIndices: path) { _ in graft }
                     default:
-                        var text = Array(tree.text.utf8)
+                        var text = Array(tree.compactText.utf8)
                         guard !text.isEmpty else { break }
                         let position = Int.random(in: 0..<text.count, using: &random)
                         let alphabet = Array("{}[]\":,-0123456789.eE/ax".utf8)
@@ -217,7 +218,7 @@ extension Reliability {
                         return String(decoding: text, as: UTF8.self)
                     }
                 }
-                return tree.text
+                return tree.compactText
             }
         }
 

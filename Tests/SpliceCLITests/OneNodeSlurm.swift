@@ -249,14 +249,7 @@ final class OneNodeSlurm: @unchecked Sendable {
     }
 
     /// `name` on the PATH, or in /usr/sbin and /sbin (the daemons' place, not always on a user's PATH).
-    static func find(_ name: String) -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func find(_ name: String) -> String? { Executable.find(name, extraDirectories: ["/usr/sbin", "/sbin"]) }
 
     private func find(_ name: String) -> String? { Self.find(name) }
 

@@ -4,8 +4,8 @@ import SpliceDocument
 import Testing
 import VideoComposition
 
-/// A short-form overlay placed with Core Animation's geometry (`"layer"`), as the tutorial's watermark layer is
-/// (issue 16, item 2). clipA is 640 × 360.
+/// A short-form overlay placed with Core Animation's geometry (`"layer"`), as the tutorial's watermark layer is.
+/// clipA is 640 × 360.
 @Suite("Documents: overlays placed by Core Animation geometry")
 struct CoreAnimationOverlayTests {
     @Test func theLayerPositionHasItsOriginBottomLeft() async throws {

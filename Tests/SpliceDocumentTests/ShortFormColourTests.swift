@@ -5,7 +5,7 @@ import SpliceDocument
 import Testing
 import VideoComposition
 
-/// The colour fields of the short form (issue 15): copied to the expanded video composition, printed by
+/// The colour fields of the short form: copied to the expanded video composition, printed by
 /// `splice expand`, and checked like any other field.
 @Suite("Short form colour")
 struct ShortFormColourTests {

@@ -22,7 +22,9 @@ import Splice
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
 /// splice-bench dissolves  --inputs DIR --out FILE [--clips 50] [--clip-seconds 2] [--dissolve-seconds 0.5]   W2
 ///                         [--transition wipeleft]   W2w: an xfade transition instead of the cross-dissolves
-/// splice-bench frames     --clip FILE --out-dir DIR [--count 100]  W4: RGBA8 pictures at sorted times
+/// splice-bench frames     --clip FILE --out-dir DIR [--count 100] [--one-by-one]
+///                                                                 W4: RGBA8 pictures at sorted times, one batch;
+///                                                                 --one-by-one (W4s): one request per picture
 /// splice-bench smart     --source FILE --out FILE [--full]      W6s: 10 ranges removed, a 5 s title, smart-rendered
 ///                                                                 (--full: the same edit re-encoded whole)
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
@@ -66,7 +68,7 @@ struct SpliceBench {
                 summary = try await export(edit, to: options.path("out"))
             case "frames":
                 summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
-                                                     count: options.int("count", 100))
+                                                     count: options.int("count", 100), oneByOne: options.flag("one-by-one"))
             case "smart":
                 let edit = try await Workloads.smartEdit(source: options.path("source"))
                 summary = try await smartExport(edit, to: options.path("out"), full: options.flag("full"))
@@ -158,7 +160,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one"]
     private var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []

@@ -180,7 +180,9 @@ enum Workloads {
 
     /// W4: `count` RGBA8 pictures of `clip` at sorted times (i + 1/2) · duration / count, rendered by one
     /// ``AssetImageGenerator`` batch, each written raw to `frame_NNN.rgba` (width × height × 4 bytes, rows packed).
-    static func frames(clip: URL, outputDirectory: URL, count: Int) async throws -> String {
+    /// `oneByOne` (W4s) asks for the same times one request each instead of one batch: the same pictures, each
+    /// found again from its key frame.
+    static func frames(clip: URL, outputDirectory: URL, count: Int, oneByOne: Bool = false) async throws -> String {
         let asset = try await Asset.load(from: clip)
         guard let track = asset.tracks(withMediaType: .video).first else { throw BenchError.input("\(clip.path) has no video") }
         var composition = MutableComposition()
@@ -193,8 +195,7 @@ enum Workloads {
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         var index = 0
         var size = Size.zero
-        for try await item in generator.images(for: times) {
-            let image = item.image
+        func write(_ image: VideoFrame) throws {
             size = Size(width: image.width, height: image.height)
             var packed = Data(capacity: image.width * image.height * 4)
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -205,6 +206,11 @@ enum Workloads {
             let name = String(format: "frame_%03d.rgba", index)
             try packed.write(to: outputDirectory.appendingPathComponent(name))
             index += 1
+        }
+        if oneByOne {
+            for time in times { try write(try await generator.image(at: time).image) }
+        } else {
+            for try await item in generator.images(for: times) { try write(item.image) }
         }
         guard index == count else { throw BenchError.input("rendered \(index) pictures, wanted \(count)") }
         return "pictures=\(index) size=\(size.width)x\(size.height)"

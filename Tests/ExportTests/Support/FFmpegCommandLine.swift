@@ -5,11 +5,11 @@ import SpliceTestSupport
 /// The `ffmpeg` command-line tool as a second decoder for exported files: `ffmpeg -v error -i FILE -f null -` prints
 /// nothing for a stream that decodes cleanly. Installed by `scripts/setup` (scripts/packages/smart-render.list).
 enum FFmpegCommandLine {
-    /// The tool's path, or nil when it is not installed (then ONE line says the check was skipped).
+    /// The tool's path (found on `PATH`), or nil when it is not there (then ONE line says the check was skipped).
     static let path: String? = {
-        let found = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let found = Executable.find("ffmpeg")
         if found == nil {
-            print("SKIPPED the `ffmpeg -v error` decode checks: the ffmpeg command-line tool is not installed "
+            print("SKIPPED the `ffmpeg -v error` decode checks: the ffmpeg command-line tool is not on PATH "
                 + "(run ./scripts/setup, which installs it from scripts/packages/smart-render.list)")
         }
         return found

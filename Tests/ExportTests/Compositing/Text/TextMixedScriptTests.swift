@@ -4,7 +4,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// A title mixing Latin, Chinese, Cyrillic and Arabic (issue 16, item 3): no one installed font has them all, so it
+/// A title mixing Latin, Chinese, Cyrillic and Arabic: no one installed font has them all, so it
 /// is drawn in runs, each in the first font of fontconfig's fallback order for the family that has its characters
 /// (DejaVu Sans for Latin, Cyrillic and Arabic, WenQuanYi Micro Hei for Chinese), side by side on one baseline,
 /// the whole line placed by the single-font rules.
@@ -13,7 +13,6 @@ import SpliceTestSupport
 /// line saying so and how to install it.
 @Suite("Text overlays: a title in several scripts")
 struct TextMixedScriptTests {
-    static let wqy = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
     static let band = Rect(x: 0, y: 80, width: 320, height: 80)
     static let fontSize = 32.0
 
@@ -53,17 +52,18 @@ struct TextMixedScriptTests {
     }
 
     @Test func aTitleInFourScriptsIsDrawnRunByRunOnOneBaseline() async throws {
-        guard FileManager.default.fileExists(atPath: Self.wqy) else {
+        guard let wqy = TextFontFallbackTests.wqyFile else {
             print("TextMixedScriptTests: skipped: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
             return
         }
+        let dejaVu = try TextFontFallbackTests.dejaVuFile
         let title = "Ab 标题 Жж بت"
         // The runs: each text (logical order) with its font, as fontconfig's order for DejaVu Sans gives them.
         guard case .runs(let layout) = try FontResolver.font(family: "DejaVu Sans", text: title, fontSize: Self.fontSize) else {
             Issue.record("a title no one font covers is drawn in runs")
             return
         }
-        let expected = [("Ab ", TextFontFallbackTests.dejaVuFile), ("标题 ", Self.wqy), ("Жж بت", TextFontFallbackTests.dejaVuFile)]
+        let expected = [("Ab ", dejaVu), ("标题 ", wqy), ("Жж بت", dejaVu)]
         #expect(layout.runs.map(\.fontFile) == expected.map(\.1))
         #expect(layout.runs.count == 3)
         guard layout.runs.count == 3 else { return }
@@ -85,16 +85,16 @@ struct TextMixedScriptTests {
             let best = (-15...15).min { Self.difference(mixed, alone, columns: columns, dy: $0) < Self.difference(mixed, alone, columns: columns, dy: $1) } ?? 0
             let difference = Self.difference(mixed, alone, columns: columns, dy: best)
             #expect(difference < 0.005, "'\(text)' in columns \(columns) is its font's glyphs (difference \(difference) at dy \(best))")
-            if font == Self.wqy {
+            if font == wqy {
                 // Not boxes: DejaVu Sans's .notdef boxes at the same place differ from the drawn run.
-                let boxes = try await Self.ink(text, fontFile: TextFontFallbackTests.dejaVuFile,
+                let boxes = try await Self.ink(text, fontFile: dejaVu,
                                                frame: Rect(x: Double(x), y: 80, width: Double(320 - x), height: 80), alignment: .left)
                 let fromBoxes = (-15...15).map { Self.difference(mixed, boxes, columns: columns, dy: $0) }.min() ?? 0
                 #expect(fromBoxes > 0.03, "'\(text)' is not drawn as .notdef boxes (difference \(fromBoxes))")
             }
             // Baseline: the lowest ink of "Ab" and of "Жж" (flat bottoms on the baseline; the Arabic after it has
             // dots below, so only the run's first 40 % counts).
-            if font != Self.wqy, let bottom = Self.bottom(mixed, columns: x..<(x + run.width * 2 / 5)) { bottoms.append(bottom) }
+            if font != wqy, let bottom = Self.bottom(mixed, columns: x..<(x + run.width * 2 / 5)) { bottoms.append(bottom) }
         }
         #expect(bottoms.count == 2 && (bottoms.max() ?? 0) - (bottoms.min() ?? 0) <= 1, "Latin and Cyrillic share the baseline: bottom rows \(bottoms)")
         // The whole line's ink is centred in the frame (within the side bearings).
@@ -112,24 +112,25 @@ struct TextMixedScriptTests {
     @Test func theFamilyDrawsEveryCharacterItHas() throws {
         // The documentation says the linked libavfilter has libass's filters, and why Splice does not use them.
         #expect(MediaLibrary.hasFilter(named: "ass") && MediaLibrary.hasFilter(named: "subtitles"))
-        guard FileManager.default.fileExists(atPath: Self.wqy) else {
+        guard let wqy = TextFontFallbackTests.wqyFile else {
             print("TextMixedScriptTests: skipped: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
             return
         }
+        let dejaVu = try TextFontFallbackTests.dejaVuFile
         guard case .runs(let layout) = try FontResolver.font(family: "WenQuanYi Micro Hei", text: "Ab 标题 بت", fontSize: 32) else {
             Issue.record("Arabic needs another font than WenQuanYi Micro Hei")
             return
         }
-        #expect(layout.runs.map(\.fontFile) == [Self.wqy, TextFontFallbackTests.dejaVuFile])
+        #expect(layout.runs.map(\.fontFile) == [wqy, dejaVu])
         #expect(layout.runs.first?.text == "Ab 标题 ")
         // docs/document-format.md's example: DejaVu Sans draws the Latin and Cyrillic words, the CJK font 标题.
         guard case .runs(let example) = try FontResolver.font(family: "DejaVu Sans", text: "Title 标题 Заголовок", fontSize: 32) else {
             Issue.record("the documentation's example is drawn in runs")
             return
         }
-        #expect(example.runs.map(\.fontFile) == [TextFontFallbackTests.dejaVuFile, Self.wqy, TextFontFallbackTests.dejaVuFile])
+        #expect(example.runs.map(\.fontFile) == [dejaVu, wqy, dejaVu])
         #expect(example.runs.map(\.text) == ["Title ", "标题 ", "Заголовок"])
         // One font for the whole text: one drawtext, the family's own font.
-        #expect(try FontResolver.font(family: "DejaVu Sans", text: "Жж ab بت", fontSize: 32) == .file(TextFontFallbackTests.dejaVuFile))
+        #expect(try FontResolver.font(family: "DejaVu Sans", text: "Жж ab بت", fontSize: 32) == .file(dejaVu))
     }
 }

@@ -7,7 +7,7 @@ import SpliceTesting
 import SpliceTestSupport
 internal import CMedia
 
-/// Segmented export of a 60 s multi-clip edit (issue 19): four cuts of three framecode sources made in-process
+/// Segmented export of a 60 s multi-clip edit: four cuts of three framecode sources made in-process
 /// (160x90, 30 fps, each picture's own frame number and its clip's number drawn as bars), 1800 frames, exported
 /// once in one process and as 1, 3 and 7 segments, losslessly (FFV1). The single export shows every source frame
 /// the edit asks for, in order (read back from the framecode); each join is packet for packet the single export

@@ -1,6 +1,8 @@
 import SpliceFFmpeg
 import Foundation
-import Splice
+import Composition
+import Export
+import VideoComposition
 import SpliceTesting
 import Testing
 import SpliceTestSupport
@@ -24,7 +26,7 @@ struct SyntheticMediaTests {
         let first = try VideoFrame(contentsOf: scratch.file("red.mov"))
         #expect(first.width == 320 && first.height == 240)
         var wrong = 0
-        for y in 0..<240 { for x in 0..<320 where first.rgb(x, y) != .red { wrong += 1 } }
+        for y in 0..<240 { for x in 0..<320 where first.pixel(x: x, y: y).map({ [$0.red, $0.green, $0.blue] }) != [255, 0, 0] { wrong += 1 } }
         #expect(wrong == 0, "\(wrong) pixels are not exactly (255, 0, 0)")
 
         let log = try await FrameDigestLog(contentsOf: scratch.file("red.mov"))
@@ -43,9 +45,13 @@ struct SyntheticMediaTests {
         let url = scratch.file("quadrants.mkv")
         try SyntheticMedia.write(video: SyntheticSource.quadrants().description, audio: nil, duration: MediaTime(value: 1, timescale: 10), to: url)
         let frame = try VideoFrame(contentsOf: url)
-        let expected: [(Int, Int, RGB)] = [(0, 0, .red), (159, 119, .red), (160, 0, .green), (319, 119, .green),
-                                           (0, 120, .blue), (159, 239, .blue), (160, 120, .white), (319, 239, .white)]
-        for (x, y, colour) in expected { #expect(frame.rgb(x, y) == colour, "(\(x), \(y))") }
+        let red: [UInt8] = [255, 0, 0], green: [UInt8] = [0, 255, 0], blue: [UInt8] = [0, 0, 255], white: [UInt8] = [255, 255, 255]
+        let expected: [(Int, Int, [UInt8])] = [(0, 0, red), (159, 119, red), (160, 0, green), (319, 119, green),
+                                               (0, 120, blue), (159, 239, blue), (160, 120, white), (319, 239, white)]
+        for (x, y, colour) in expected {
+            let pixel = frame.pixel(x: x, y: y)
+            #expect(pixel.map { [$0.red, $0.green, $0.blue] } == colour, "(\(x), \(y)): \(String(describing: pixel))")
+        }
         // Matroska milliseconds: frame k at round(k·1000/30).
         #expect(try await FrameDigestLog(contentsOf: url).frames.map(\.timestamp) == [0, 33, 67])
     }

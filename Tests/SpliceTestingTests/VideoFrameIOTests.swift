@@ -1,5 +1,6 @@
 import Foundation
-import Splice
+import Composition
+import Export
 import SpliceTesting
 import Testing
 import SpliceTestSupport

@@ -3,7 +3,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Text in other scripts (issue 16, item 3): a character the family's font lacks is drawn with the first font in
+/// Text in other scripts: a character the family's font lacks is drawn with the first font in
 /// fontconfig's fallback order that has it, not as the `.notdef` box; no font at all is a typed error; Arabic is
 /// shaped and laid right to left by FFmpeg 5.1's `drawtext` (`text_shaping`, through libfribidi). Texts that need
 /// several fonts: TextMixedScriptTests and TextRunLayoutTests.
@@ -12,7 +12,15 @@ import SpliceTestSupport
 /// one line saying so and how to install it.
 @Suite("Text overlays: font fallback and scripts")
 struct TextFontFallbackTests {
-    static let dejaVuFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// DejaVu Sans's file, as fontconfig finds it; a test that needs it and finds none fails saying so.
+    static var dejaVuFile: String {
+        get throws {
+            try #require(dejaVuFound, "fontconfig finds no DejaVu Sans: run ./scripts/setup (scripts/packages/fonts.list)")
+        }
+    }
+    private static let dejaVuFound = SystemFont.file(family: "DejaVu Sans")
+    /// WenQuanYi Micro Hei's file (a CJK font), as fontconfig finds it, or nil when it is not installed.
+    static let wqyFile = SystemFont.file(family: "WenQuanYi Micro Hei")
     static let band = Rect(x: 0, y: 80, width: 320, height: 80)
 
     /// The band's ink mask: true where the picture is clearly lighter than the blue canvas (white text).
@@ -37,14 +45,15 @@ struct TextFontFallbackTests {
     static func inked(_ mask: [Bool]) -> Double { Double(mask.filter { $0 }.count) / Double(max(mask.count, 1)) }
 
     @Test func chineseIsDrawnWithAFontThatHasItNotAsBoxes() async throws {
-        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc") else {
+        guard Self.wqyFile != nil else {
             print("TextFontFallbackTests: skipped the CJK fallback test: no CJK font; run ./scripts/setup (scripts/packages/fonts.list) to enable it")
             return
         }
         // The .notdef reference: DejaVu Sans's own file, used as given, has no CJK glyphs — both characters are the
         // same box.
-        let boxBiao = try await Self.ink("标", fontFile: URL(fileURLWithPath: Self.dejaVuFile))
-        let boxTi = try await Self.ink("题", fontFile: URL(fileURLWithPath: Self.dejaVuFile))
+        let dejaVu = URL(fileURLWithPath: try Self.dejaVuFile)
+        let boxBiao = try await Self.ink("标", fontFile: dejaVu)
+        let boxTi = try await Self.ink("题", fontFile: dejaVu)
         #expect(Self.difference(boxBiao, boxTi) == 0, "two .notdef boxes are the same picture")
         #expect(Self.inked(boxBiao) > 0.005)
         // The family "DejaVu Sans" falls back to a font that has them: two different glyphs, neither the box.

@@ -4,7 +4,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Pictures of HDR compositions from ``AssetImageGenerator`` (issue 15): RGBA8 SDR tone-mapped as an SDR export by
+/// Pictures of HDR compositions from ``AssetImageGenerator``: RGBA8 SDR tone-mapped as an SDR export by
 /// default, RGBA64 keeping the HDR code values with `.matchSource`. Fixture layout: Fixtures/make-hdr-fixtures.
 @Suite("Colour: image generator")
 struct ColourImageGeneratorTests {

@@ -31,7 +31,7 @@ struct VideoCompositionCodableTests {
         image.opacities.setRamp(from: 0.5, to: 0, timeRange: range(s(3), s(4)), easing: .easeOut)
         let text = OverlayLayer(
             content: .text(TextLayerContent(
-                string: "Hello\n世界", fontFile: URL(fileURLWithPath: "/usr/share/fonts/a.ttf"), fontSize: 36.5,
+                string: "Hello\n世界", fontFile: URL(fileURLWithPath: "/fonts/a.ttf"), fontSize: 36.5,
                 color: Color(red: 1, green: 0.9, blue: 0), alignment: .right, backgroundColor: Color(red: 0, green: 0, blue: 0, alpha: 0.6),
                 padding: 8)),
             frame: Rect(x: 40, y: 600, width: 500, height: 80), timeRange: range(s(1, 2), s(4)))

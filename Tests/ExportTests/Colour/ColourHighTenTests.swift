@@ -6,7 +6,7 @@ import Splice
 import SpliceTestSupport
 internal import CMedia
 
-/// 10-bit H.264 (High 10) out of an HDR composition (issue 15): written when the linked libx264 takes
+/// 10-bit H.264 (High 10) out of an HDR composition: written when the linked libx264 takes
 /// `yuv420p10le` (Debian 12's libx264 164 does), refused with a typed error before any file is opened when it
 /// does not.
 @Suite("Colour: H.264 High 10")

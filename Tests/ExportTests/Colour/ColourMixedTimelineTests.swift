@@ -4,7 +4,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// SDR and HDR clips on one timeline (issue 15): each direction of output, levels measured per clip, and a
+/// SDR and HDR clips on one timeline: each direction of output, levels measured per clip, and a
 /// cross-dissolve between them. Fixture clips are 1 s at 5 fps (frame k at k/5 s).
 @Suite("Colour: mixed SDR and HDR timelines")
 struct ColourMixedTimelineTests {

@@ -1,13 +1,22 @@
 import Foundation
 import Testing
 import Composition
-import AudioMix
 import VideoComposition
 
 /// The transition models without rendering: progress, builders, validation, Codable.
 @Suite("Transitions: models")
 struct TransitionModelTests {
     let range = TimeRange(start: MediaTime(seconds: 1), duration: MediaTime(seconds: 2))
+
+    /// A 1920 × 1080 video track of `file` lasting `duration` (timescale 600, 30 fps), described without a file.
+    static func videoTrack(_ file: String, duration: MediaTime) -> AssetTrack {
+        AssetTrack(
+            assetURL: URL(fileURLWithPath: "/media/\(file)"), trackID: 1, mediaType: .video,
+            timeRange: TimeRange(start: .zero, duration: duration), naturalTimeScale: 600, codecName: "h264", streamIndex: 0,
+            video: VideoTrackFormat(
+                naturalSize: Size(width: 1920, height: 1080), preferredTransform: .identity, nominalFrameRate: 30,
+                minFrameDuration: MediaTime(value: 20, timescale: 600)))
+    }
 
     @Test func progressIsTheEasedFractionAndHoldsOutside() {
         let transition = VideoTransition(style: .wipeLeft, from: 1, to: 2, easing: .easeInOut)
@@ -32,8 +41,8 @@ struct TransitionModelTests {
     }
 
     @Test func builderOverlapsTheIncomingClipOnANewTrack() throws {
-        let a = CompositionFixtures.video("a.mov", duration: MediaTime(seconds: 5))
-        let b = CompositionFixtures.video("b.mov", duration: MediaTime(seconds: 5))
+        let a = Self.videoTrack("a.mov", duration: MediaTime(seconds: 5))
+        let b = Self.videoTrack("b.mov", duration: MediaTime(seconds: 5))
         var composition = MutableComposition()
         let first = try composition.addMutableTrack(withMediaType: .video)
         try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 4)), of: a, at: .zero, intoTrackWithID: first)
@@ -61,16 +70,12 @@ struct TransitionModelTests {
         let video = MutableVideoComposition(renderSize: Size(width: 64, height: 64), frameDuration: MediaTime(value: 1, timescale: 25), instructions: [instruction])
         let issues = video.validate(for: summary).filter { $0.kind == .invalidTransition }
         #expect(issues.count == 2, "same track twice, and track 2 drawn besides the transition's: \(issues)")
-        let mix = MutableAudioMix(inputParameters: [], crossfades: [AudioCrossfade(from: 3, to: 1, timeRange: range)])
-        #expect(mix.validate(for: summary).map(\.kind) == [.wrongMediaType])
     }
 
     @Test func codableRoundTrips() throws {
         let instruction = VideoCompositionInstruction.transition(.circleClose, from: 1, to: 2, timeRange: range, easing: .easeOut)
         let decoded = try JSONDecoder().decode(VideoCompositionInstruction.self, from: JSONEncoder().encode(instruction))
         #expect(decoded == instruction)
-        let mix = MutableAudioMix(inputParameters: [], crossfades: [AudioCrossfade(from: 3, to: 4, timeRange: range, curve: .exp, fadeOutCurve: .log)])
-        #expect(try JSONDecoder().decode(MutableAudioMix.self, from: JSONEncoder().encode(mix)) == mix)
         let text = #"{"style": "wipetl", "fromTrackID": 1, "toTrackID": 2}"#
         let transition = try JSONDecoder().decode(VideoTransition.self, from: Data(text.utf8))
         #expect(transition == VideoTransition(style: .wipeTopLeft, from: 1, to: 2))

@@ -5,7 +5,7 @@ import Splice
 import SpliceTestSupport
 
 /// 8-bit sources in other matrices and ranges are converted exactly into the BT.709 canvas, and the image
-/// generator gives tone-mapped SDR of an HDR source (issue 15).
+/// generator gives tone-mapped SDR of an HDR source.
 @Suite("Colour: source conversions")
 struct ColourSourceConversionTests {
     /// The BT.709 limited-range codes of the fixtures' 75 % bars (Fixtures/README.md, `hdr/sdr.mp4`).

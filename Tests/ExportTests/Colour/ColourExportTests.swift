@@ -4,7 +4,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Exports of the colour fixtures (issue 15), measured at the bars and patches with the engine's own decoder at the
+/// Exports of the colour fixtures, measured at the bars and patches with the engine's own decoder at the
 /// output's native depth (``PlanePicture``). Figures in docs/document-format.md, "Colour".
 @Suite("Colour: HDR in, SDR or HDR out")
 struct ColourExportTests {

@@ -4,7 +4,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Issue 20's time effects rendered: reverse (picture and sound), freeze frame, speed ramp — checked frame by frame
+/// The time effects rendered: reverse (picture and sound), freeze frame, speed ramp — checked frame by frame
 /// on a "framecode" source whose pictures carry their own frame number, and sample by sample on tones and chirps.
 /// Lossless output (FFV1 + PCM in Matroska), so every picture and sample is compared with what the model predicts.
 @Suite("Time effects (export)")

@@ -134,6 +134,12 @@ struct AudioMixValidationTests {
             message: "input parameters 0 for track 2: volume set at 0.000 s (0/1): value is nan, not a finite gain")])
     }
 
+    @Test func negativeVolumeSetAtATime() {
+        #expect(issues { $0.setVolume(-0.5, at: s(1)) } == [ValidationIssue(
+            kind: .negativeVolume, trackID: 2, time: s(1),
+            message: "input parameters 0 for track 2: volume set at 1.000 s (1/1): value is -0.5, a negative gain")])
+    }
+
     @Test func everyProblemOfAMixIsReported() {
         var first = AudioMixInputParameters(trackID: 2)
         first.setVolume(-2, at: s(1))
@@ -146,5 +152,25 @@ struct AudioMixValidationTests {
         #expect(throws: AudioMixError.invalid(issues)) { try mix.validated(for: summary) }
         #expect(AudioMixError.invalid([issues[3]]).description
             == "audio mix is invalid (1 problem):\n- unknownTrack: input parameters 2 for track 9: the composition has no track 9")
+    }
+}
+
+/// The audio half of a transition: crossfades between two audio tracks, validated and encoded.
+@Suite("Audio crossfades: models")
+struct AudioCrossfadeModelTests {
+    let range = TimeRange(start: MediaTime(seconds: 1), duration: MediaTime(seconds: 2))
+
+    @Test func aCrossfadeToAVideoTrackIsTheWrongMediaType() {
+        let summary = CompositionSummary(tracks: [
+            .init(trackID: 1, mediaType: .video, timeRange: range, segments: [], isEnabled: true, naturalSize: Size(width: 64, height: 64)),
+            .init(trackID: 3, mediaType: .audio, timeRange: range, segments: [], isEnabled: true, naturalSize: .zero),
+        ])
+        let mix = MutableAudioMix(inputParameters: [], crossfades: [AudioCrossfade(from: 3, to: 1, timeRange: range)])
+        #expect(mix.validate(for: summary).map(\.kind) == [.wrongMediaType])
+    }
+
+    @Test func crossfadesRoundTripThroughCodable() throws {
+        let mix = MutableAudioMix(inputParameters: [], crossfades: [AudioCrossfade(from: 3, to: 4, timeRange: range, curve: .exp, fadeOutCurve: .log)])
+        #expect(try JSONDecoder().decode(MutableAudioMix.self, from: JSONEncoder().encode(mix)) == mix)
     }
 }

@@ -4,7 +4,7 @@ import Splice
 import SpliceTestSupport
 
 /// Overlays placed as `AVVideoCompositionCoreAnimationTool` layers are: `position` is the anchor point's place,
-/// origin bottom-left, y up (issue 16, item 2). Rendered on the 320 × 240 blue fixture; the watermark is an opaque red
+/// origin bottom-left, y up. Rendered on the 320 × 240 blue fixture; the watermark is an opaque red
 /// 64 × 32 PNG, so its pixels are told from the canvas exactly.
 @Suite("Overlays placed with Core Animation geometry")
 struct CoreAnimationPlacementTests {

@@ -1,6 +1,7 @@
 import SpliceFFmpeg
 import Foundation
-import Splice
+import Composition
+import Export
 import SpliceTesting
 import Testing
 import SpliceTestSupport

@@ -3,7 +3,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// What the loader reports about each video track's colour (issue 15), on the fixtures of
+/// What the loader reports about each video track's colour, on the fixtures of
 /// `Fixtures/make-hdr-fixtures` (facts in Fixtures/README.md).
 @Suite("Colour: probe facts")
 struct ColourProbeTests {

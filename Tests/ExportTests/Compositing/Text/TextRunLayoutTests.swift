@@ -4,15 +4,19 @@ import Testing
 import Composition
 import SpliceFFmpeg
 
-/// A text drawn in font runs is the picture one `drawtext` draws of the whole text (issue 16, item 3): the runs'
+/// A text drawn in font runs is the picture one `drawtext` draws of the whole text: the runs'
 /// measurement (FreeType, as drawtext measures), shaping and right-to-left order (libfribidi, as drawtext's
 /// `text_shaping`), block placement, background box and opacity. The same font file under two paths forces runs
 /// where one font would do, so the two pictures can be compared pixel for pixel.
 @Suite("Text overlays: runs laid out as one drawtext")
 struct TextRunLayoutTests {
-    static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    /// The same file under another path: a different "font" to the run splitter, the same glyphs.
-    static let dejaVuAgain = "/usr/share/fonts/truetype/dejavu/../dejavu/DejaVuSans.ttf"
+    /// DejaVu Sans's file as fontconfig finds it, and the same file under another path (through its folder's parent):
+    /// a different "font" to the run splitter, the same glyphs.
+    static func dejaVuPaths() throws -> (file: String, again: String) {
+        let file = URL(fileURLWithPath: try TextFontFallbackTests.dejaVuFile)
+        let folder = file.deletingLastPathComponent()
+        return (file.path, folder.path + "/../" + folder.lastPathComponent + "/" + file.lastPathComponent)
+    }
 
     /// The layer `configuration` draws on a 320x160 canvas: its planes (yuva420p), row by row, `width` bytes each.
     static func layerPicture(_ configuration: TextOverlayConfiguration) throws -> [[UInt8]] {
@@ -36,6 +40,7 @@ struct TextRunLayoutTests {
     /// `text` split into runs that alternate between the two paths of DejaVu Sans at every space (the space stays with
     /// the word before it), in visual order as drawtext draws it.
     static func alternatingLayout(_ text: String, fontSize: Double) throws -> TextLayout {
+        let (dejaVu, dejaVuAgain) = try dejaVuPaths()
         var useSecond = false
         let visual = TextShaping.visual(text.unicodeScalars.map(\.value)).map { glyph -> (code: UInt32, file: String) in
             defer { if glyph.code == 0x20 { useSecond.toggle() } }
@@ -52,7 +57,7 @@ struct TextRunLayoutTests {
                                   color: RenderColor(red: 1, green: 0.9, blue: 0.2, alpha: 1), background: background, padding: 5)
             return TextOverlayConfiguration(style: style, frame: frame, opacity: opacity)
         }
-        let one = try layerPicture(configuration(.file(dejaVu))), runs = try layerPicture(configuration(.runs(layout)))
+        let one = try layerPicture(configuration(.file(try dejaVuPaths().file))), runs = try layerPicture(configuration(.runs(layout)))
         #expect(one.count == 4 && runs.count == 4)
         for (plane, (a, b)) in zip(one, runs).enumerated() {
             let differing = zip(a, b).filter { $0 != $1 }.count
