@@ -88,7 +88,7 @@ struct SmartRenderEncodingTests {
     }
 
     /// H.264 pieces at a matched CRF are encoded with x264's `faster` preset, or the export's own when it is faster
-    /// still; without a matched CRF the export's preset is kept.
+    /// still; without a matched CRF and preset the export's preset is kept.
     @Test(arguments: [("medium", "faster"), ("veryslow", "faster"), ("faster", "faster"), ("veryfast", "veryfast"),
                       ("ultrafast", "ultrafast"), ("slow", "faster")])
     func matchedPiecesUseAFastPreset(export: String, piece: String) {
@@ -101,6 +101,7 @@ struct SmartRenderEncodingTests {
         #expect(settings.encoderConfiguration(for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
             .options["preset"] == export, "no matched CRF: the export's preset")
         source.constantRateFactor = 15
+        source.x264Preset = SmartRenderEncoding.x264Preset(exportPreset: export)
         let matched = settings.encoderConfiguration(for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
         #expect(matched.options["preset"] == piece)
         #expect(matched.options["crf"] == "15")

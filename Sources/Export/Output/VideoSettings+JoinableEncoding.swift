@@ -7,7 +7,7 @@ extension VideoSettings {
     /// H.264 options): its profile and level (HEVC: and tier), every picture group closed and starting with an IDR
     /// picture, no B-frames, the parameter sets in-band before every key frame, under a parameter-set id the source
     /// does not use (x264), and the source's quality (``JoinableStreamParameters/constantRateFactor``, encoded with
-    /// ``SmartRenderEncoding/x264Preset(exportPreset:)``).
+    /// ``JoinableStreamParameters/x264Preset``).
     func encoderConfiguration(
         for video: VideoPlan, clock: EncoderClock, fileType: FileType, joining source: JoinableStreamParameters
     ) -> EncoderConfiguration {
@@ -26,7 +26,7 @@ extension VideoSettings {
         configuration.options["forced-idr"] = "1"
         if let crf = source.constantRateFactor {
             configuration.options["crf"] = "\(crf)"
-            configuration.options["preset"] = SmartRenderEncoding.x264Preset(exportPreset: encoderPreset)
+            if let preset = source.x264Preset { configuration.options["preset"] = preset }
             configuration.bitRate = 0
         }
         let id = source.freeParameterSetID ?? 0
