@@ -6,7 +6,8 @@ extension AssetExportSession {
     /// Writes a smart render's audio into `directory` as an audio-only file of the export's type: the source's AAC
     /// packets when ``SmartRenderAudioPlanner`` finds the whole track untouched and the source's stream matches
     /// (``SmartRenderAudioCopier``), else the composition's audio rendered and encoded as by an ordinary export
-    /// (the same samples, the same encoder). Puts the audio's spans in ``smartRenderReport``.
+    /// (the same samples, the same encoder). Puts the audio's spans in ``smartRenderReport``. Reports no progress
+    /// of its own: it runs beside the video pieces, which do.
     /// - Returns: the file, nil when the export has no audio.
     /// - Throws: the errors of ``export()``; `CancellationError`.
     func writeSmartAudio(_ plan: ExportPlan, directory: URL) async throws -> URL? {
@@ -28,7 +29,6 @@ extension AssetExportSession {
             }
             if mismatch == nil {
                 state.withLock { $0.smartRenderReport?.audio = report }
-                publish(progress: 0.8)
                 return url
             }
             report.spans = report.spans.map {
@@ -38,7 +38,7 @@ extension AssetExportSession {
         state.withLock { $0.smartRenderReport?.audio = report }
         // As the ordinary export's audio: the same range, so the same samples.
         try await renderPart(ExportSettings(video: nil, audio: audioSettings), range: request.timeRange, to: url,
-                             fileType: plan.fileType, piece: nil, progress: 0.75...0.8)
+                             fileType: plan.fileType, piece: nil, progress: nil)
         return url
     }
 }

@@ -34,9 +34,10 @@ extension AssetExportSession {
     public var smartRenderReport: SmartRenderReport? { state.withLock { $0.smartRenderReport } }
 
     /// ``export()`` with ``smartRendering``: plans, renders the re-encoded spans as pieces (video only, one at a
-    /// time) and the audio into a hidden directory beside the output, joins them with the copied packets, verifies,
-    /// and names the file; falls back to an ordinary export when the plan cannot be written or the file fails
-    /// verification. Progress: the pieces and the audio up to 0.8 (by frames), the join to 0.9, the verification.
+    /// time) and, at the same time, the audio into a hidden directory beside the output, joins them with the copied
+    /// packets, verifies, and names the file; falls back to an ordinary export when the plan cannot be written or
+    /// the file fails verification. Progress: the pieces up to 0.75 (by frames), the audio with them (0.8 when both
+    /// are done), the join to 0.9, the verification.
     /// - Returns: false (no file length limit applies).
     /// - Throws: the errors of ``export()``; `CancellationError`.
     func exportSmart(_ plan: ExportPlan) async throws -> Bool {
@@ -60,8 +61,11 @@ extension AssetExportSession {
             throw ExportError.outputNotWritable(directory, reason: "the directory for re-encoded pieces cannot be made: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The audio (one session, or a packet copy) runs beside the video pieces: its work is independent of theirs,
+        // and on a short edit it would otherwise wait for them with a core idle.
+        async let writtenAudio = writeSmartAudio(plan, directory: directory)
         let pieces = try await renderPieces(decision, parameters: parameters, plan: plan, directory: directory)
-        let audioURL = try await writeSmartAudio(plan, directory: directory)
+        let audioURL = try await writtenAudio
         publish(progress: 0.8)
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
@@ -135,11 +139,11 @@ extension AssetExportSession {
     }
 
     /// Exports `range` of the composition with `settings` into `url` through a session of its own, cancelled with
-    /// this one, its progress mapped onto `progress` of this one's; `piece` set: encoded as a smart-render piece
-    /// matched to that source.
+    /// this one, its progress mapped onto `progress` of this one's (nil: not reported; several parts may run at
+    /// once); `piece` set: encoded as a smart-render piece matched to that source.
     func renderPart(
         _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
-        piece: JoinableStreamParameters?, progress: ClosedRange<Double>
+        piece: JoinableStreamParameters?, progress: ClosedRange<Double>?
     ) async throws {
         let request = self.request.withLock { $0 }
         let session = AssetExportSession(asset: asset, settings: settings)
@@ -151,13 +155,15 @@ extension AssetExportSession {
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.request.withLock { $0.smartRenderPiece = piece }
-        session.state.withLock {
-            $0.progressObserver = { [self] value in
-                publish(progress: progress.lowerBound + (progress.upperBound - progress.lowerBound) * value)
+        if let progress {
+            session.state.withLock {
+                $0.progressObserver = { [self] value in
+                    publish(progress: progress.lowerBound + (progress.upperBound - progress.lowerBound) * value)
+                }
             }
         }
-        state.withLock { $0.parts = [session] }
-        defer { state.withLock { $0.parts = [] } }
+        state.withLock { $0.parts.append(session) }
+        defer { state.withLock { $0.parts.removeAll { $0 === session } } }
         if cancellation.isCancelled { throw CancellationError() }
         try await session.export()
     }

@@ -38,6 +38,44 @@ extension Workloads {
     }
 }
 
+extension Workloads {
+    /// Frames removed at each cut of W6b's edit (a third of a second at 30 fps).
+    static let breakEvenCutFrames = 10
+
+    /// W6b (smart rendering's break-even): the source's video and audio with a cut every `cutEvery` seconds — cut k
+    /// (k = 1, 2, …) at source frame k · 30 · `cutEvery` + 7, removing the next ``breakEvenCutFrames`` frames, for
+    /// every cut that leaves frames after it — and nothing else (no title). The cuts fall inside 2 s groups, so
+    /// the denser the cuts, the fewer whole groups are left to copy. `Benchmarks/run`'s `w6b_frames` counts the same
+    /// frames; keep them in step.
+    static func breakEvenEdit(source url: URL, cutEvery: Double) async throws -> Edit {
+        let asset = try await Asset.load(from: url)
+        guard let video = asset.tracks(withMediaType: .video).first, let audio = asset.tracks(withMediaType: .audio).first else {
+            throw BenchError.input("\(url.lastPathComponent) lacks video or audio")
+        }
+        let frame = MediaTime(value: 1, timescale: 30)
+        let total = Int64((video.timeRange.duration.seconds * 30).rounded())
+        let period = Int64((cutEvery * 30).rounded())
+        guard period > Int64(breakEvenCutFrames) else { throw BenchError.input("--cut-every \(cutEvery): cuts closer than the frames they remove") }
+        var composition = MutableComposition()
+        let videoTrack = try composition.addMutableTrack(withMediaType: .video)
+        let audioTrack = try composition.addMutableTrack(withMediaType: .audio)
+        var from: Int64 = 0
+        var at = MediaTime.zero
+        var k: Int64 = 1
+        while from < total {
+            let cut = k * period + 7
+            let end = cut + Int64(breakEvenCutFrames) < total ? cut : total
+            let range = TimeRange(start: frame * from, end: frame * end)
+            try composition.insertTimeRange(range, of: video, at: at, intoTrackWithID: videoTrack)
+            try composition.insertTimeRange(range, of: audio, at: at, intoTrackWithID: audioTrack)
+            at = at + range.duration
+            from = end == total ? total : cut + Int64(breakEvenCutFrames)
+            k += 1
+        }
+        return Edit(composition: composition, video: MutableVideoComposition(propertiesOf: composition), audio: nil)
+    }
+}
+
 extension SpliceBench {
     /// Exports W6s's edit with the benchmark's settings, smart-rendered (or, `full`, re-encoded whole), and says
     /// what smart rendering copied.

@@ -27,6 +27,7 @@ import Splice
 ///                                                                 --one-by-one (W4s): one request per picture
 /// splice-bench smart     --source FILE --out FILE [--full]      W6s: 10 ranges removed, a 5 s title, smart-rendered
 ///                                                                 (--full: the same edit re-encoded whole)
+///                         [--cut-every S]                         W6b: a cut every S seconds instead (break-even)
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
 /// `DIR` holds `clipA.mp4`, `clipB.mp4` (10 s, H.264 + AAC), `music.mp3` (20 s) and `watermark.png` (200×80).
@@ -70,7 +71,12 @@ struct SpliceBench {
                 summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
                                                      count: options.int("count", 100), oneByOne: options.flag("one-by-one"))
             case "smart":
-                let edit = try await Workloads.smartEdit(source: options.path("source"))
+                let source = options.path("source")
+                let edit = if options.has("cut-every") {
+                    try await Workloads.breakEvenEdit(source: source, cutEvery: options.decimal("cut-every", "4").seconds)
+                } else {
+                    try await Workloads.smartEdit(source: source)
+                }
                 summary = try await smartExport(edit, to: options.path("out"), full: options.flag("full"))
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
@@ -194,6 +200,9 @@ struct Options {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }
         return URL(fileURLWithPath: value, isDirectory: true)
     }
+
+    /// Whether `--name VALUE` was given.
+    func has(_ name: String) -> Bool { values[name] != nil }
 
     /// Whether the switch `--name` was given.
     func flag(_ name: String) -> Bool { setFlags.contains(name) }

@@ -6,7 +6,8 @@ extension VideoSettings {
     /// ``SmartRenderEncoding/mismatch(_:video:)`` first: a source that does not match gets these settings' own
     /// H.264 options): its profile and level (HEVC: and tier), every picture group closed and starting with an IDR
     /// picture, no B-frames, the parameter sets in-band before every key frame, under a parameter-set id the source
-    /// does not use (x264), and the source's quality (``JoinableStreamParameters/constantRateFactor``).
+    /// does not use (x264), and the source's quality (``JoinableStreamParameters/constantRateFactor``, encoded with
+    /// ``JoinableStreamParameters/x264Preset``).
     func encoderConfiguration(
         for video: VideoPlan, clock: EncoderClock, fileType: FileType, joining source: JoinableStreamParameters
     ) -> EncoderConfiguration {
@@ -25,6 +26,7 @@ extension VideoSettings {
         configuration.options["forced-idr"] = "1"
         if let crf = source.constantRateFactor {
             configuration.options["crf"] = "\(crf)"
+            if let preset = source.x264Preset { configuration.options["preset"] = preset }
             configuration.bitRate = 0
         }
         let id = source.freeParameterSetID ?? 0

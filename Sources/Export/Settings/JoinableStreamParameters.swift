@@ -21,6 +21,8 @@ struct JoinableStreamParameters: Hashable, Sendable {
     /// x264's CRF for the pieces, matched to the copied groups' bits per pixel
     /// (``constantRateFactor(bitsPerPixel:)``); nil: the export's own rate control.
     var constantRateFactor: Int? = nil
+    /// x264's preset for the pieces (``SmartRenderEncoding/x264Preset(exportPreset:)``); nil: the export's own.
+    var x264Preset: String? = nil
 
     /// The first parameter-set id (0…31) the source does not use.
     var freeParameterSetID: Int? { (0..<32).first { !parameterSetIDs.contains($0) } }

@@ -112,7 +112,10 @@ extension ExportPlan {
                 let pixels = area * Double(source.groups.reduce(0) { $0 + $1.frameCount })
                 return pixels > 0 ? 8 * Double(source.groups.reduce(0) { $0 + $1.byteCount }) / pixels : nil
             }.max()
-            if let bitsPerPixel { parameters.constantRateFactor = SmartRenderEncoding.constantRateFactor(bitsPerPixel: bitsPerPixel) }
+            if let bitsPerPixel {
+                parameters.constantRateFactor = SmartRenderEncoding.constantRateFactor(bitsPerPixel: bitsPerPixel)
+                parameters.x264Preset = SmartRenderEncoding.x264Preset(exportPreset: settings.video?.encoderPreset ?? "medium")
+            }
         }
         return SmartRenderDecision(
             report: SmartRenderReport(spans: spans, fallback: nil), spans: planned, sources: copied,

@@ -87,6 +87,26 @@ struct SmartRenderEncodingTests {
         }
     }
 
+    /// H.264 pieces at a matched CRF are encoded with x264's `faster` preset, or the export's own when it is faster
+    /// still; without a matched CRF and preset the export's preset is kept.
+    @Test(arguments: [("medium", "faster"), ("veryslow", "faster"), ("faster", "faster"), ("veryfast", "veryfast"),
+                      ("ultrafast", "ultrafast"), ("slow", "faster")])
+    func matchedPiecesUseAFastPreset(export: String, piece: String) {
+        let size = Size(width: 320, height: 240)
+        let video = VideoPlan(
+            renderSize: size, outputSize: size, frameDuration: MediaTime(value: 1, timescale: 30),
+            duration: MediaTime(seconds: 2), tracks: [], instructions: [])
+        var source = JoinableStreamParameters(profile: 100, level: 31, parameterSetIDs: [0])
+        let settings = VideoSettings(encoderPreset: export)
+        #expect(settings.encoderConfiguration(for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
+            .options["preset"] == export, "no matched CRF: the export's preset")
+        source.constantRateFactor = 15
+        source.x264Preset = SmartRenderEncoding.x264Preset(exportPreset: export)
+        let matched = settings.encoderConfiguration(for: video, clock: EncoderClock(video), fileType: .mp4, joining: source)
+        #expect(matched.options["preset"] == piece)
+        #expect(matched.options["crf"] == "15")
+    }
+
     /// A source x264 cannot match is named.
     @Test func unmatchableSourcesAreNamed() {
         let size = Size(width: 320, height: 240)

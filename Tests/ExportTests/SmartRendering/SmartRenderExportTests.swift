@@ -135,4 +135,42 @@ struct SmartRenderExportTests {
         session.smartRendering = true
         #expect(throws: ExportError.self) { try session.makePlan() }
     }
+
+    /// The audio renders beside the video pieces: progress still only rises and ends at 1; a cancel while both run
+    /// stops both (`CancellationError`), and neither the file nor the hidden directory of pieces is left behind.
+    @Test func audioRendersBesideThePiecesAndCancelsWithThem() async throws {
+        let scratch = try ScratchDirectory("smart-concurrent-audio")
+        defer { scratch.remove() }
+        let sourceURL = try SmartRenderEdit.source(
+            .h264, openGOP: false, audio: "sine=f=1000:r=48000", named: "closed.mov", in: scratch)
+        let asset = try await Asset.load(from: sourceURL)
+        let tracks = asset.tracks(withMediaType: .video) + asset.tracks(withMediaType: .audio)
+        let settings = ExportSettings(video: VideoSettings(), audio: AudioSettings())
+
+        let output = scratch.file("edit.mp4")
+        let edit = try SmartRenderEdit.session(
+            tracks, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, settings: settings, output: output)
+        let updates = edit.session.progressUpdates
+        let collected = Task { await updates.reduce(into: [Double]()) { $0.append($1) } }
+        try await edit.session.export()
+        let values = await collected.value
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "\(values)")
+        #expect(values.last == 1)
+        #expect(edit.session.smartRenderReport?.audio?.spans.first?.action == .reencode)
+        #expect(scratch.contents == ["closed.mov", "edit.mp4"])
+
+        let cancelled = scratch.file("cancelled.mp4")
+        let second = try SmartRenderEdit.session(
+            tracks, pieces: SmartRenderEdit.threeCuts, title: SmartRenderEdit.middleTitle, settings: settings, output: cancelled)
+        let session = second.session
+        let watcher = Task {
+            for await value in session.progressUpdates where value > 0 {
+                session.cancelExport()
+                return
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await session.export() }
+        await watcher.value
+        #expect(scratch.contents == ["closed.mov", "edit.mp4"], "no output and no pieces left behind")
+    }
 }
