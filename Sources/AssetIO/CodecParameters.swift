@@ -1,0 +1,83 @@
+internal import CMedia
+
+/// A value copy of a stream's `AVCodecParameters` (FFmpeg 5.1's fields), so that a compressed sample can carry its
+/// stream's full description across tasks (`avcodec_parameters_copy`'s result, field by field). Plain data: no
+/// FFmpeg allocation is held.
+package struct CodecParameters: Sendable, Hashable {
+    var mediaType: Int32
+    var codecID: UInt32
+    var codecTag: UInt32
+    var extradata: [UInt8]
+    var format: Int32
+    var bitRate: Int64
+    var bitsPerCodedSample: Int32
+    var bitsPerRawSample: Int32
+    var profile: Int32
+    var level: Int32
+    var width: Int32
+    var height: Int32
+    var sampleAspectRatio: (num: Int32, den: Int32)
+    var fieldOrder: UInt32
+    var colorRange: UInt32
+    var colorPrimaries: UInt32
+    var colorTransfer: UInt32
+    var colorSpace: UInt32
+    var chromaLocation: UInt32
+    var videoDelay: Int32
+    var channelOrder: UInt32
+    var channelCount: Int32
+    var channelMask: UInt64
+    var sampleRate: Int32
+    var blockAlign: Int32
+    var frameSize: Int32
+    var initialPadding: Int32
+    var trailingPadding: Int32
+    var seekPreroll: Int32
+
+    /// Copies `parameters`. A custom channel order (a per-channel map) is kept as its channel count only.
+    init(_ parameters: UnsafePointer<AVCodecParameters>) {
+        let p = parameters.pointee
+        mediaType = p.codec_type.rawValue
+        codecID = p.codec_id.rawValue
+        codecTag = p.codec_tag
+        extradata = p.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, p.extradata_size)))) } ?? []
+        format = p.format
+        bitRate = p.bit_rate
+        bitsPerCodedSample = p.bits_per_coded_sample
+        bitsPerRawSample = p.bits_per_raw_sample
+        profile = p.profile
+        level = p.level
+        width = p.width
+        height = p.height
+        sampleAspectRatio = (p.sample_aspect_ratio.num, p.sample_aspect_ratio.den)
+        fieldOrder = p.field_order.rawValue
+        colorRange = p.color_range.rawValue
+        colorPrimaries = p.color_primaries.rawValue
+        colorTransfer = p.color_trc.rawValue
+        colorSpace = p.color_space.rawValue
+        chromaLocation = p.chroma_location.rawValue
+        videoDelay = p.video_delay
+        channelOrder = p.ch_layout.order == AV_CHANNEL_ORDER_CUSTOM ? AV_CHANNEL_ORDER_UNSPEC.rawValue : p.ch_layout.order.rawValue
+        channelCount = p.ch_layout.nb_channels
+        channelMask = p.ch_layout.order == AV_CHANNEL_ORDER_NATIVE ? p.ch_layout.u.mask : 0
+        sampleRate = p.sample_rate
+        blockAlign = p.block_align
+        frameSize = p.frame_size
+        initialPadding = p.initial_padding
+        trailingPadding = p.trailing_padding
+        seekPreroll = p.seek_preroll
+    }
+
+    package static func == (a: CodecParameters, b: CodecParameters) -> Bool {
+        a.codecID == b.codecID && a.extradata == b.extradata && a.width == b.width && a.height == b.height
+            && a.sampleRate == b.sampleRate && a.channelCount == b.channelCount && a.format == b.format
+            && a.profile == b.profile && a.level == b.level
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(codecID)
+        hasher.combine(extradata)
+        hasher.combine(width)
+        hasher.combine(height)
+    }
+}
