@@ -1,7 +1,8 @@
 internal import CMedia
 
 /// A value copy of a stream's `AVCodecParameters` (FFmpeg 5.1's fields), so that a compressed sample can carry its
-/// stream's full description across tasks (`avcodec_parameters_copy`'s result, field by field). Plain data: no
+/// stream's full description across tasks and a passthrough writer can recreate it (`avcodec_parameters_copy`'s
+/// result, field by field). Plain data: no
 /// FFmpeg allocation is held.
 package struct CodecParameters: Sendable, Hashable {
     var mediaType: Int32
@@ -66,6 +67,56 @@ package struct CodecParameters: Sendable, Hashable {
         initialPadding = p.initial_padding
         trailingPadding = p.trailing_padding
         seekPreroll = p.seek_preroll
+    }
+
+    /// Writes these parameters into `parameters` (whose extradata and layout are replaced; the codec tag is left 0
+    /// for the muxer to choose, as a stream copy does).
+    func apply(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws {
+        parameters.pointee.codec_type = AVMediaType(rawValue: mediaType)
+        parameters.pointee.codec_id = AVCodecID(rawValue: codecID)
+        parameters.pointee.codec_tag = 0
+        av_freep(&parameters.pointee.extradata)
+        parameters.pointee.extradata_size = 0
+        if !extradata.isEmpty {
+            guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+                throw AssetWriterError.outOfMemory
+            }
+            let bytes = buffer.bindMemory(to: UInt8.self, capacity: extradata.count)
+            extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: extradata.count) }
+            parameters.pointee.extradata = bytes
+            parameters.pointee.extradata_size = Int32(extradata.count)
+        }
+        parameters.pointee.format = format
+        parameters.pointee.bit_rate = bitRate
+        parameters.pointee.bits_per_coded_sample = bitsPerCodedSample
+        parameters.pointee.bits_per_raw_sample = bitsPerRawSample
+        parameters.pointee.profile = profile
+        parameters.pointee.level = level
+        parameters.pointee.width = width
+        parameters.pointee.height = height
+        parameters.pointee.sample_aspect_ratio = AVRational(num: sampleAspectRatio.num, den: sampleAspectRatio.den)
+        parameters.pointee.field_order = AVFieldOrder(rawValue: fieldOrder)
+        parameters.pointee.color_range = AVColorRange(rawValue: colorRange)
+        parameters.pointee.color_primaries = AVColorPrimaries(rawValue: colorPrimaries)
+        parameters.pointee.color_trc = AVColorTransferCharacteristic(rawValue: colorTransfer)
+        parameters.pointee.color_space = AVColorSpace(rawValue: colorSpace)
+        parameters.pointee.chroma_location = AVChromaLocation(rawValue: chromaLocation)
+        parameters.pointee.video_delay = videoDelay
+        av_channel_layout_uninit(&parameters.pointee.ch_layout)
+        if channelCount > 0 {
+            if channelOrder == AV_CHANNEL_ORDER_NATIVE.rawValue {
+                av_channel_layout_from_mask(&parameters.pointee.ch_layout, channelMask)
+            } else {
+                parameters.pointee.ch_layout.order = AV_CHANNEL_ORDER_UNSPEC
+                parameters.pointee.ch_layout.nb_channels = channelCount
+            }
+        }
+        parameters.pointee.sample_rate = sampleRate
+        parameters.pointee.block_align = blockAlign
+        parameters.pointee.frame_size = frameSize
+        parameters.pointee.initial_padding = initialPadding
+        parameters.pointee.trailing_padding = trailingPadding
+        parameters.pointee.seek_preroll = seekPreroll
     }
 
     package static func == (a: CodecParameters, b: CodecParameters) -> Bool {

@@ -59,7 +59,7 @@ final class FrameConverter {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func defaultLayoutName(channels: Int) -> String {
+    static func defaultLayoutName(channels: Int) -> String {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(max(1, channels)))
         defer { av_channel_layout_uninit(&layout) }

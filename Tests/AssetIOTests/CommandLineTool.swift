@@ -39,7 +39,8 @@ enum CommandLineTool {
     static func probe(_ url: URL, stream: String, section: String, entries: String) async throws -> [[String]] {
         let text = try await run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries",
                                              "\(section)=\(entries)", "-of", "csv=p=0", url.path])
-        return text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // A row may end with a comma (side data in its own section): empty fields are dropped.
+        return text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
     }
 
     /// The number of sample frames FFmpeg decodes from `url`'s first audio stream (raw `f32le` output bytes ÷ 4 ÷
