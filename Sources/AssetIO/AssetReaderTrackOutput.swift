@@ -46,6 +46,9 @@ public final class AssetReaderTrackOutput: Sendable {
         return nil
     }
 
+    /// The most samples that ever waited for the consumer at once (at most ``readAheadCount``).
+    package var peakReadAheadCount: Int { queue.peakQueuedCount }
+
     /// The reader's error once it has failed, else nil.
     var readerError: AssetReaderError? { state.withLock { $0.reader }?.error }
 

@@ -187,6 +187,9 @@ public final class AssetWriter: Sendable {
         channel.post(.cancel)
     }
 
+    /// The most samples that ever waited for the writer's thread at once (bounded by the queue's capacity, 8).
+    package var peakQueuedSampleCount: Int { channel.peakQueuedSamples }
+
     /// Waits until the thread has ended (after ``cancelWriting()``: the temporary file is gone).
     package func waitUntilEnded() async { _ = await channel.outcome() }
 }

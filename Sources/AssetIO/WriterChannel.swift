@@ -18,6 +18,7 @@ final class WriterChannel: Sendable {
     private struct State {
         var commands: [Command] = []
         var queuedSamples = 0
+        var peakQueuedSamples = 0
         var producers: [CheckedContinuation<Bool?, Never>] = []
         var outcome: Result<Void, AssetWriterError>?
         var outcomeWaiters: [CheckedContinuation<Result<Void, AssetWriterError>, Never>] = []
@@ -35,6 +36,9 @@ final class WriterChannel: Sendable {
 
     /// True while a sample can be queued without waiting.
     var hasRoom: Bool { state.withLock { $0.outcome == nil && $0.queuedSamples < capacity } }
+
+    /// The most samples ever waiting at once (at most ``capacity``).
+    var peakQueuedSamples: Int { state.withLock { $0.peakQueuedSamples } }
 
     /// The thread's failure, once it has failed.
     var failure: AssetWriterError? {
@@ -54,7 +58,10 @@ final class WriterChannel: Sendable {
                     if state.outcome != nil { return .refused }
                     if !isSample || state.queuedSamples < capacity {
                         state.commands.append(command)
-                        if isSample { state.queuedSamples += 1 }
+                        if isSample {
+                            state.queuedSamples += 1
+                            state.peakQueuedSamples = max(state.peakQueuedSamples, state.queuedSamples)
+                        }
                         return .accepted
                     }
                     state.producers.append(continuation)

@@ -6,7 +6,7 @@ internal import CMedia
 /// A video input's encoder and the graph converting appended pictures to its pixel format (`scale` to BT.709
 /// limited range through libswscale, then `format` and `setparams` tags). Each picture is held back until the next
 /// one arrives, so its packet gets its real duration (the next time minus its own; the last one the nominal frame
-/// duration) — libx264 leaves durations 0.
+/// duration) — libx264 leaves durations 0, and the muxer takes the track's end from the last packet's.
 final class VideoEncoding {
     let encoder: Encoder
     private let settings: WriterVideoSettings

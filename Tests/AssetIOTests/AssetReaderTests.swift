@@ -175,6 +175,47 @@ struct AssetReaderTests {
         #expect(second.status == .cancelled)
     }
 
+    @Test("a slow consumer holds the reader back: at most 4 samples wait; cancelling ends the sequence")
+    func backPressureAndCancel() async throws {
+        let asset = try await Fixture.asset("canonical/clipA.mp4")
+        let reader = AssetReader(asset: asset)
+        let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .video)[0],
+                                            outputSettings: .video(pixelFormat: .rgba8))
+        try reader.add(output)
+        reader.startReading()
+        var count = 0
+        do {
+            for try await _ in output {
+                count += 1
+                try await Task.sleep(for: .milliseconds(5))
+                if count == 30 { reader.cancelReading() }
+            }
+            Issue.record("the sequence ended without an error after \(count) samples")
+        } catch is CancellationError {
+        }
+        #expect(output.peakReadAheadCount <= AssetReaderTrackOutput.readAheadCount)
+        #expect(count >= 30 && count <= 30 + AssetReaderTrackOutput.readAheadCount + 1)
+        #expect(reader.status == .cancelled)
+    }
+
+    @Test("PCM without a stated channel layout (an iPhone Live Photo) decodes to FFmpeg's sample count",
+          .enabled(if: Fixture.sharedMediaIsAvailable))
+    func pcmWithoutLayout() async throws {
+        let url = Fixture.sharedMedia("M04_iphone6s_livephoto_1440x1080_vfr_pcm-mono44k.mov")
+        let asset = try await Asset.load(from: url)
+        let reader = AssetReader(asset: asset)
+        let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0],
+                                            outputSettings: .audio(sampleFormat: .int16))
+        try reader.add(output)
+        reader.startReading()
+        var count = 0
+        for try await sample in output {
+            #expect(sample.audioBuffer?.channelCount == 1 && sample.audioBuffer?.sampleRate == 44_100)
+            count += sample.sampleCount
+        }
+        #expect(count == (try await CommandLineTool.decodedSampleCount(of: url, channels: 1)))
+    }
+
     @Test("a damaged file fails the reader with the file, the track and the time reached")
     func damagedFile() async throws {
         let good = try await Fixture.asset("canonical/clipA.mp4")

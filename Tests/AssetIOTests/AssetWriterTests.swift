@@ -103,6 +103,11 @@ struct AssetWriterTests {
 
         let frames = try await CommandLineTool.probe(target, stream: "v:0", section: "frame", entries: "pts")
         #expect(frames.map { Int64($0[0])! } == ticks)
+        // Each packet lasts until the next picture; the last one the nominal 1/30 s.
+        // The track lasts until the last picture's time plus the nominal 1/30 s (3000 ticks).
+        let stream = try await CommandLineTool.probe(target, stream: "v:0", section: "stream", entries: "duration_ts")
+        #expect(stream == [["\(ticks.last! + 3000)"]])
+        #expect(writer.peakQueuedSampleCount <= 8)
         let pictures = try await Self.decodedPictures(of: target, width: width, height: height)
         #expect(pictures.count == 30)
         let expected = [[255, 0, 0], [0, 255, 0], [0, 0, 255]]
@@ -131,7 +136,7 @@ struct AssetWriterTests {
         let writer = try AssetWriter(outputURL: target, fileType: .mp4)
         let videoInput = AssetWriterInput(mediaType: .video, outputSettings: .video(
             VideoSettings(codec: .h264, rateControl: .averageBitRate(500_000), encoderPreset: "veryfast"),
-            size: video.naturalSize!, frameDuration: video.video!.minFrameDuration, timeScale: 15360))
+            size: video.naturalSize!, frameDuration: video.video!.minFrameDuration, timeScale: video.naturalTimeScale))
         let audioInput = AssetWriterInput(mediaType: .audio, outputSettings: .audio(AudioSettings(codec: .aac, bitRate: 96_000)))
         try writer.add(videoInput)
         try writer.add(audioInput)
@@ -154,6 +159,53 @@ struct AssetWriterTests {
         #expect(frames == expected)
         let streams = try await CommandLineTool.probe(target, stream: "a:0", section: "stream", entries: "codec_name,sample_rate,channels")
         #expect(streams == [["aac", "48000", "2"]])
+    }
+
+    @Test("generated sound is encoded to AAC with every sample appended, at the appended level")
+    func generatedSound() async throws {
+        let scratch = try ScratchDirectory("sound")
+        defer { scratch.remove() }
+        let target = scratch.file("tone.m4a")
+        let writer = try AssetWriter(outputURL: target, fileType: .m4a)
+        let input = AssetWriterInput(mediaType: .audio, outputSettings: .audio(AudioSettings(codec: .aac, bitRate: 128_000)))
+        try writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        // 2 s of a 1 kHz sine at 0.5 (−6 dBFS), stereo 48 kHz, appended in blocks of 4800 samples (0.1 s).
+        for block in 0..<20 {
+            var samples: [Float] = []
+            for index in 0..<4800 {
+                let value = Float(0.5 * sin(2 * Double.pi * 1000 * Double(block * 4800 + index) / 48_000))
+                samples += [value, value]
+            }
+            let buffer = AudioBuffer(float32: samples, sampleRate: 48_000, channelCount: 2)
+            let format = FormatDescription(mediaType: .audio, codecName: "pcm_f32le", timeScale: 48_000,
+                                           sampleRate: 48_000, channelCount: 2)
+            try await input.append(SampleBuffer(presentationTime: MediaTime(value: Int64(block * 4800), timescale: 48_000),
+                                                duration: MediaTime(value: 4800, timescale: 48_000), sampleCount: 4800,
+                                                formatDescription: format, audioBuffer: buffer))
+        }
+        input.markAsFinished()
+        try await writer.finishWriting()
+        // The track says exactly the 2 s appended (mdhd and edit list); FFmpeg 5.1 decodes an AAC track up to one
+        // frame (1024 samples) long (Fixtures/README.md: 144384 samples for a 144000-sample track).
+        let stream = try await CommandLineTool.probe(target, stream: "a:0", section: "stream", entries: "duration")
+        #expect(stream == [["2.000000"]])
+        let count = try await CommandLineTool.decodedSampleCount(of: target, channels: 2)
+        #expect((96_000...97_024).contains(count), "decoded \(count) samples")
+        let asset = try await Asset.load(from: target)
+        let reader = AssetReader(asset: asset)
+        let output = AssetReaderTrackOutput(track: asset.tracks[0], outputSettings: .audio(sampleFormat: .float32))
+        try reader.add(output)
+        reader.startReading()
+        var decoded: [Float] = []
+        for try await sample in output { decoded += sample.audioBuffer?.floatSamples ?? [] }
+        // AAC at 128 kb/s, between 0.1 s and 1.9 s: RMS within 1 % of the sine's 0.35355, peak within 3 % of 0.5.
+        let middle = decoded[9600..<182_400]
+        let rms = (middle.reduce(0) { $0 + Double($1) * Double($1) } / Double(middle.count)).squareRoot()
+        let peak = middle.map(abs).max() ?? 0
+        #expect(abs(rms - 0.353553) < 0.0035, "RMS \(rms)")
+        #expect(abs(peak - 0.5) < 0.015, "peak \(peak)")
     }
 
     @Test("appends out of order, before the session, after markAsFinished, or of the wrong picture are refused by name")
