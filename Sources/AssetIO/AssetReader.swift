@@ -47,6 +47,11 @@ public final class AssetReader: Sendable {
         self.asset = asset
     }
 
+    deinit {
+        // A reader dropped mid-read stops its outputs' threads (blocking reads are interrupted).
+        cancellation.cancel()
+    }
+
     /// The part of the tracks' timelines to read, in the tracks' own time (the container's timestamps after its
     /// edit list); by default everything (start 0, duration `positiveInfinity`). Set before ``startReading()``; a
     /// change afterwards has no effect.

@@ -27,6 +27,11 @@ public final class AssetReaderTrackOutput: Sendable {
     }
 
     private let state = Locked(State())
+
+    deinit {
+        // The thread holds the queue, not the output: an output dropped mid-read stops it (its next delivery fails).
+        queue.finish()
+    }
     let queue = SampleQueue<SampleBuffer>(policy: .backPressure(capacity: AssetReaderTrackOutput.readAheadCount))
 
     /// An output reading `track` decoded per `outputSettings` (nil: compressed, as stored).
@@ -60,8 +65,8 @@ public final class AssetReaderTrackOutput: Sendable {
     func start(url: URL, timeRange: TimeRange?, cancellation: CancellationFlag) {
         state.withLock { $0.started = true }
         let job = TrackReadingJob(url: url, track: track, settings: outputSettings, timeRange: timeRange)
-        let queue = self.queue
-        WorkerThread.start(name: "splice-reader") { [self] in
+        let queue = self.queue, state = self.state, track = self.track
+        WorkerThread.start(name: "splice-reader") {
             do {
                 try TrackReading(job: job, cancellation: cancellation).run { sample in
                     queue.deliver(sample, stop: cancellation) { _, _ in }

@@ -55,6 +55,12 @@ public final class AssetWriter: Sendable {
         outputFileType = fileType
     }
 
+    deinit {
+        // A writer dropped before finishWriting() is cancelled: its thread ends and the temporary file is dropped.
+        cancellation.cancel()
+        channel.post(.cancel)
+    }
+
     /// The inputs added, in order (the file's tracks, in this order).
     public var inputs: [AssetWriterInput] { state.withLock { $0.inputs } }
 

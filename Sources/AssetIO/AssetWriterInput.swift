@@ -8,7 +8,8 @@ import SpliceFFmpeg
 ///
 /// Encoding inputs take decoded samples: pictures (``SampleBuffer/imageBuffer``, or through an
 /// ``AssetWriterInputPixelBufferAdaptor``) of the settings' size in any ``PixelBuffer/PixelFormat`` (converted to the
-/// encoder's 4:2:0 with BT.709 limited-range tags by libswscale), or sound (``SampleBuffer/audioBuffer``, resampled and
+/// encoder's 4:2:0 with BT.709 limited-range tags by libswscale; YUV pictures are read in the matrix and range their
+/// ``PixelBuffer/color`` states, BT.709 limited when it states none), or sound (``SampleBuffer/audioBuffer``, resampled and
 /// remixed to the settings' rate and channels by libswresample). Presentation times must increase; passthrough
 /// inputs take compressed samples whose decode times increase.
 public final class AssetWriterInput: Sendable {

@@ -4,7 +4,8 @@ import SpliceFFmpeg
 internal import CMedia
 
 /// A video input's encoder and the graph converting appended pictures to its pixel format (`scale` to BT.709
-/// limited range through libswscale, then `format` and `setparams` tags). Each picture is held back until the next
+/// limited range through libswscale — YUV pictures read with their tagged matrix and range, BT.709 limited when
+/// untagged — then `format` and `setparams` tags). Each picture is held back until the next
 /// one arrives, so its packet gets its real duration (the next time minus its own; the last one the nominal frame
 /// duration) — libx264 leaves durations 0, and the muxer takes the track's end from the last packet's.
 final class VideoEncoding {
@@ -34,13 +35,28 @@ final class VideoEncoding {
         nominalDuration = max(1, settings.frameDuration.timestamp(in: timeBase) ?? 1)
     }
 
-    private func makeGraph(for format: PixelBuffer.PixelFormat) throws -> FilterGraph {
+    /// `scale`'s options naming what a YUV picture is in: its tagged matrix and range, BT.709 limited when it says
+    /// none (RGB needs none: it is full range and has no matrix).
+    private static func inputColorOptions(of picture: PixelBuffer) -> String {
+        guard picture.pixelFormat == .nv12 || picture.pixelFormat == .yuv420p else { return "" }
+        let matrix: String = switch picture.color.matrix {
+        case "smpte170m", "bt470bg": "bt601"
+        case "bt2020nc", "bt2020c": "bt2020"
+        case "smpte240m": "smpte240m"
+        case "fcc": "fcc"
+        default: "bt709"
+        }
+        return ":in_color_matrix=\(matrix):in_range=\(picture.color.range == .full ? "pc" : "tv")"
+    }
+
+    private func makeGraph(for picture: PixelBuffer) throws -> FilterGraph {
         let input = FilterGraph.VideoSource(
             label: "in", width: settings.size.width, height: settings.size.height,
-            pixelFormat: av_get_pix_fmt(format.ffmpegName).rawValue, timeBase: timeBase)
+            pixelFormat: av_get_pix_fmt(picture.pixelFormat.ffmpegName).rawValue, timeBase: timeBase)
         let output = av_get_pix_fmt_name(encoderPixelFormat).map { String(cString: $0) } ?? "yuv420p"
         return try FilterGraph(
-            description: "[in]scale=flags=bicubic:out_color_matrix=bt709:out_range=tv,format=\(output),"
+            description: "[in]scale=flags=bicubic\(Self.inputColorOptions(of: picture)):out_color_matrix=bt709:out_range=tv,"
+                + "format=\(output),"
                 + "setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709[out]",
             sources: [.video(input)], sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
     }
@@ -48,7 +64,7 @@ final class VideoEncoding {
     /// Converts `picture` (shown at `time` after the session start) and encodes the picture before it.
     func append(_ picture: PixelBuffer, at time: MediaTime, stream: Int, muxer: EncodingMuxer) throws {
         guard let pts = time.timestamp(in: timeBase) else { return }
-        let graph = try self.graph ?? makeGraph(for: picture.pixelFormat)
+        let graph = try self.graph ?? makeGraph(for: picture)
         self.graph = graph
         try source.allocatePicture(width: picture.width, height: picture.height,
                                    pixelFormat: av_get_pix_fmt(picture.pixelFormat.ffmpegName))

@@ -120,6 +120,46 @@ struct AssetWriterTests {
         }
     }
 
+    @Test("MOV and Matroska files from NV12 and planar 4:2:0 pictures: every picture, its time and a mid grey", arguments: [
+        (FileType.mov, PixelBuffer.PixelFormat.nv12), (.mkv, .yuv420p), (.mov, .yuv420p), (.mkv, .nv12),
+    ])
+    func yuvPicturesInOtherContainers(fileType: FileType, format: PixelBuffer.PixelFormat) async throws {
+        let scratch = try ScratchDirectory("containers")
+        defer { scratch.remove() }
+        let target = scratch.file("grey.\(fileType.rawValue)")
+        let writer = try AssetWriter(outputURL: target, fileType: fileType)
+        let input = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: input, pixelFormat: format)
+        try writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for index in 0..<10 {
+            var picture = adaptor.makePixelBuffer()
+            // Y 126, Cb = Cr = 128: BT.709 limited-range mid grey, RGB 128.
+            picture.planes[0].bytes = [UInt8](repeating: 126, count: picture.planes[0].bytes.count)
+            for plane in 1..<picture.planes.count {
+                picture.planes[plane].bytes = [UInt8](repeating: 128, count: picture.planes[plane].bytes.count)
+            }
+            try await adaptor.append(picture, withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+        }
+        input.markAsFinished()
+        try await writer.finishWriting()
+        let frames = try await CommandLineTool.probe(target, stream: "v:0", section: "frame", entries: "pts_time")
+        // Matroska stores whole milliseconds.
+        let expected = (0..<10).map { index in
+            fileType == .mkv ? String(format: "%.6f", (Double(index) * 1000 / 30).rounded() / 1000)
+                             : String(format: "%.6f", Double(index) / 30)
+        }
+        #expect(frames.map { $0[0] } == expected)
+        let pictures = try await Self.decodedPictures(of: target, width: 64, height: 48)
+        #expect(pictures.count == 10)
+        for picture in pictures {
+            let centre = Self.rgb(picture, width: 64, x: 32, y: 24)
+            #expect(Self.close(centre, [128, 128, 128], within: 3), "centre \(centre)")
+        }
+    }
+
     @Test("a reader → writer transcode keeps every picture and its time, at the bit rate asked")
     func transcodeLoop() async throws {
         let source = Fixture.url("canonical/clipA.mp4")
