@@ -73,7 +73,11 @@ public final class AssetWriter: Sendable {
     }
 
     /// Why the writer failed, else nil.
-    public var error: AssetWriterError? { state.withLock { $0.error } ?? channel.failure }
+    public var error: AssetWriterError? {
+        state.withLock { state in
+            state.status == .cancelled ? nil : state.error ?? channel.failure
+        }
+    }
 
     /// MP4/MOV/M4A: move the `moov` box to the front when the file is finished (`movflags=+faststart`), so playback
     /// can start before the whole file has arrived. Set before ``startWriting()``.
@@ -150,12 +154,12 @@ public final class AssetWriter: Sendable {
     /// Starts the session at `time`: samples are written relative to it (a sample at `time` lands at 0 in the
     /// file), and none may come before it. Call once, after ``startWriting()``.
     public func startSession(atSourceTime time: MediaTime) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.status == .writing, state.sessionStart == nil, time.isNumeric else { return false }
+        state.withLock { state in
+            guard state.status == .writing, state.sessionStart == nil, time.isNumeric else { return }
             state.sessionStart = time
-            return true
+            // Queued under the writer's lock: no append can pass its session check and reach the thread first.
+            channel.post(.startSession(time))
         }
-        if accepted { channel.post(.startSession(time)) }
     }
 
     /// Finishes every input not yet finished, writes the file's trailer and gives the file its name.

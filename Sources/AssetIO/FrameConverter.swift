@@ -14,9 +14,8 @@ final class FrameConverter {
     private let key: [Int]
     private let sinkTimeBase: AVRational
 
-    /// A converter for frames like `first`, stamped in `timeBase`; `fallbackLayout` is used for sound whose
-    /// channel order is not stated.
-    init(first: Frame, settings: AssetReaderOutputSettings, timeBase: AVRational, fallbackLayout: AVChannelLayout) throws {
+    /// A converter for frames like `first` (sound with its channel order stated), stamped in `timeBase`.
+    init(first: Frame, settings: AssetReaderOutputSettings, timeBase: AVRational) throws {
         self.settings = settings
         key = Self.key(of: first)
         switch settings {
@@ -30,7 +29,6 @@ final class FrameConverter {
                 description: "[in]scale=w=\(width):h=\(height):flags=bicubic,format=\(video.pixelFormat.ffmpegName)[out]",
                 sources: [.video(source)], sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
         case .audio(let audio):
-            first.fillUnspecifiedChannelLayout(with: fallbackLayout)
             let layout = Self.layoutName(first.pointer.pointee.ch_layout)
             let rate = audio.sampleRate ?? first.sampleRate
             let outputLayout = audio.channelCount.map { Self.defaultLayoutName(channels: $0) } ?? layout

@@ -141,6 +141,11 @@ final class TrackReading {
 
     private func decode(_ settings: AssetReaderOutputSettings, deliver: (SampleBuffer) -> Bool) throws {
         let decoder = try Decoder(stream: stream)
+        // Sound whose channel order the file does not state (PCM with layout "unknown") gets FFmpeg's default order
+        // for its channel count on every frame, so the graph sees one layout throughout.
+        var fallbackLayout = decoder.channelLayoutOrDefault
+        defer { av_channel_layout_uninit(&fallbackLayout) }
+        let isSound = job.track.mediaType == .audio
         let frame = try Frame()
         let converted = try Frame()
         var converter: FrameConverter?
@@ -151,8 +156,7 @@ final class TrackReading {
             if let frame {
                 if converter == nil || !converter!.accepts(frame) {
                     if let old = converter, try !old.flush(into: converted, emit: emit) { return false }
-                    converter = try FrameConverter(first: frame, settings: settings, timeBase: timeBase,
-                                                   fallbackLayout: decoder.channelLayoutOrDefault)
+                    converter = try FrameConverter(first: frame, settings: settings, timeBase: timeBase)
                 }
             }
             guard let converter else { return true }
@@ -174,6 +178,7 @@ final class TrackReading {
             while true {
                 switch try decoder.receive(into: frame) {
                 case .frame:
+                    if isSound { frame.fillUnspecifiedChannelLayout(with: fallbackLayout) }
                     frame.pts = frame.bestEffortTimestamp
                     frame.resetPictureType()
                     if try !convert(frame) { return false }
