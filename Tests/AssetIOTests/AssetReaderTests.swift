@@ -38,6 +38,25 @@ struct AssetReaderTests {
         #expect(picture.color.range == .full && picture.color.primaries == "bt709" && picture.color.transfer == "bt709")
     }
 
+    @Test("a variable-frame-rate phone clip decodes to FFmpeg's pictures at its irregular times",
+          .enabled(if: Fixture.sharedMediaIsAvailable))
+    func variableRatePhoneClip() async throws {
+        let url = Fixture.sharedMedia("M03_android_720p_rot180_vfr_aac-mono48k.mp4")
+        let asset = try await Asset.load(from: url)
+        let reader = AssetReader(asset: asset)
+        let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .video)[0],
+                                            outputSettings: .video(pixelFormat: .rgba8))
+        try reader.add(output)
+        reader.startReading()
+        let samples = await Self.readAll(output)
+        let expected = try await CommandLineTool.frameDigests(of: url, pixelFormat: "rgba")
+        #expect(samples.count == 25)
+        #expect(try samples.map { try FrameDigest.md5(of: $0.imageBuffer!.planes[0].bytes) } == expected)
+        let frames = try await CommandLineTool.probe(url, stream: "v:0", section: "frame", entries: "pts")
+        #expect(samples.map(\.presentationTime) == frames.map { MediaTime(value: Int64($0[0])!, timescale: 90_000) })
+        #expect(Set(zip(samples.dropFirst(), samples).map { ($0.presentationTime - $1.presentationTime) }).count > 1)
+    }
+
     @Test("NV12 and planar 4:2:0 keep the source's planes and colour tags; size scales", arguments: [
         PixelBuffer.PixelFormat.nv12, .yuv420p, .bgra8,
     ])

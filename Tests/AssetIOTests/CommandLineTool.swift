@@ -20,16 +20,22 @@ enum CommandLineTool {
             throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) did not end within 120 s")
         }
         guard child.exitCode == 0 else {
-            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text(of: errors))")
         }
-        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return text(of: output)
+    }
+
+    /// A file's bytes as UTF-8 text (read through `Data`: `String(contentsOf:encoding:)` leaks its buffer in this
+    /// Foundation, which LeakSanitizer reports).
+    private static func text(of url: URL) -> String {
+        String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 
     /// FFmpeg's MD5 of every picture of `url`'s first video stream decoded to `pixelFormat`, in order
-    /// (`-f framemd5`, every frame kept: `-fps_mode passthrough`).
+    /// (`-f framemd5`, every frame kept: `-fps_mode passthrough`; coded orientation: `-noautorotate`, as a reader
+    /// hands out pictures, the display matrix aside).
     static func frameDigests(of url: URL, pixelFormat: String) async throws -> [String] {
-        let text = try await run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough",
+        let text = try await run("ffmpeg", ["-v", "error", "-noautorotate", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough",
                                             "-pix_fmt", pixelFormat, "-f", "framemd5", "-"])
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
