@@ -25,10 +25,13 @@ enum CommandLineTool {
         return text(of: output)
     }
 
-    /// A file's bytes as UTF-8 text (read through `Data`: `String(contentsOf:encoding:)` leaks its buffer in this
-    /// Foundation, which LeakSanitizer reports).
+    /// A file's bytes as UTF-8 text. An empty file is not read: this Foundation's file reading (`Data(contentsOf:)`,
+    /// `String(contentsOf:encoding:)`) leaks the 4 KiB buffer it allocates for an empty file, which LeakSanitizer
+    /// reports.
     private static func text(of url: URL) -> String {
-        String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return "" }
+        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 
     /// FFmpeg's MD5 of every picture of `url`'s first video stream decoded to `pixelFormat`, in order
