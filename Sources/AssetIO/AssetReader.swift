@@ -103,7 +103,7 @@ public final class AssetReader: Sendable {
         case .video(let settings)?:
             guard track.mediaType == .video else {
                 throw AssetReaderError.settingsDoNotMatchTrack(trackID: track.trackID, mediaType: track.mediaType,
-                                                               reason: "decoded video settings on a \(track.mediaType.rawValue) track")
+                                                               reason: "decoded video settings on \(track.mediaType == .audio ? "an" : "a") \(track.mediaType.rawValue) track")
             }
             if let size = settings.size, size.width <= 0 || size.height <= 0 {
                 throw AssetReaderError.invalidSettings("size \(size.width)×\(size.height) pixels is not positive")
@@ -111,7 +111,7 @@ public final class AssetReader: Sendable {
         case .audio(let settings)?:
             guard track.mediaType == .audio else {
                 throw AssetReaderError.settingsDoNotMatchTrack(trackID: track.trackID, mediaType: track.mediaType,
-                                                               reason: "decoded audio settings on a \(track.mediaType.rawValue) track")
+                                                               reason: "decoded audio settings on \(track.mediaType == .audio ? "an" : "a") \(track.mediaType.rawValue) track")
             }
             if let rate = settings.sampleRate, rate <= 0 || rate > 384_000 {
                 throw AssetReaderError.invalidSettings("sample rate \(rate) Hz is outside 1 ... 384000")

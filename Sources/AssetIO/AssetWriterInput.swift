@@ -115,7 +115,6 @@ public final class AssetWriterInput: Sendable {
                 if let codec = state.codec, codec != sample.formatDescription.codecName {
                     throw AssetWriterError.sampleMismatch(input: name, reason: "a \(sample.formatDescription.codecName) sample after \(codec) samples")
                 }
-                state.codec = sample.formatDescription.codecName
                 time = sample.decodeTime
             case .video(let settings)?:
                 guard let picture = sample.imageBuffer else {
@@ -127,7 +126,6 @@ public final class AssetWriterInput: Sendable {
                         input: name, expected: "\(first.width)×\(first.height) \(first.format.rawValue)", appended: picture.summary)
                 }
                 try Self.checkPlanes(of: picture, input: name)
-                state.firstPicture = first
                 time = sample.presentationTime
             case .audio?:
                 guard let sound = sample.audioBuffer else {
@@ -140,7 +138,6 @@ public final class AssetWriterInput: Sendable {
                         input: name, reason: "sound of \(sound.channelCount) channels of \(sound.sampleFormat.rawValue) at \(sound.sampleRate) Hz "
                             + "(\(sound.frameCount) samples) after \(first.channels) channels of \(first.format.rawValue) at \(first.rate) Hz")
                 }
-                state.firstSound = first
                 time = sample.presentationTime
             }
             guard time.isNumeric else {
@@ -152,7 +149,19 @@ public final class AssetWriterInput: Sendable {
             if let previous = state.lastTime, time <= previous {
                 throw AssetWriterError.nonIncreasingTime(input: name, previous: previous, appended: time)
             }
+            // Accepted: only now does the sample pin the input's format and time.
             state.lastTime = time
+            switch outputSettings {
+            case nil: state.codec = sample.formatDescription.codecName
+            case .video?:
+                if state.firstPicture == nil, let picture = sample.imageBuffer {
+                    state.firstPicture = (picture.width, picture.height, picture.pixelFormat)
+                }
+            case .audio?:
+                if state.firstSound == nil, let sound = sample.audioBuffer {
+                    state.firstSound = (sound.sampleRate, sound.channelCount, sound.sampleFormat)
+                }
+            }
             return (writer, state.index)
         }
     }

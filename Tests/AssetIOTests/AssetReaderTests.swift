@@ -178,7 +178,7 @@ struct AssetReaderTests {
         let wrong = AssetReaderTrackOutput(track: audio, outputSettings: .video(pixelFormat: .rgba8))
         #expect(!reader.canAdd(wrong))
         #expect(throws: AssetReaderError.settingsDoNotMatchTrack(trackID: audio.trackID, mediaType: .audio,
-                                                                 reason: "decoded video settings on a audio track")) {
+                                                                 reason: "decoded video settings on an audio track")) {
             try reader.add(wrong)
         }
         #expect(!reader.startReading())

@@ -290,6 +290,35 @@ struct AssetWriterTests {
         #expect(throws: AssetWriterError.outputFileExists(target)) { try AssetWriter(outputURL: target, fileType: .mp4) }
     }
 
+    @Test("a refused sample leaves the input as it was: a picture before the session start does not pin its format")
+    func refusedSampleChangesNothing() async throws {
+        let scratch = try ScratchDirectory("refused")
+        defer { scratch.remove() }
+        let target = scratch.file("refused.mp4")
+        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
+        let input = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        try writer.add(input)
+        try writer.startWriting()
+        let start = MediaTime(value: 1, timescale: 1)
+        writer.startSession(atSourceTime: start)
+        func sample(_ format: PixelBuffer.PixelFormat, at time: MediaTime) -> SampleBuffer {
+            SampleBuffer(presentationTime: time, duration: .zero,
+                         formatDescription: FormatDescription(mediaType: .video, codecName: "rawvideo", timeScale: 30),
+                         imageBuffer: PixelBuffer(width: 64, height: 48, pixelFormat: format))
+        }
+        let early = MediaTime(value: 1, timescale: 2)
+        await #expect(throws: AssetWriterError.timeBeforeSessionStart(input: "video input 0", time: early, sessionStart: start)) {
+            try await input.append(sample(.nv12, at: early))
+        }
+        try await input.append(sample(.bgra8, at: start))
+        input.markAsFinished()
+        try await writer.finishWriting()
+        // The session start lands at 0 in the file.
+        let frames = try await CommandLineTool.probe(target, stream: "v:0", section: "frame", entries: "pts_time")
+        #expect(frames == [["0.000000"]])
+    }
+
     @Test("cancelWriting leaves nothing at the output URL or beside it")
     func cancelLeavesNothing() async throws {
         let scratch = try ScratchDirectory("cancel")
