@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Export", targets: ["Export"]),
         .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "AssetIO", targets: ["AssetIO"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -38,9 +39,11 @@ let package = Package(
         .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "CTextLayout", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
         // The capture engine: devices (V4L2, PulseAudio, X11, virtual), sessions, crash-safe movie file output.
         .target(name: "Capture", dependencies: ["CMedia", "SpliceFFmpeg", "Composition"]),
+        // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
+        .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture", "AssetIO"]),
         // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
         .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
@@ -62,6 +65,8 @@ let package = Package(
         .testTarget(name: "SpliceDocumentTests", dependencies: ["SpliceDocument", "Composition", "VideoComposition", "AudioMix", "Export", "SpliceTestSupport"]),
         // Records from virtual devices and from PulseAudio and Xvfb started in user space; V4L2 against recorded replies.
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
+        // Reads and writes samples; the `ffmpeg`/`ffprobe` CLI is the second reader of every file.
+        .testTarget(name: "AssetIOTests", dependencies: ["AssetIO", "Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
         .testTarget(name: "ArchitectureTests"),

@@ -1,4 +1,5 @@
 // The umbrella module: `import Splice` gives a user every public module at once.
+@_exported import AssetIO
 @_exported import AudioMix
 @_exported import Capture
 @_exported import Composition

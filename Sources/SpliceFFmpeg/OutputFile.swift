@@ -64,6 +64,21 @@ package final class OutputFile {
         return Int(stream.pointee.index)
     }
 
+    /// Adds a stream for packets copied from elsewhere whose codec parameters `describe` writes into the new
+    /// stream's (e.g. from a value copy a sample carried across threads), in `timeBase` until the header is written
+    /// (`avformat_new_stream`).
+    /// - Returns: the stream index.
+    /// - Throws: ``FFmpegError`` (ENOMEM), or what `describe` throws.
+    package func addStream(timeBase: AVRational,
+                           describe: (UnsafeMutablePointer<AVCodecParameters>) throws -> Void) throws -> Int {
+        guard let stream = avformat_new_stream(pointer, nil), let parameters = stream.pointee.codecpar else {
+            throw FFmpegError.posix(ENOMEM)
+        }
+        try describe(parameters)
+        stream.pointee.time_base = timeBase
+        return Int(stream.pointee.index)
+    }
+
     /// Sets the four-character codec tag (sample entry) the muxer writes for stream `index`, e.g. `avc3` or `hev1`
     /// (parameter sets may also travel in-band) rather than the muxer's default; call before ``writeHeader(options:)``,
     /// which refuses a tag the container cannot hold.

@@ -1,3 +1,4 @@
+import SpliceFFmpeg
 /// The frames of a ``CaptureVideoDataOutput`` or the sound buffers of a ``CaptureAudioDataOutput``, in capture
 /// order, as an `AsyncSequence` (AVFoundation's sample-buffer delegate callbacks, as a stream).
 ///

@@ -1,3 +1,4 @@
+import Composition
 import SpliceFFmpeg
 internal import CMedia
 
@@ -84,7 +85,30 @@ extension VideoSettings {
     }
 }
 
+extension VideoSettings {
+    /// The encoder configuration these settings give for pictures of `size` pixels stamped in 1/`timeScale` second
+    /// units, at a nominal
+    /// `frameDuration` (the encoder's frame rate, and the default key-frame interval of 2 seconds' worth), written into
+    /// `fileType`: the same choices as an export's (``encoderConfiguration(for:clock:fileType:segmentPart:)``) on an
+    /// SDR BT.709 canvas of ``bitDepth`` bits (8 when nil). For writers that are handed pictures rather than a
+    /// composition (AssetIO's `AssetWriterInput`).
+    package func encoderConfiguration(size: Size, frameDuration: MediaTime, timeScale: Int32,
+                                      fileType: FileType) -> EncoderConfiguration {
+        var plan = VideoPlan(renderSize: size, outputSize: size, frameDuration: frameDuration, duration: frameDuration,
+                             tracks: [], instructions: [])
+        plan.color = CanvasColor(dynamicRange: .sdr, bitDepth: bitDepth ?? 8)
+        let clock = EncoderClock(timeBase: AVRational(num: 1, den: timeScale), ticksPerFrame: 1, lastFramePTS: -1, lastFrameDuration: 1)
+        return encoderConfiguration(for: plan, clock: clock, fileType: fileType)
+    }
+}
+
 extension AudioSettings {
+    /// The encoder configuration these settings give for `channelCount` channels at `sampleRate` Hz (the export's
+    /// choices, ``encoderConfiguration(for:)``), for writers handed sound rather than a composition.
+    package func encoderConfiguration(sampleRate: Int, channelCount: Int) -> EncoderConfiguration {
+        encoderConfiguration(for: AudioOutputFormat(sampleRate: sampleRate, channelCount: channelCount))
+    }
+
     /// The encoder configuration these settings give for audio in `format`: planar float (PCM: 16-bit
     /// interleaved; Opus: interleaved float), the settings' bit rate (PCM: none).
     func encoderConfiguration(for format: AudioOutputFormat) -> EncoderConfiguration {

@@ -12,10 +12,10 @@ import SpliceFFmpeg
 /// removed on failure — as AVFoundation's export writes beside its target.
 ///
 /// Confined to the export worker; ``discard()`` runs from `deinit` if neither ``commit(to:replacing:)`` nor
-/// ``discard()`` was called.
-final class TemporaryOutputFile {
+/// ``discard()`` was called. Package access: AssetIO's writer makes its files appear by the same rule.
+package final class TemporaryOutputFile {
     /// The path FFmpeg opens for writing: `/proc/self/fd/N` for an unnamed file, the `.partial` path otherwise.
-    let path: String
+    package let path: String
     /// The `O_TMPFILE` descriptor, kept open until the file is linked or dropped; nil for a named file.
     private var descriptor: Int32?
     /// True once the file was committed or discarded.
@@ -26,12 +26,12 @@ final class TemporaryOutputFile {
     private static let openTemporaryFile = Int32(0o20000000) | O_DIRECTORY
 
     /// True when this object holds an unnamed (`O_TMPFILE`) file.
-    var isUnnamed: Bool { descriptor != nil }
+    package var isUnnamed: Bool { descriptor != nil }
 
     /// Creates the temporary file for `target`: unnamed when the directory's file system allows it, otherwise
     /// a named `.partial` path (created by FFmpeg when it opens ``path``).
     /// - Parameter target: the `file:` URL the export will produce; its directory must exist.
-    init(for target: URL) {
+    package init(for target: URL) {
         let directory = target.deletingLastPathComponent().path
         let descriptor = open(directory, Self.openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666)
         if descriptor >= 0, access("/proc/self/fd/\(descriptor)", F_OK) == 0 {
@@ -49,12 +49,12 @@ final class TemporaryOutputFile {
 
     /// True when `url` names this temporary file or, for an unnamed file, the `/proc/self/fd` folder FFmpeg saw as
     /// its directory: errors about it are reported against the caller's target instead.
-    func isTemporary(_ url: URL) -> Bool {
+    package func isTemporary(_ url: URL) -> Bool {
         url.path == path || (isUnnamed && url.path == "/proc/self/fd")
     }
 
     /// Drops the file: closes an unnamed file (the kernel frees it) or removes the named one. Idempotent.
-    func discard() {
+    package func discard() {
         guard !settled else { return }
         settled = true
         if let descriptor {
@@ -73,7 +73,7 @@ final class TemporaryOutputFile {
     /// whether or not this succeeds.
     /// - Throws: ``ExportError/outputFileExists(_:)``; ``ExportError/writeFailed(_:reason:)`` naming `target` when
     ///   the directory refuses the new name (read-only, no permission).
-    func commit(to target: URL, replacing: Bool) throws {
+    package func commit(to target: URL, replacing: Bool) throws {
         defer { discard() }
         func failure(_ code: Int32) -> ExportError {
             ExportError.writeFailed(target, reason: "moving the finished file into place: \(FailureReason.words(errno: code))")

@@ -14,8 +14,8 @@ public enum FileType: String, Sendable, Hashable, Codable, CaseIterable {
     /// WebM (`.webm`): VP9 or AV1 + Opus or Vorbis (VP9 + Opus when no codec is named).
     case webm
 
-    /// The libavformat muxer name.
-    var muxerName: String {
+    /// The libavformat muxer name (package access: AssetIO's writer opens the same muxers).
+    package var muxerName: String {
         switch self {
         case .mp4: return "mp4"
         case .mov: return "mov"

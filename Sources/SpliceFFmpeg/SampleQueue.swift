@@ -1,5 +1,4 @@
 import Dispatch
-import SpliceFFmpeg
 
 /// The hand-over between the session's thread (the producer) and one consumer of a data output's stream, in one of
 /// two policies (AVFoundation's `alwaysDiscardsLateVideoFrames`):
@@ -9,10 +8,11 @@ import SpliceFFmpeg
 ///   holds a permit of a counting semaphore per queued sample), so nothing is dropped and memory stays bounded; the
 ///   wait gives up when the session stops or the consumer goes away.
 ///
-/// A sample handed straight to a waiting consumer never enters the queue. Every sample carries the number of samples
+/// Shared by the engines that hand samples from a worker thread to an async consumer: Capture's data outputs and
+/// AssetIO's reader outputs. A sample handed straight to a waiting consumer never enters the queue. Every sample carries the number of samples
 /// dropped before it (its own arrival included when it displaced one), so a consumer can account for every sample.
-final class SampleQueue<Element: Sendable>: Sendable {
-    enum Policy: Sendable, Hashable {
+package final class SampleQueue<Element: Sendable>: Sendable {
+    package enum Policy: Sendable, Hashable {
         case newest
         case backPressure(capacity: Int)
     }
@@ -25,11 +25,11 @@ final class SampleQueue<Element: Sendable>: Sendable {
         var peakQueuedCount = 0
     }
 
-    let policy: Policy
+    package let policy: Policy
     private let state = Locked(State())
     private let room: DispatchSemaphore?
 
-    init(policy: Policy) {
+    package init(policy: Policy) {
         self.policy = policy
         if case .backPressure(let capacity) = policy {
             // Made at 0 and raised to the capacity: libdispatch traps when a semaphore is freed below its initial
@@ -43,16 +43,16 @@ final class SampleQueue<Element: Sendable>: Sendable {
     }
 
     /// Samples dropped so far (always 0 under back-pressure).
-    var droppedCount: Int { state.withLock { $0.droppedCount } }
+    package var droppedCount: Int { state.withLock { $0.droppedCount } }
     /// The most samples ever waiting in the queue at once.
-    var peakQueuedCount: Int { state.withLock { $0.peakQueuedCount } }
+    package var peakQueuedCount: Int { state.withLock { $0.peakQueuedCount } }
     /// True once the stream ended (session stopped, consumer gone).
-    var isFinished: Bool { state.withLock { $0.isFinished } }
+    package var isFinished: Bool { state.withLock { $0.isFinished } }
 
     /// Hands `element` on; `stamp` writes the dropped count into it. Under back-pressure waits for room, checking
     /// `stop` every 50 ms. Returns false when the stream has ended (the sample is discarded).
     @discardableResult
-    func deliver(_ element: Element, stop: CancellationFlag, stamp: (inout Element, Int) -> Void) -> Bool {
+    package func deliver(_ element: Element, stop: CancellationFlag, stamp: (inout Element, Int) -> Void) -> Bool {
         if let room {
             while room.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if stop.isCancelled || isFinished { return false }
@@ -85,7 +85,7 @@ final class SampleQueue<Element: Sendable>: Sendable {
 
     /// The next sample, waiting for one; nil once the stream has ended and its queue is empty, or when the calling
     /// task is cancelled.
-    func next() async -> Element? {
+    package func next() async -> Element? {
         let element: Element? = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
                 let ready: Element?? = state.withLock { state in
@@ -107,7 +107,7 @@ final class SampleQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the stream: a waiting consumer gets nil, queued samples can still be read, the producer stops waiting.
-    func finish() {
+    package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
             state.isFinished = true
             defer { state.waiter = nil }

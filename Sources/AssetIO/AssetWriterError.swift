@@ -1,0 +1,53 @@
+import Foundation
+import Composition
+
+/// Why an ``AssetWriter`` or one of its inputs refused a call or failed. Each case names the input (by its index in
+/// ``AssetWriter/inputs`` and media type) or the file, and the cause.
+public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The output file already exists (AVFoundation's writer refuses it too); remove it first.
+    case outputFileExists(URL)
+    /// The file type cannot hold this input's media or codec.
+    case unsupportedInput(input: String, reason: String)
+    /// The call does not fit the writer's status: an input added after `startWriting()`, `startWriting()` twice or
+    /// without inputs, `startSession` twice, `finishWriting()` before `startWriting()`.
+    case invalidState(operation: String, reason: String)
+    /// A sample was appended before ``AssetWriter/startSession(atSourceTime:)``.
+    case appendBeforeSessionStart(input: String)
+    /// A sample was appended after the input's ``AssetWriterInput/markAsFinished()``.
+    case appendAfterMarkAsFinished(input: String)
+    /// A sample's presentation (encoded inputs) or decode (passthrough inputs) time is not after the previous one.
+    case nonIncreasingTime(input: String, previous: MediaTime, appended: MediaTime)
+    /// A sample lies before the session's start time.
+    case timeBeforeSessionStart(input: String, time: MediaTime, sessionStart: MediaTime)
+    /// A picture's size or pixel format is not the one the input (or its adaptor) was set up for.
+    case pictureMismatch(input: String, expected: String, appended: String)
+    /// A sample of the wrong kind: sound on a video input, a decoded sample on a passthrough input, a compressed one
+    /// on an encoding input, a compressed sample of another codec than the input's first.
+    case sampleMismatch(input: String, reason: String)
+    /// A setting is out of range.
+    case invalidSettings(input: String, reason: String)
+    /// Encoding or writing failed: the file and FFmpeg's cause.
+    case writeFailed(URL, reason: String)
+    /// FFmpeg could not allocate memory.
+    case outOfMemory
+
+    public var description: String {
+        switch self {
+        case .outputFileExists(let url): return "\(url.path) already exists"
+        case .unsupportedInput(let input, let reason): return "\(input): \(reason)"
+        case .invalidState(let operation, let reason): return "cannot \(operation): \(reason)"
+        case .appendBeforeSessionStart(let input): return "\(input): sample appended before startSession(atSourceTime:)"
+        case .appendAfterMarkAsFinished(let input): return "\(input): sample appended after markAsFinished()"
+        case .nonIncreasingTime(let input, let previous, let appended):
+            return "\(input): appended time \(appended) (\(appended.seconds) s) is not after the previous \(previous) (\(previous.seconds) s)"
+        case .timeBeforeSessionStart(let input, let time, let start):
+            return "\(input): time \(time) is before the session start \(start)"
+        case .pictureMismatch(let input, let expected, let appended):
+            return "\(input): appended picture is \(appended), the input takes \(expected)"
+        case .sampleMismatch(let input, let reason): return "\(input): \(reason)"
+        case .invalidSettings(let input, let reason): return "\(input): \(reason)"
+        case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
+        case .outOfMemory: return "out of memory"
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Composition
+
+/// A decoded or generated picture, as AVFoundation's `CVPixelBuffer`: its size, pixel format, planes with their
+/// strides, and colour tags.
+///
+/// Owns its bytes. Row `y` of plane `p` starts at byte `y × planes[p].bytesPerRow` of `planes[p].bytes`.
+public struct PixelBuffer: Sendable, Hashable {
+    /// The layout of the pixels.
+    public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
+        /// One plane, 4 bytes per pixel: R, G, B, A (`kCVPixelFormatType_32RGBA`; FFmpeg `rgba`).
+        case rgba8
+        /// One plane, 4 bytes per pixel: B, G, R, A (`kCVPixelFormatType_32BGRA`; FFmpeg `bgra`).
+        case bgra8
+        /// Two planes: Y (width × height bytes), then interleaved Cb Cr at half width and half height
+        /// (`420v`/`420f`; FFmpeg `nv12`).
+        case nv12
+        /// Three planes: Y, then Cb and Cr, each at half width and half height, rounded up (`y420`; FFmpeg
+        /// `yuv420p`).
+        case yuv420p
+
+        /// FFmpeg's name of the format.
+        public var ffmpegName: String {
+            switch self {
+            case .rgba8: return "rgba"
+            case .bgra8: return "bgra"
+            case .nv12: return "nv12"
+            case .yuv420p: return "yuv420p"
+            }
+        }
+
+        /// The planes of a `width` × `height` picture: (bytes per row of visible pixels, rows) each.
+        func planeShapes(width: Int, height: Int) -> [(rowBytes: Int, rows: Int)] {
+            let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+            switch self {
+            case .rgba8, .bgra8: return [(width * 4, height)]
+            case .nv12: return [(width, height), (chromaWidth * 2, chromaHeight)]
+            case .yuv420p: return [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
+            }
+        }
+    }
+
+    /// One plane of pixels.
+    public struct Plane: Sendable, Hashable {
+        /// The plane's bytes: `rows × bytesPerRow`.
+        public var bytes: [UInt8]
+        /// Bytes from one row to the next (at least the visible row's bytes).
+        public var bytesPerRow: Int
+        /// Rows.
+        public var rows: Int
+
+        /// A plane of `rows` rows `bytesPerRow` apart.
+        public init(bytes: [UInt8], bytesPerRow: Int, rows: Int) {
+            self.bytes = bytes
+            self.bytesPerRow = bytesPerRow
+            self.rows = rows
+        }
+    }
+
+    /// Pixels.
+    public var width: Int
+    /// Pixels.
+    public var height: Int
+    public var pixelFormat: PixelFormat
+    /// The planes, in the order ``PixelFormat`` lists them.
+    public var planes: [Plane]
+    /// The colour the samples are in: for YUV pictures the source's tags (matrix, range, primaries, transfer), for
+    /// RGB pictures full range with the source's primaries and transfer.
+    public var color: ColorProperties
+
+    /// A picture of `width` × `height` pixels in `pixelFormat`, every byte 0, rows tightly packed.
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, color: ColorProperties = ColorProperties()) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.color = color
+        planes = pixelFormat.planeShapes(width: max(0, width), height: max(0, height)).map {
+            Plane(bytes: [UInt8](repeating: 0, count: $0.rowBytes * $0.rows), bytesPerRow: $0.rowBytes, rows: $0.rows)
+        }
+    }
+
+    /// A picture made of the given planes.
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, planes: [Plane], color: ColorProperties = ColorProperties()) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.planes = planes
+        self.color = color
+    }
+
+    /// The 4 bytes of the pixel at column `x`, row `y` of a packed RGBA8 or BGRA8 picture, in the format's order;
+    /// nil for other formats or a position outside the picture.
+    public func pixel(x: Int, y: Int) -> [UInt8]? {
+        guard pixelFormat == .rgba8 || pixelFormat == .bgra8, (0..<width).contains(x), (0..<height).contains(y) else {
+            return nil
+        }
+        let start = y * planes[0].bytesPerRow + x * 4
+        return Array(planes[0].bytes[start..<start + 4])
+    }
+
+    /// Sets the pixel at column `x`, row `y` of a packed RGBA8 or BGRA8 picture to `bytes` (4 values in the format's
+    /// order); does nothing for other formats or a position outside the picture.
+    public mutating func setPixel(x: Int, y: Int, to bytes: [UInt8]) {
+        guard pixelFormat == .rgba8 || pixelFormat == .bgra8, (0..<width).contains(x), (0..<height).contains(y),
+              bytes.count == 4 else { return }
+        let start = y * planes[0].bytesPerRow + x * 4
+        planes[0].bytes.replaceSubrange(start..<start + 4, with: bytes)
+    }
+
+    /// Fills the rectangle of `rectWidth` × `rectHeight` pixels at (`x`, `y`) (clipped to the picture) of a packed
+    /// RGBA8 or BGRA8 picture with `bytes` (4 values in the format's order).
+    public mutating func fill(x: Int = 0, y: Int = 0, width rectWidth: Int? = nil, height rectHeight: Int? = nil, with bytes: [UInt8]) {
+        guard pixelFormat == .rgba8 || pixelFormat == .bgra8, bytes.count == 4 else { return }
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(width, x + (rectWidth ?? width)), y1 = min(height, y + (rectHeight ?? height))
+        guard x0 < x1, y0 < y1 else { return }
+        let stride = planes[0].bytesPerRow
+        planes[0].bytes.withUnsafeMutableBufferPointer { buffer in
+            for row in y0..<y1 {
+                for column in x0..<x1 {
+                    let start = row * stride + column * 4
+                    buffer[start] = bytes[0]; buffer[start + 1] = bytes[1]
+                    buffer[start + 2] = bytes[2]; buffer[start + 3] = bytes[3]
+                }
+            }
+        }
+    }
+
+    /// "1280×720 bgra8": the size and format, for messages.
+    public var summary: String { "\(width)×\(height) \(pixelFormat.rawValue)" }
+}

@@ -1,0 +1,134 @@
+import Dispatch
+import Composition
+import SpliceFFmpeg
+
+/// The hand-over from a writer's callers (async) to its thread (blocking): a queue of commands of which at most
+/// `capacity` samples wait at once. An `append` finding it full suspends until the thread takes one (back-pressure:
+/// memory stays bounded however fast the producer is); other commands are never held back. The thread ends it with
+/// an outcome every ``outcome()`` caller receives.
+final class WriterChannel: Sendable {
+    enum Command: Sendable {
+        case startSession(MediaTime)
+        case sample(input: Int, SampleBuffer)
+        case finishInput(Int)
+        case finish
+        case cancel
+    }
+
+    private struct State {
+        var commands: [Command] = []
+        var queuedSamples = 0
+        var peakQueuedSamples = 0
+        var producers: [CheckedContinuation<Bool?, Never>] = []
+        var outcome: Result<Void, AssetWriterError>?
+        var outcomeWaiters: [CheckedContinuation<Result<Void, AssetWriterError>, Never>] = []
+    }
+
+    private enum Step { case accepted, refused, waiting }
+
+    let capacity: Int
+    private let state = Locked(State())
+    private let available = DispatchSemaphore(value: 0)
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// True while a sample can be queued without waiting.
+    var hasRoom: Bool { state.withLock { $0.outcome == nil && $0.queuedSamples < capacity } }
+
+    /// The most samples ever waiting at once (at most ``capacity``).
+    var peakQueuedSamples: Int { state.withLock { $0.peakQueuedSamples } }
+
+    /// The thread's failure, once it has failed.
+    var failure: AssetWriterError? {
+        state.withLock { state in
+            if case .failure(let error)? = state.outcome { return error }
+            return nil
+        }
+    }
+
+    /// Queues `command`, suspending while `capacity` samples wait (samples only). False when the channel has ended.
+    func send(_ command: Command) async -> Bool {
+        let isSample: Bool
+        if case .sample = command { isSample = true } else { isSample = false }
+        while true {
+            let result: Bool? = await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
+                let step: Step = state.withLock { state in
+                    if state.outcome != nil { return .refused }
+                    if !isSample || state.queuedSamples < capacity {
+                        state.commands.append(command)
+                        if isSample {
+                            state.queuedSamples += 1
+                            state.peakQueuedSamples = max(state.peakQueuedSamples, state.queuedSamples)
+                        }
+                        return .accepted
+                    }
+                    state.producers.append(continuation)
+                    return .waiting
+                }
+                switch step {
+                case .accepted:
+                    available.signal()
+                    continuation.resume(returning: true)
+                case .refused:
+                    continuation.resume(returning: false)
+                case .waiting:
+                    break
+                }
+            }
+            if let result { return result }
+        }
+    }
+
+    /// Queues a command that never waits (`finishInput`, `startSession`, `finish`, `cancel`); false once ended.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard state.outcome == nil else { return false }
+            state.commands.append(command)
+            return true
+        }
+        if accepted { available.signal() }
+        return accepted
+    }
+
+    /// The thread's next command, waiting for one.
+    func receive() -> Command {
+        available.wait()
+        let (command, woken): (Command, CheckedContinuation<Bool?, Never>?) = state.withLock { state in
+            let command = state.commands.removeFirst()
+            if case .sample = command { state.queuedSamples -= 1 }
+            return (command, state.producers.isEmpty ? nil : state.producers.removeFirst())
+        }
+        woken?.resume(returning: nil)
+        return command
+    }
+
+    /// Ends the channel with `outcome`: waiting producers and every ``outcome()`` caller are released.
+    func close(_ outcome: Result<Void, AssetWriterError>) {
+        let (producers, waiters) = state.withLock { state in
+            if state.outcome == nil { state.outcome = outcome }
+            defer {
+                state.producers = []
+                state.outcomeWaiters = []
+            }
+            return (state.producers, state.outcomeWaiters)
+        }
+        for producer in producers { producer.resume(returning: nil) }
+        let final = state.withLock { $0.outcome! }
+        for waiter in waiters { waiter.resume(returning: final) }
+    }
+
+    /// Waits for the thread's outcome.
+    func outcome() async -> Result<Void, AssetWriterError> {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Result<Void, AssetWriterError>? in
+                if let outcome = state.outcome { return outcome }
+                state.outcomeWaiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Composition
+import Export
+import SpliceFFmpeg
+internal import CMedia
+
+/// What a writer's thread writes: plain data handed to the thread.
+struct WriterJob: Sendable {
+    struct Input: Sendable {
+        var mediaType: MediaType
+        var settings: AssetWriterInputSettings?
+    }
+
+    var url: URL
+    var fileType: FileType
+    var inputs: [Input]
+    var optimizeForNetworkUse: Bool
+}
+
+/// A writer's thread: the ``TemporaryOutputFile``, the ``EncodingMuxer`` (its ``OutputFile`` and encoders), and per
+/// encoding input a ``FilterGraph`` converting appended pictures or sound to the encoder's format. Confined to the
+/// thread; every FFmpeg object is freed by its owner's `deinit` when the thread ends.
+///
+/// The file's header needs every track's description, so samples wait (in order) until every input has appended
+/// its first sample or been marked finished; then the streams are added in input order and the waiting samples
+/// written.
+final class WriterEngine {
+    private let job: WriterJob
+    private let temporary: TemporaryOutputFile
+    private let muxer: EncodingMuxer
+    private var sessionStart: MediaTime = .zero
+    private var pending: [(input: Int, sample: SampleBuffer)] = []
+    private var firstSamples: [Int: SampleBuffer] = [:]
+    private var finishedInputs: Set<Int> = []
+    private var tracks: [Int: TrackWriter] = [:]
+    private var headerWritten = false
+
+    /// Runs the writer's command loop until it finishes, fails or is cancelled, and closes `channel` with the
+    /// outcome.
+    static func run(job: WriterJob, channel: WriterChannel, cancellation: CancellationFlag) {
+        let temporary = TemporaryOutputFile(for: job.url)
+        do {
+            let engine: WriterEngine
+            do {
+                engine = try WriterEngine(job: job, temporary: temporary, cancellation: cancellation)
+            } catch {
+                throw AssetWriterError.writeFailed(job.url, reason: "opening the file: \(error)")
+            }
+            while true {
+                switch channel.receive() {
+                case .startSession(let time): engine.sessionStart = time
+                case .sample(let input, let sample): try engine.append(sample, to: input)
+                case .finishInput(let input): try engine.finishInput(input)
+                case .cancel:
+                    temporary.discard()
+                    channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
+                    return
+                case .finish:
+                    try engine.finish()
+                    channel.close(.success(()))
+                    return
+                }
+            }
+        } catch {
+            temporary.discard()
+            if cancellation.isCancelled {
+                channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
+            } else {
+                channel.close(.failure(error as? AssetWriterError ?? .writeFailed(job.url, reason: "\(error)")))
+            }
+        }
+    }
+
+    private init(job: WriterJob, temporary: TemporaryOutputFile, cancellation: CancellationFlag) throws {
+        self.job = job
+        self.temporary = temporary
+        muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+    }
+
+    private func fail(_ error: Error, _ doing: String) -> AssetWriterError {
+        if let error = error as? AssetWriterError { return error }
+        if let failure = error as? EncodingMuxer.Failure {
+            switch failure {
+            case .encoding(let error): return .writeFailed(job.url, reason: "\(doing): encoding: \(error)")
+            case .writing(let error): return .writeFailed(job.url, reason: "\(doing): writing: \(error)")
+            }
+        }
+        return .writeFailed(job.url, reason: "\(doing): \(error)")
+    }
+
+    private func append(_ sample: SampleBuffer, to input: Int) throws {
+        if headerWritten {
+            try write(sample, to: input)
+            return
+        }
+        if firstSamples[input] == nil { firstSamples[input] = sample }
+        pending.append((input, sample))
+        try writeHeaderWhenReady()
+    }
+
+    private func finishInput(_ input: Int) throws {
+        finishedInputs.insert(input)
+        if headerWritten {
+            try tracks[input]?.finish(muxer: muxer)
+        } else {
+            try writeHeaderWhenReady()
+        }
+    }
+
+    /// Adds the streams and writes the header once every input has a first sample or is finished; then writes the
+    /// samples that waited.
+    private func writeHeaderWhenReady(force: Bool = false) throws {
+        guard !headerWritten else { return }
+        guard force || job.inputs.indices.allSatisfy({ firstSamples[$0] != nil || finishedInputs.contains($0) }) else { return }
+        for (index, input) in job.inputs.enumerated() {
+            let name = "\(input.mediaType.rawValue) input \(index)"
+            do {
+                tracks[index] = try TrackWriter(input: input, name: name, first: firstSamples[index], fileType: job.fileType,
+                                                muxer: muxer, sessionStart: sessionStart)
+            } catch {
+                throw fail(error, "adding the track of \(name)")
+            }
+        }
+        do {
+            try muxer.writeHeader(options: job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
+        } catch {
+            throw fail(error, "writing the header")
+        }
+        headerWritten = true
+        let waiting = pending
+        pending = []
+        for (input, sample) in waiting { try write(sample, to: input) }
+        for input in finishedInputs.sorted() { try tracks[input]?.finish(muxer: muxer) }
+    }
+
+    private func write(_ sample: SampleBuffer, to input: Int) throws {
+        guard let track = tracks[input] else { return }
+        do {
+            try track.append(sample, muxer: muxer)
+        } catch {
+            throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.seconds) s")
+        }
+    }
+
+    private func finish() throws {
+        try writeHeaderWhenReady(force: true)
+        for index in job.inputs.indices where !finishedInputs.contains(index) {
+            finishedInputs.insert(index)
+            try tracks[index]?.finish(muxer: muxer)
+        }
+        do {
+            try muxer.finish()
+        } catch {
+            throw fail(error, "writing the trailer")
+        }
+        do {
+            try temporary.commit(to: job.url, replacing: false)
+        } catch {
+            throw AssetWriterError.writeFailed(job.url, reason: "\(error)")
+        }
+    }
+}
+
+/// One track of the file being written: a copied stream (passthrough) or an encoder with the graph feeding it.
+final class TrackWriter {
+    let name: String
+    private let stream: Int
+    private let sessionStart: MediaTime
+    private let kind: Kind
+    private let packet: Packet
+    private var finished = false
+
+    private enum Kind {
+        case passthrough(timeBase: AVRational)
+        case video(VideoEncoding)
+        case audio(AudioEncoding)
+    }
+
+    init(input: WriterJob.Input, name: String, first: SampleBuffer?, fileType: FileType, muxer: EncodingMuxer,
+         sessionStart: MediaTime) throws {
+        self.name = name
+        self.sessionStart = sessionStart
+        packet = try Packet()
+        switch input.settings {
+        case nil:
+            guard let first, let parameters = first.formatDescription.codecParameters else {
+                throw AssetWriterError.sampleMismatch(input: name, reason: "a passthrough input needs at least one sample to describe its track")
+            }
+            guard OutputFile.muxer(named: fileType.muxerName, canHold: AVCodecID(rawValue: parameters.codecID)) else {
+                throw AssetWriterError.unsupportedInput(input: name, reason: "a .\(fileType.rawValue) file cannot hold \(first.formatDescription.codecName)")
+            }
+            let timeBase = AVRational(num: 1, den: first.formatDescription.timeScale)
+            stream = try muxer.output.addStream(timeBase: timeBase) { try parameters.apply(to: $0) }
+            kind = .passthrough(timeBase: timeBase)
+        case .video(let settings)?:
+            let encoding = try VideoEncoding(settings: settings, fileType: fileType, firstFormat: first?.imageBuffer?.pixelFormat ?? .bgra8)
+            stream = try muxer.addStream(encoding.encoder)
+            kind = .video(encoding)
+        case .audio(let settings)?:
+            let encoding = try AudioEncoding(settings: settings, first: first?.audioBuffer)
+            stream = try muxer.addStream(encoding.encoder)
+            encoding.configureFrameSize()
+            kind = .audio(encoding)
+        }
+    }
+
+    func append(_ sample: SampleBuffer, muxer: EncodingMuxer) throws {
+        switch kind {
+        case .passthrough(let timeBase):
+            guard let data = sample.dataBuffer else { return }
+            packet.unref()
+            try packet.prepend(data)
+            let shift = sessionStart
+            let pts = (sample.presentationTime - shift).timestamp(in: timeBase) ?? 0
+            let dts = (sample.decodeTime - shift).timestamp(in: timeBase) ?? pts
+            packet.setTiming(presentation: pts, decoding: dts, duration: sample.duration.timestamp(in: timeBase) ?? 0)
+            packet.pointer.pointee.flags = sample.isKeyFrame ? AV_PKT_FLAG_KEY : 0
+            packet.prepareForMuxing(stream: stream)
+            packet.rescaleTimestamps(from: timeBase, to: muxer.output.timeBase(ofStream: stream))
+            try muxer.output.write(packet)
+        case .video(let encoding):
+            guard let picture = sample.imageBuffer else { return }
+            try encoding.append(picture, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
+        case .audio(let encoding):
+            guard let sound = sample.audioBuffer else { return }
+            try encoding.append(sound, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
+        }
+    }
+
+    func finish(muxer: EncodingMuxer) throws {
+        guard !finished else { return }
+        finished = true
+        switch kind {
+        case .passthrough: break
+        case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer)
+        case .audio(let encoding): try encoding.finish(stream: stream, muxer: muxer)
+        }
+    }
+}
