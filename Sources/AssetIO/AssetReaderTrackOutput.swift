@@ -76,9 +76,9 @@ public final class AssetReaderTrackOutput: Sendable {
             } catch {
                 // The reader fails before the queue ends, so a consumer woken by the end already sees the error.
                 let reader = state.withLock { $0.reader }
-                if !(cancellation.isCancelled || FFmpegError.isCancellation(error, cancelled: cancellation.isCancelled)) {
+                if !FFmpegError.isCancellation(error, cancelled: cancellation.isCancelled) {
                     let failure = error as? AssetReaderError
-                        ?? AssetReaderError.readFailed(url, trackID: track.trackID, time: nil, reason: String(describing: error))
+                        ?? AssetReaderError.readFailed(url, trackID: track.trackID, time: nil, reason: FailureReason.words(for: error))
                     reader?.outputFailed(failure)
                 }
                 queue.finish()

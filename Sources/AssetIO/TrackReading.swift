@@ -32,7 +32,7 @@ final class TrackReading {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: nil, reason: "\(error)")
+            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: nil, reason: FailureReason.words(for: error))
         }
         guard job.track.streamIndex >= 0, job.track.streamIndex < input.streamCount else {
             throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: nil,
@@ -60,7 +60,7 @@ final class TrackReading {
             throw error
         } catch {
             if FFmpegError.isCancellation(error, cancelled: input.cancellation.isCancelled) { throw CancellationError() }
-            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: lastTime, reason: "\(error)")
+            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: lastTime, reason: FailureReason.words(for: error))
         }
     }
 

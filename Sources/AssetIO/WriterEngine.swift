@@ -66,7 +66,7 @@ final class WriterEngine {
             if cancellation.isCancelled {
                 channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
             } else {
-                channel.close(.failure(error as? AssetWriterError ?? .writeFailed(job.url, reason: "\(error)")))
+                channel.close(.failure(error as? AssetWriterError ?? .writeFailed(job.url, reason: FailureReason.words(for: error))))
             }
         }
     }
@@ -156,7 +156,7 @@ final class WriterEngine {
         do {
             try temporary.commit(to: job.url, replacing: false)
         } catch {
-            throw AssetWriterError.writeFailed(job.url, reason: "\(error)")
+            throw AssetWriterError.writeFailed(job.url, reason: FailureReason.words(for: error))
         }
     }
 }
