@@ -42,35 +42,61 @@ package enum Fixture {
     /// `SKIPPED 17 real-footage tests (…): ../shared/media is absent — …how to enable them`.
     package static var sharedMediaIsAvailable: Bool {
         let present = FileManager.default.fileExists(atPath: sharedMediaFolder.path)
-        if !present { SkippedTests.record(Test.current?.name ?? "a test", needs: "real-footage") }
+        if !present { SkippedTests.record(Test.current?.name ?? "a test", needs: .realFootage) }
         return present
     }
 }
 
-/// Tests skipped because something they need is absent, reported in one line at the end of the test process (an
-/// `atexit` handler: it runs after Swift Testing and XCTest print their summaries), so a run that skipped them
-/// cannot pass for one that ran them.
+/// Tests skipped because something they need is absent, reported at the end of the test process in one line per
+/// missing thing (an `atexit` handler: it runs after Swift Testing and XCTest print their summaries), so a run that
+/// skipped them cannot pass for one that ran them.
 package enum SkippedTests {
-    private static let names = Locked<(registered: Bool, names: [String])>((false, []))
+    /// What a skipped test lacked: the words of its end-of-run line.
+    package enum Need: Sendable, Hashable {
+        /// `../shared/media` (the real phone clips).
+        case realFootage
+        /// The Python verifiers in `.venv` (`scripts/setup` installs them).
+        case pythonVerifiers
 
-    /// Records that `name` was skipped for lack of `what`; the first call registers the end-of-run line.
-    package static func record(_ name: String, needs what: String) {
+        fileprivate var noun: String {
+            switch self {
+            case .realFootage: "real-footage"
+            case .pythonVerifiers: "Python-verified"
+            }
+        }
+
+        fileprivate var remedy: String {
+            switch self {
+            case .realFootage:
+                "\(Fixture.sharedMediaFolder.path) is absent — put the shared phone clips there (see shared/media/README.md) "
+                    + "or set SPLICE_SHARED_MEDIA to their folder to run them"
+            case .pythonVerifiers:
+                "\(PythonVerifier.interpreter.path) is absent — run ./scripts/setup, which installs scripts/python/requirements.txt there"
+            }
+        }
+    }
+
+    private static let names = Locked<(registered: Bool, names: [Need: [String]])>((false, [:]))
+
+    /// Records that `name` was skipped for lack of `need`; the first call registers the end-of-run lines.
+    package static func record(_ name: String, needs need: Need) {
         let first = names.withLock { state -> Bool in
-            if !state.names.contains(name) { state.names.append(name) }
+            if !(state.names[need] ?? []).contains(name) { state.names[need, default: []].append(name) }
             defer { state.registered = true }
             return !state.registered
         }
         if first { atexit { SkippedTests.printSummary() } }
     }
 
-    /// The end-of-run line, or nil when nothing was skipped.
+    /// The end-of-run lines (one per need, `SKIPPED n … tests (names): remedy`), or nil when nothing was skipped.
     package static var summary: String? {
         let skipped = names.withLock { $0.names }
         guard !skipped.isEmpty else { return nil }
-        let shown = skipped.prefix(6).joined(separator: ", ") + (skipped.count > 6 ? ", …" : "")
-        return "SKIPPED \(skipped.count) real-footage test\(skipped.count == 1 ? "" : "s") (\(shown)): "
-            + "\(Fixture.sharedMediaFolder.path) is absent — put the shared phone clips there (see shared/media/README.md) "
-            + "or set SPLICE_SHARED_MEDIA to their folder to run them"
+        return skipped.keys.sorted { $0.noun < $1.noun }.map { need in
+            let names = skipped[need] ?? []
+            let shown = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
+            return "SKIPPED \(names.count) \(need.noun) test\(names.count == 1 ? "" : "s") (\(shown)): \(need.remedy)"
+        }.joined(separator: "\n")
     }
 
     private static func printSummary() {
