@@ -1,0 +1,213 @@
+import SpliceFFmpeg
+import Foundation
+import Testing
+@testable import Export
+import Splice
+import SpliceTesting
+import SpliceTestSupport
+
+/// Passthrough audio joins exact to the sample (``PassthroughAudioCuts/exact``, the default): an audio track cut off
+/// its source's AAC packet grid is rendered and encoded on its own while the video is copied, so every beep lands on
+/// its flash and beeps keep their spacing across joins, as Splice's loader and the ffmpeg tool decode the file; a
+/// track cut on the grid is still copied packet for packet.
+///
+/// Sources: `markers/flash-beep.mp4` (H.264 30 fps, key frames at 0, 1, 2 s, B-frames in runs of four so a piece
+/// from frame 30 ends cleanly after 1 + 4k frames; AAC 48 kHz stereo, 1024 priming samples; white frame 30, 1 kHz beep
+/// on samples 48000 ..< 49600); and a two-beep AAC file made here (beeps on samples 48000 and 68000: 0.4167 s apart).
+/// A beep's onset is the first sample above 0.05 (sin 0 = 0: one after the beep's first sample).
+@Suite("Passthrough exact audio joins")
+struct PassthroughExactJoinTests {
+    static let samplesPerFrame = 1600
+    static func frames(_ count: Int) -> MediaTime { MediaTime(value: Int64(count), timescale: 30) }
+    static func samples(_ count: Int) -> MediaTime { MediaTime(value: Int64(count), timescale: 48_000) }
+
+    /// Every beep onset of `samples` (a beep lasts 1600 samples; onsets at least 3200 samples apart).
+    static func onsets(_ samples: [Float]) -> [Int] {
+        var onsets: [Int] = []
+        var from = 0
+        while let onset = Measure.onset(samples, from: from) {
+            onsets.append(onset)
+            from = onset + 2 * samplesPerFrame
+        }
+        return onsets
+    }
+
+    /// Channel 0 of `url`'s audio decoded by Splice's loader and by the ffmpeg tool (which `scripts/setup` installs;
+    /// its absence fails the test).
+    static func decoded(_ url: URL) async throws -> [(reader: String, samples: [Float])] {
+        let ffmpeg = try #require(try await FFmpegCommandLine.audio(of: url), "the ffmpeg tool is not on PATH")
+        return [("Splice", try await Readback.audio(of: url)[0]), ("ffmpeg", ffmpeg)]
+    }
+
+    /// The payloads of every packet of `url`'s first audio stream, in file order (the priming packet included).
+    static func audioPackets(of url: URL) async throws -> [[UInt8]] {
+        let track = try #require(try await Asset.load(from: url).tracks(withMediaType: .audio).first)
+        let stream = try SourceStream(url: url, index: track.streamIndex, cancellation: CancellationFlag())
+        let packet = try Packet()
+        var payloads: [[UInt8]] = []
+        while try stream.readPacket(into: packet) { payloads.append(packet.data) }
+        return payloads
+    }
+
+    /// Pieces of flash-beep of `lengths` frames, each from the source's 1 s (off the packet grid: 46.875 packets),
+    /// back to back from 0: each piece starts with its flash and its beep.
+    static func flashBeepPieces(_ lengths: [Int]) async throws -> MutableComposition {
+        let clip = try await Fixture.asset("markers/flash-beep.mp4")
+        var composition = MutableComposition()
+        var at = 0
+        for length in lengths {
+            try composition.insertTimeRange(TimeRange(start: MediaTime(seconds: 1), duration: frames(length)), of: clip, at: frames(at))
+            at += length
+        }
+        return composition
+    }
+
+    @Test(arguments: [([13, 17, 9], FileType.mp4), ([13, 17, 9], .mov), ([13, 17, 9], .mkv), ([17, 13], .mp4)])
+    func everyBeepIsOnItsFlashAcrossJoinsOffThePacketGrid(lengths: [Int], fileType: FileType) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let output = scratch.file("joined.\(fileType.rawValue)")
+        let session = AssetExportSession(asset: try await Self.flashBeepPieces(lengths), preset: .passthrough)
+        session.outputURL = output
+        session.outputFileType = fileType
+        try await session.export()
+        let label = "\(fileType.rawValue), pieces \(lengths) frames"
+        #expect(scratch.contents == [output.lastPathComponent], "\(label): the re-encoded audio's directory is removed")
+
+        // The report names the audio track and the first cut off the grid: 1 s is 896 samples past a boundary.
+        let report = try #require(session.passthroughReport)
+        #expect(report.reencodedTrackIDs == [2], "\(label): \(report)")
+        #expect(report.audioTracks.first?.reason.contains("starts at 1.000 s of its source, 896 samples past a packet boundary") == true,
+                "\(label): \(report)")
+
+        // The video is copied: the flashes on the pieces' first frames, the source's H.264.
+        let starts = lengths.indices.map { lengths[..<$0].reduce(0, +) }
+        let total = lengths.reduce(0, +)
+        let copy = try await Asset.load(from: output)
+        #expect(copy.tracks(withMediaType: .video).first?.codecName == "h264")
+        let pictures = try await MeasuredExport.frames(of: output, frameDuration: Self.frames(1), count: total)
+        #expect(Measure.whiteFrames(pictures) == starts, "\(label): white frames")
+
+        // The audio lasts the pieces to the sample (the loader's timing, through libavformat). Matroska stores no
+        // duration for the last packet, which then counts as a whole one (1024 samples).
+        let audio = try #require(copy.tracks(withMediaType: .audio).first)
+        #expect(audio.codecName == "aac")
+        let expected = total * Self.samplesPerFrame
+        let loaded = Int((audio.timeRange.duration.seconds * 48_000).rounded())
+        #expect(fileType == .mkv ? (expected...(expected + 1024)).contains(loaded) : loaded == expected,
+                "\(label): the loader's audio lasts \(loaded) samples, the pieces \(expected)")
+        for (reader, samples) in try await Self.decoded(output) {
+            let offsets = zip(Self.onsets(samples), starts).map { $0 - ($1 * Self.samplesPerFrame + 1) }
+            print("\(label), \(reader): beep offsets \(offsets) samples")
+            #expect(offsets.count == lengths.count, "\(label), \(reader): beep offsets \(offsets)")
+            // Every beep after a join is exact. The first piece's beep starts on the track's first sample: in MP4/MOV
+            // the edit list keeps the AAC priming before it, exact too; Matroska has no edit list, the priming
+            // packet is left out and the first packet decodes without it, so the track's first 1024 samples are not
+            // the composition's (the beep's onset within one packet).
+            #expect(offsets.dropFirst().allSatisfy { abs($0) <= 1 }, "\(label), \(reader): beep offsets \(offsets) samples, bound 1")
+            #expect(abs(offsets.first ?? .max) <= (fileType == .mkv ? 1024 : 1), "\(label), \(reader): first beep off by \(offsets)")
+        }
+    }
+
+    /// An AAC file with beeps on samples 48000 and 68000 (0.4167 s apart), 2.5 s, made through an ordinary export.
+    static func twoBeepSource(in scratch: ScratchDirectory) async throws -> Asset {
+        let duration = MediaTime(seconds: 2.5, preferredTimescale: 48_000)
+        let beeps = "if(between(n,48000,49599),0.5*sin(2*PI*1000*(n-48000)/48000),0)"
+            + "+if(between(n,68000,69599),0.5*sin(2*PI*1000*(n-68000)/48000),0)"
+        let lossless = try await SyntheticMedia.makeAsset(
+            video: nil, audio: SyntheticSource(description: "aevalsrc=exprs='\(beeps)':s=48000:c=stereo:n=1024", mediaType: .audio),
+            duration: duration, in: scratch.url, name: "beeps")
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: duration), of: lossless, at: .zero)
+        let session = AssetExportSession(asset: composition, settings: ExportSettings(video: nil, audio: AudioSettings()))
+        session.outputURL = scratch.file("beeps.m4a")
+        try await session.export()
+        return try await Asset.load(from: scratch.file("beeps.m4a"))
+    }
+
+    /// Source [2.0, 2.31) s, then [0.9, 1.2) s holding the first beep, then [1.2, 1.8) s holding the second: the
+    /// join between the beeps falls 0.31 s into the output, off the grid the source's packets would be laid on.
+    @Test(arguments: [FileType.mp4, .mov, .mkv])
+    func twoBeepsKeepTheirSpacingAcrossAJoin(fileType: FileType) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let source = try await Self.twoBeepSource(in: scratch)
+        let track = try #require(source.tracks(withMediaType: .audio).first)
+        var composition = MutableComposition()
+        let audio = try composition.addMutableTrack(withMediaType: .audio)
+        var at = MediaTime.zero
+        for (start, end) in [(2.0, 2.31), (0.9, 1.2), (1.2, 1.8)] {
+            let range = TimeRange(start: MediaTime(seconds: start, preferredTimescale: 100),
+                                  end: MediaTime(seconds: end, preferredTimescale: 100))
+            try composition.insertTimeRange(range, of: track, at: at, intoTrackWithID: audio)
+            at = at + range.duration
+        }
+        let output = scratch.file("beeps-joined.\(fileType.rawValue)")
+        try await PassthroughTests.export(composition, to: output) { $0.outputFileType = fileType }
+
+        // The first beep at 0.31 + 0.1 s (sample 19680), the second 20000 samples later.
+        for (reader, samples) in try await Self.decoded(output) {
+            let onsets = Self.onsets(samples)
+            print("\(fileType.rawValue), \(reader): beep onsets \(onsets)")
+            #expect(onsets.count == 2, "\(fileType.rawValue), \(reader): onsets \(onsets)")
+            guard onsets.count == 2 else { continue }
+            #expect(abs(onsets[1] - onsets[0] - 20_000) <= 1, "\(fileType.rawValue), \(reader): beeps \(onsets[1] - onsets[0]) samples apart")
+            #expect(abs(onsets[0] - 19_681) <= 1, "\(fileType.rawValue), \(reader): first beep at \(onsets[0])")
+        }
+    }
+
+    /// Audio cut only on the source's packet grid (flash-beep samples [10240, 40960) then [61440, 92160): packets
+    /// 10 ..< 40 and 60 ..< 90) is copied: the output's packets are the source's, byte for byte — packet 9 as the
+    /// first piece's pre-roll, 10 ..< 39, packet 59 (the second piece's pre-roll, in place of packet 39), 60 ..< 90.
+    @Test func audioCutOnThePacketGridIsCopiedByteForByte() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let clip = try await Fixture.asset("markers/flash-beep.mp4")
+        let track = try #require(clip.tracks(withMediaType: .audio).first)
+        var composition = MutableComposition()
+        let audio = try composition.addMutableTrack(withMediaType: .audio)
+        try composition.insertTimeRange(TimeRange(start: Self.samples(10_240), end: Self.samples(40_960)), of: track,
+                                        at: .zero, intoTrackWithID: audio)
+        try composition.insertTimeRange(TimeRange(start: Self.samples(61_440), end: Self.samples(92_160)), of: track,
+                                        at: Self.samples(30_720), intoTrackWithID: audio)
+        let output = scratch.file("on-grid.mp4")
+        let session = AssetExportSession(asset: composition, preset: .passthrough)
+        session.outputURL = output
+        try await session.export()
+        #expect(session.passthroughReport?.reencodedTrackIDs == [])
+        #expect(session.passthroughReport?.audioTracks.first?.reason == "every cut is on its source's packet grid")
+
+        // Source packets: index 0 is the priming packet, so source packet k (samples 1024k ..<) is at k + 1.
+        let source = try await Self.audioPackets(of: Fixture.url("markers/flash-beep.mp4"))
+        let copied = try await Self.audioPackets(of: output)
+        let expected = [source[10]] + Array(source[11..<40]) + [source[60]] + Array(source[61..<91])
+        #expect(copied.count == expected.count, "\(copied.count) packets, expected \(expected.count)")
+        #expect(copied == expected, "the packets differ from the source's")
+    }
+
+    /// ``PassthroughAudioCuts/nearestPacket`` keeps the source's packets: the report says the track was copied and
+    /// why the beeps may be off, and each beep stays within half a packet (512 samples) of its flash, as before.
+    @Test func nearestPacketKeepsTheSourcePacketsWithinHalfAPacket() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let lengths = [13, 17, 9]
+        let output = scratch.file("nearest.mp4")
+        let session = AssetExportSession(asset: try await Self.flashBeepPieces(lengths), preset: .passthrough)
+        session.outputURL = output
+        session.passthroughAudioCuts = .nearestPacket
+        try await session.export()
+        let report = try #require(session.passthroughReport)
+        #expect(report.reencodedTrackIDs == [])
+        #expect(report.audioTracks.first?.reason.hasSuffix("placed at the nearest packet boundary (passthroughAudioCuts: nearestPacket)") == true,
+                "\(report)")
+        // The source's packets: the payloads of the first piece after its pre-roll are flash-beep's from 1 s on.
+        let source = try await Self.audioPackets(of: Fixture.url("markers/flash-beep.mp4"))
+        let copied = try await Self.audioPackets(of: output)
+        #expect(copied.allSatisfy { source.contains($0) }, "every packet is one of the source's")
+
+        let starts = lengths.indices.map { lengths[..<$0].reduce(0, +) }
+        let offsets = zip(Self.onsets(try await Readback.audio(of: output)[0]), starts).map { $0 - ($1 * Self.samplesPerFrame + 1) }
+        #expect(offsets.count == lengths.count && offsets.allSatisfy { abs($0) <= 512 }, "beep offsets \(offsets)")
+        #expect(offsets.contains { abs($0) > 1 }, "off the grid, the copied packets cannot all be exact: \(offsets)")
+    }
+}
