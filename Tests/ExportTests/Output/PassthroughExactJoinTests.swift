@@ -13,7 +13,7 @@ import SpliceTestSupport
 ///
 /// Sources: `markers/flash-beep.mp4` (H.264 30 fps, key frames at 0, 1, 2 s, B-frames in runs of four so a piece
 /// from frame 30 ends cleanly after 1 + 4k frames; AAC 48 kHz stereo, 1024 priming samples; white frame 30, 1 kHz beep
-/// on samples 48000 ..< 49600); and a two-beep AAC file made here (beeps on samples 48000 and 68000: 0.4167 s apart).
+/// on samples 48000 ..< 49600); and a two-beep AAC file made here (beeps on samples 48000 and 68000: 20000 samples, 0.4167 s apart).
 /// A beep's onset is the first sample above 0.05 (sin 0 = 0: one after the beep's first sample).
 @Suite("Passthrough exact audio joins")
 struct PassthroughExactJoinTests {
@@ -125,34 +125,42 @@ struct PassthroughExactJoinTests {
         return try await Asset.load(from: scratch.file("beeps.m4a"))
     }
 
-    /// Source [2.0, 2.31) s, then [0.9, 1.2) s holding the first beep, then [1.2, 1.8) s holding the second: the
-    /// join between the beeps falls 0.31 s into the output, off the grid the source's packets would be laid on.
-    @Test(arguments: [FileType.mp4, .mov, .mkv])
-    func twoBeepsKeepTheirSpacingAcrossAJoin(fileType: FileType) async throws {
+    /// Pieces of the two-beep source (sample ranges, back to back from 0) and the beep onsets they must decode to.
+    /// "split": [2.0, 2.31) s, then [0.9, 1.2) s holding the first beep, then [1.2, 1.8) s holding the second — the
+    /// join between the beeps falls 0.31 s into the output, off the grid the source's packets would be laid on; the
+    /// beeps at 19680 and 39680. "repeated": [0.9, 1.31) s holding the first beep, then [0.8933, 1.4933) s holding
+    /// both — each beep 20000 samples after the previous one, across the join and within the piece.
+    static let twoBeepEdits: [(name: String, pieces: [Range<Int>], onsets: [Int])] = [
+        ("split", [96_000..<110_880, 43_200..<57_600, 57_600..<86_400], [19_681, 39_681]),
+        ("repeated", [43_200..<62_880, 42_880..<71_680], [4_801, 24_801, 44_801]),
+    ]
+
+    @Test(arguments: [FileType.mp4, .mov, .mkv], twoBeepEdits.indices)
+    func beepsKeepTheirSpacingAcrossAJoin(fileType: FileType, edit: Int) async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
+        let (name, pieces, expected) = Self.twoBeepEdits[edit]
         let source = try await Self.twoBeepSource(in: scratch)
         let track = try #require(source.tracks(withMediaType: .audio).first)
         var composition = MutableComposition()
         let audio = try composition.addMutableTrack(withMediaType: .audio)
-        var at = MediaTime.zero
-        for (start, end) in [(2.0, 2.31), (0.9, 1.2), (1.2, 1.8)] {
-            let range = TimeRange(start: MediaTime(seconds: start, preferredTimescale: 100),
-                                  end: MediaTime(seconds: end, preferredTimescale: 100))
-            try composition.insertTimeRange(range, of: track, at: at, intoTrackWithID: audio)
-            at = at + range.duration
+        var at = 0
+        for piece in pieces {
+            try composition.insertTimeRange(TimeRange(start: Self.samples(piece.lowerBound), end: Self.samples(piece.upperBound)),
+                                            of: track, at: Self.samples(at), intoTrackWithID: audio)
+            at += piece.count
         }
         let output = scratch.file("beeps-joined.\(fileType.rawValue)")
         try await PassthroughTests.export(composition, to: output) { $0.outputFileType = fileType }
 
-        // The first beep at 0.31 + 0.1 s (sample 19680), the second 20000 samples later.
+        let label = "\(name), \(fileType.rawValue)"
         for (reader, samples) in try await Self.decoded(output) {
             let onsets = Self.onsets(samples)
-            print("\(fileType.rawValue), \(reader): beep onsets \(onsets)")
-            #expect(onsets.count == 2, "\(fileType.rawValue), \(reader): onsets \(onsets)")
-            guard onsets.count == 2 else { continue }
-            #expect(abs(onsets[1] - onsets[0] - 20_000) <= 1, "\(fileType.rawValue), \(reader): beeps \(onsets[1] - onsets[0]) samples apart")
-            #expect(abs(onsets[0] - 19_681) <= 1, "\(fileType.rawValue), \(reader): first beep at \(onsets[0])")
+            let spacings = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
+            print("\(label), \(reader): beep onsets \(onsets), spacings \(spacings)")
+            #expect(onsets.count == expected.count, "\(label), \(reader): onsets \(onsets), expected \(expected)")
+            #expect(spacings.allSatisfy { abs($0 - 20_000) <= 1 }, "\(label), \(reader): beeps \(spacings) samples apart")
+            #expect(zip(onsets, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(label), \(reader): onsets \(onsets), expected \(expected)")
         }
     }
 
