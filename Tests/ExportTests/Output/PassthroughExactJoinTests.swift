@@ -219,3 +219,51 @@ struct PassthroughExactJoinTests {
         #expect(offsets.contains { abs($0) > 1 }, "off the grid, the copied packets cannot all be exact: \(offsets)")
     }
 }
+
+/// Real phone clips (`../shared/media`) cut off their audio's packet grid: the re-encoded track keeps the source's
+/// sample rate and channel count, lasts the pieces to the sample, and each piece's sound lies exactly where the
+/// composition puts it (cross-correlated with the source's own decode).
+@Suite("Passthrough exact audio joins: real footage", .enabled(if: Fixture.sharedMediaIsAvailable))
+struct PassthroughExactJoinFootageTests {
+    /// M01: iPhone 4S, AAC mono 44.1 kHz in MOV (1 s is 43.07 packets); M03: Android, AAC mono 48 kHz in MP4 (46.875).
+    /// Both H.264 without B-frames, a key frame at 0.
+    @Test(arguments: ["M01_iphone4s_rot-90_ts600_aac-mono44k.mov", "M03_android_720p_rot180_vfr_aac-mono48k.mp4"])
+    func theFirstSecondTwiceKeepsTheSourceFormatAndTiming(file: String) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = Fixture.sharedMedia(file)
+        let clip = try await Asset.load(from: url)
+        let sourceAudio = try #require(clip.tracks(withMediaType: .audio).first)
+        let format = try #require(sourceAudio.audio)
+        var composition = MutableComposition()
+        let second = MediaTime(seconds: 1)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: second), of: clip, at: .zero)
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: second), of: clip, at: second)
+        let output = scratch.file("twice.mp4")
+        let session = AssetExportSession(asset: composition, preset: .passthrough)
+        session.outputURL = output
+        try await session.export()
+        let audioTrackID = try #require(composition.tracks(withMediaType: .audio).first?.trackID)
+        #expect(session.passthroughReport?.reencodedTrackIDs == [audioTrackID], "\(String(describing: session.passthroughReport))")
+
+        let copy = try await Asset.load(from: output)
+        let audio = try #require(copy.tracks(withMediaType: .audio).first)
+        #expect(audio.codecName == "aac")
+        #expect(audio.audio?.sampleRate == format.sampleRate)
+        #expect(audio.audio?.channelCount == format.channelCount)
+        #expect(audio.timeRange.duration == MediaTime(seconds: 2), "\(file): audio lasts \(audio.timeRange.duration)")
+        #expect(copy.tracks(withMediaType: .video).first?.codecName == "h264")
+
+        // Each piece's sound where the composition puts it: the source's decode from 0.25 s matches the output's at
+        // 0.25 s and at 1.25 s, to the sample.
+        let rate = format.sampleRate
+        let source = try await Readback.audio(of: url, sampleRate: rate)[0]
+        let joined = try await Readback.audio(of: output, sampleRate: rate)[0]
+        for piece in 0..<2 {
+            let found = Measure.lag(of: source, in: joined, expected: piece * rate, search: 1100, window: rate / 2,
+                                    referenceStart: rate / 4)
+            print("\(file): piece \(piece) lag \(found.lag) (expected \(piece * rate)), correlation \(found.correlation)")
+            #expect(found.lag == piece * rate && found.correlation > 0.9, "\(file): piece \(piece): \(found)")
+        }
+    }
+}
