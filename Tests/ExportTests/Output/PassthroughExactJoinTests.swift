@@ -21,16 +21,8 @@ struct PassthroughExactJoinTests {
     static func frames(_ count: Int) -> MediaTime { MediaTime(value: Int64(count), timescale: 30) }
     static func samples(_ count: Int) -> MediaTime { MediaTime(value: Int64(count), timescale: 48_000) }
 
-    /// Every beep onset of `samples` (a beep lasts 1600 samples; onsets at least 3200 samples apart).
-    static func onsets(_ samples: [Float]) -> [Int] {
-        var onsets: [Int] = []
-        var from = 0
-        while let onset = Measure.onset(samples, from: from) {
-            onsets.append(onset)
-            from = onset + 2 * samplesPerFrame
-        }
-        return onsets
-    }
+    /// Every beep onset of `samples` (``PassthroughAudioJoinTests/onsets(_:)``).
+    static func onsets(_ samples: [Float]) -> [Int] { PassthroughAudioJoinTests.onsets(samples) }
 
     /// Channel 0 of `url`'s audio decoded by Splice's loader and by the ffmpeg tool (which `scripts/setup` installs;
     /// its absence fails the test).
@@ -50,16 +42,9 @@ struct PassthroughExactJoinTests {
     }
 
     /// Pieces of flash-beep of `lengths` frames, each from the source's 1 s (off the packet grid: 46.875 packets),
-    /// back to back from 0: each piece starts with its flash and its beep.
+    /// back to back from 0 (``PassthroughAudioJoinTests/composition(_:)``): each starts with its flash and its beep.
     static func flashBeepPieces(_ lengths: [Int]) async throws -> MutableComposition {
-        let clip = try await Fixture.asset("markers/flash-beep.mp4")
-        var composition = MutableComposition()
-        var at = 0
-        for length in lengths {
-            try composition.insertTimeRange(TimeRange(start: MediaTime(seconds: 1), duration: frames(length)), of: clip, at: frames(at))
-            at += length
-        }
-        return composition
+        try await PassthroughAudioJoinTests.composition(lengths)
     }
 
     @Test(arguments: [([13, 17, 9], FileType.mp4), ([13, 17, 9], .mov), ([13, 17, 9], .mkv), ([17, 13], .mp4)])
