@@ -33,12 +33,14 @@ extension AssetExportSession {
         var toRender: [(trackID: Int32, settings: AudioSettings)] = []
         for (trackID, cut) in cuts {
             guard let cut else {
-                entries.append(.init(trackID: trackID, isReencoded: false, reason: "every cut is on its source's packet grid"))
+                entries.append(.init(trackID: trackID, isReencoded: false,
+                                     reason: "every cut is on its source's packet grid"))
                 continue
             }
             guard rule == .exact else {
                 entries.append(.init(trackID: trackID, isReencoded: false,
-                                     reason: "\(cut); placed at the nearest packet boundary (passthroughAudioCuts: nearestPacket)"))
+                                     reason: "\(cut); placed at the nearest packet boundary "
+                                        + "(passthroughAudioCuts: nearestPacket)"))
                 continue
             }
             let sources = passthrough.tracks.first { $0.trackID == trackID }?.pieces.map(\.source) ?? []
@@ -109,6 +111,7 @@ extension AssetExportSession {
         }
         let stated = sources.compactMap(\.estimatedDataRate).max()
         let bitRate = stated.map { min(max($0, 32_000), 320_000) } ?? 128_000
-        return .success(AudioSettings(codec: .aac, bitRate: bitRate, sampleRate: format.sampleRate, channelCount: format.channelCount))
+        return .success(AudioSettings(
+            codec: .aac, bitRate: bitRate, sampleRate: format.sampleRate, channelCount: format.channelCount))
     }
 }

@@ -26,26 +26,25 @@ import VideoComposition
 /// Passthrough audio is exact to the sample by default (``PassthroughAudioCuts/exact``): an audio track whose every cut
 /// (each segment's start and end, the export range's ends) falls on its source's packet grid is copied; a track with
 /// any cut off the grid (AAC packets are 1024 samples, 21.3 ms at 48 kHz, and a packet can only be copied whole) is
-/// rendered and encoded on its own, as an ordinary export renders that track (AAC, the source's sample rate and
-/// channel count), into a temporary file whose packets are then copied as the track's one piece, while the video and
-/// the other tracks are copied (``AssetExportSession/passthroughReport`` names such tracks and the cut; a track that
-/// cannot be encoded so — WebM, more than two channels — keeps the rule below and says why).
+/// rendered and encoded on its own, as an ordinary export renders that track (AAC, the source's sample rate and channel
+/// count), into a temporary file whose packets are then copied as the track's one piece, while the video and the other
+/// tracks are copied (``AssetExportSession/passthroughReport`` names such tracks and the cut; a track that cannot be
+/// encoded so — WebM, more than two channels, a sample rate AAC has no index for — keeps the rule below and says why).
 ///
-/// Copied audio (every track under ``PassthroughAudioCuts/nearestPacket``): a cut off the packet grid is placed at
-/// the nearest packet boundary. Packets are laid end to end; a segment takes
-/// packets while the next one's midpoint lies before its end in the output, and the next segment starts with the
-/// source packet nearest to where that output boundary falls in it, so every segment's samples play within half a
-/// packet of their composition time and the error never accumulates. Each segment is preceded by one pre-roll packet
-/// (the source's priming packet at its start, else the packet before the first kept one) that the decoder needs to
-/// rebuild the first kept samples. In MP4/MOV/M4A the first segment's pre-roll sits before time 0 and the muxer
-/// writes an edit list trimming it together with the part of the first packet before the segment's start (AAC
-/// priming kept: the start is exact to the sample); a later segment's pre-roll takes the place of the previous
-/// segment's last packet. One edit per segment could trim every join to the sample (as AVFoundation writes them),
-/// but FFmpeg 5.1's mov demuxer applies only the first edit to the sample and later ones to whole packets, so
-/// FFmpeg-based readers (Splice's own included) would play such joins up to a packet off each, adding up: the
-/// writer keeps the one edit, and exact joins are rendered instead. Matroska has no such edit list: there the pre-roll
-/// is left out, and a segment's first packet decodes without its predecessor (its onset within one packet of its
-/// time).
+/// Copied audio (every track under ``PassthroughAudioCuts/nearestPacket``): a cut off the packet grid is placed at the
+/// nearest packet boundary. Packets are laid end to end; a segment takes packets while the next one's midpoint lies
+/// before its end in the output, and the next segment starts with the source packet nearest to where that output
+/// boundary falls in it, so every segment's samples play within half a packet of their composition time and the error
+/// never accumulates. Each segment is preceded by one pre-roll packet (the source's priming packet at its start, else
+/// the packet before the first kept one) that the decoder needs to rebuild the first kept samples. In MP4/MOV/M4A the
+/// first segment's pre-roll sits before time 0 and the muxer writes an edit list trimming it together with the part of
+/// the first packet before the segment's start (AAC priming kept: the start is exact to the sample); a later segment's
+/// pre-roll takes the place of the previous segment's last packet. One edit per segment could trim every join to the
+/// sample (as AVFoundation writes them), but FFmpeg 5.1's mov demuxer applies only the first edit to the sample and
+/// later ones to whole packets, so FFmpeg-based readers (Splice's own included) would play such joins up to a packet
+/// off each, adding up: the writer keeps the one edit, and exact joins are rendered instead. Matroska has no such edit
+/// list: there the pre-roll is left out, and a segment's first packet decodes without its predecessor (its onset within
+/// one packet of its time; for a rendered track only its first packet, at the track's start).
 struct PassthroughPlan: Sendable {
     /// One segment to copy.
     struct Piece: Sendable {

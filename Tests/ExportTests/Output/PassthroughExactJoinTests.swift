@@ -203,6 +203,32 @@ struct PassthroughExactJoinTests {
         #expect(offsets.count == lengths.count && offsets.allSatisfy { abs($0) <= 512 }, "beep offsets \(offsets)")
         #expect(offsets.contains { abs($0) > 1 }, "off the grid, the copied packets cannot all be exact: \(offsets)")
     }
+
+    /// The re-encoding settings: the source's rate and channels, its bit rate within 32–320 kb/s (the highest of the
+    /// track's sources; 128 kb/s when none states one); the obstacles named.
+    @Test func reencodingKeepsTheSourceFormatOrNamesTheObstacle() throws {
+        func track(rate: Int = 44_100, channels: Int = 1, bitRate: Int? = nil) -> AssetTrack {
+            AssetTrack(assetURL: URL(fileURLWithPath: "/clip.mov"), trackID: 2, mediaType: .audio,
+                       timeRange: TimeRange(start: .zero, duration: MediaTime(seconds: 1)), naturalTimeScale: Int32(rate),
+                       codecName: "aac", estimatedDataRate: bitRate, streamIndex: 1,
+                       audio: AudioTrackFormat(sampleRate: rate, channelCount: channels, channelLayout: channels == 1 ? "mono" : "5.1"))
+        }
+        func settings(_ sources: [AssetTrack], _ fileType: FileType = .mp4) -> AudioSettings? {
+            try? AssetExportSession.exactCutSettings(sources: sources, fileType: fileType).get()
+        }
+        func obstacle(_ sources: [AssetTrack], _ fileType: FileType = .mp4) -> String? {
+            guard case .failure(let obstacle) = AssetExportSession.exactCutSettings(sources: sources, fileType: fileType) else { return nil }
+            return obstacle.reason
+        }
+        #expect(settings([track(bitRate: 96_000), track(bitRate: 64_000)])
+                == AudioSettings(codec: .aac, bitRate: 96_000, sampleRate: 44_100, channelCount: 1))
+        #expect(settings([track()], .mkv)?.bitRate == 128_000)
+        #expect(settings([track(bitRate: 8_000)])?.bitRate == 32_000)
+        #expect(settings([track(bitRate: 1_411_200)])?.bitRate == 320_000)
+        #expect(obstacle([track()], .webm) == "a .webm file cannot hold AAC")
+        #expect(obstacle([track(channels: 6)]) == "6 channels; Splice encodes mono or stereo")
+        #expect(obstacle([track(rate: 44_000)]) == "AAC cannot be encoded at 44000 Hz")
+    }
 }
 
 /// Real phone clips (`../shared/media`) cut off their audio's packet grid: the re-encoded track keeps the source's
