@@ -138,15 +138,15 @@ extension AssetExportSession {
         return pieces
     }
 
-    /// Exports `range` of the composition with `settings` into `url` through a session of its own, cancelled with
-    /// this one, its progress mapped onto `progress` of this one's (nil: not reported; several parts may run at
+    /// Exports `range` of the composition (or of `composition`, made from it) with `settings` into `url` through a
+    /// session of its own, cancelled with this one, its progress mapped onto `progress` of this one's (nil: not reported; several parts may run at
     /// once); `piece` set: encoded as a smart-render piece matched to that source.
     func renderPart(
-        _ settings: ExportSettings, range: TimeRange, to url: URL, fileType: FileType,
-        piece: JoinableStreamParameters?, progress: ClosedRange<Double>?
+        _ settings: ExportSettings, of composition: MutableComposition? = nil, range: TimeRange, to url: URL,
+        fileType: FileType, piece: JoinableStreamParameters?, progress: ClosedRange<Double>?
     ) async throws {
         let request = self.request.withLock { $0 }
-        let session = AssetExportSession(asset: asset, settings: settings)
+        let session = AssetExportSession(asset: composition ?? asset, settings: settings)
         session.outputURL = url
         session.outputFileType = fileType
         session.videoComposition = request.videoComposition

@@ -44,6 +44,7 @@ public final class AssetExportSession: Sendable {
         var progress: Double = 0
         var fileLengthLimitReached = false
         var smartRenderReport: SmartRenderReport?
+        var passthroughReport: PassthroughReport?
         var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
         /// The part sessions of a concurrent segmented export (``concurrentSegments``), cancelled with this one.
         var parts: [AssetExportSession] = []
@@ -233,6 +234,7 @@ public final class AssetExportSession: Sendable {
                     return false
                 }
                 if plan.smartRendering { return try await exportSmart(plan) }
+                if let passthrough = plan.passthrough { return try await exportPassthrough(plan, passthrough) }
                 return try await runOnWorkerThread(plan)
             } onCancel: {
                 cancelExport()

@@ -32,6 +32,10 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// Copy the untouched groups of pictures of the video and re-encode only the rest
     /// (``AssetExportSession/smartRendering``); nil for false.
     public var smartRendering: Bool?
+    /// With the `Passthrough` preset, how an audio track cut off its source's packet grid is written
+    /// (``AssetExportSession/passthroughAudioCuts``): `"exact"` re-encodes it so every cut is exact to the sample,
+    /// `"nearestPacket"` copies its packets untouched, each cut at the nearest packet boundary; nil for `"exact"`.
+    public var passthroughAudioCuts: PassthroughAudioCuts?
     /// Render the video as this many segments at once and join them (``AssetExportSession/concurrentSegments``:
     /// memory of about N exports, worth it only when the encoder cannot use the cores by itself); nil or 1 for one
     /// ordinary export.
@@ -41,7 +45,7 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     public init(
         preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
         metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil,
-        smartRendering: Bool? = nil, concurrentSegments: Int? = nil
+        smartRendering: Bool? = nil, passthroughAudioCuts: PassthroughAudioCuts? = nil, concurrentSegments: Int? = nil
     ) {
         self.preset = preset
         self.settings = settings
@@ -51,6 +55,7 @@ public struct DocumentExport: Sendable, Hashable, Codable {
         self.optimizeForNetworkUse = optimizeForNetworkUse
         self.fileLengthLimit = fileLengthLimit
         self.smartRendering = smartRendering
+        self.passthroughAudioCuts = passthroughAudioCuts
         self.concurrentSegments = concurrentSegments
     }
 }

@@ -74,6 +74,7 @@ public struct LoadedDocument: Sendable {
         if let optimize = export.optimizeForNetworkUse { session.shouldOptimizeForNetworkUse = optimize }
         if let limit = export.fileLengthLimit { session.fileLengthLimit = limit }
         if let smart = export.smartRendering { session.smartRendering = smart }
+        if let cuts = export.passthroughAudioCuts { session.passthroughAudioCuts = cuts }
         if let segments = export.concurrentSegments { session.concurrentSegments = segments }
         return session
     }

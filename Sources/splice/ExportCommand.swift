@@ -80,6 +80,11 @@ enum ExportCommand {
         if let report = session.smartRenderReport, mode != .json {
             for line in report.description.split(separator: "\n") { Console.error("smart rendering: \(line)") }
         }
+        if let report = session.passthroughReport, mode != .json {
+            for track in report.audioTracks where track.isReencoded {
+                Console.error("passthrough: \(track)")
+            }
+        }
         if session.fileLengthLimitReached {
             Console.error("splice: the file length limit was reached: the export stopped early")
         }

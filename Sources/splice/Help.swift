@@ -73,6 +73,8 @@ enum Help {
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
         under a temporary name and moved into place only when complete: a failure or Ctrl-C leaves no file.
+        With the Passthrough preset, an audio track cut off its packet grid is re-encoded so every cut is exact
+        (export.passthroughAudioCuts: "nearestPacket" copies it instead) and named on stderr with the cut.
 
         Options:
           -o, --output FILE     the file to write (required)

@@ -25,6 +25,20 @@ extension PassthroughPlan {
         }
     }
 
+    /// Each audio track's first cut off its source's packet grid (``PassthroughPieceReader/offGridCut()``), nil for a
+    /// track whose every cut is on it, in the plan's track order. Reads a few packets around each cut.
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)``; `CancellationError`.
+    func offGridAudioCuts(cancellation: CancellationFlag) throws -> [(trackID: Int32, cut: String?)] {
+        try tracks.filter { $0.mediaType == .audio }.map { track in
+            for piece in track.pieces {
+                if cancellation.isCancelled { throw CancellationError() }
+                let reader = try PassthroughPieceReader(piece: piece, trackID: track.trackID, cancellation: cancellation)
+                if let cut = try reader.offGridCut() { return (track.trackID, cut) }
+            }
+            return (track.trackID, nil)
+        }
+    }
+
     /// Refuses a copy whose codec `fileType`'s muxer cannot hold (`reference` reads the track's first piece); the
     /// one check planning and writing both make.
     /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming the file type, the codec and the track.

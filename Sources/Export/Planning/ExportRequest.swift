@@ -26,6 +26,8 @@ struct ExportRequest: Sendable {
     /// Set for a piece that smart rendering re-encodes between copied packets: the copied H.264 source its encoder
     /// settings match (``SmartRenderEncoding``).
     var smartRenderPiece: JoinableStreamParameters?
+    /// ``AssetExportSession/passthroughAudioCuts``: how passthrough treats audio cuts off the packet grid.
+    var passthroughAudioCuts = PassthroughAudioCuts.exact
     /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
     var concurrentSegments: Int?
     /// ``AssetExportSession/customVideoCompositor``: renders every frame in place of the built-in layer compositing.

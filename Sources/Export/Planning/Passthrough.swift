@@ -23,20 +23,28 @@ import VideoComposition
 /// The segments of a track are copied back to back, their timestamps offset so the result plays continuously (as
 /// `ffmpeg -f concat -c copy`). Video is exact to the frame: the packets whose presentation time lies in the
 /// segment are copied, from the key frame at its start; the last picture's duration is cut at the segment's end.
-/// Passthrough audio: copied packets can only start and end whole (AAC: 1024 samples, 21.3 ms at 48 kHz), so a
-/// join off the packet grid is placed at the nearest packet boundary. Packets are laid end to end; a segment takes
-/// packets while the next one's midpoint lies before its end in the output, and the next segment starts with the
-/// source packet nearest to where that output boundary falls in it, so every segment's samples play within half a
-/// packet of their composition time and the error never accumulates. Each segment is preceded by one pre-roll packet
-/// (the source's priming packet at its start, else the packet before the first kept one) that the decoder needs to
-/// rebuild the first kept samples. In MP4/MOV/M4A the first segment's pre-roll sits before time 0 and the muxer
-/// writes an edit list trimming it together with the part of the first packet before the segment's start (AAC
-/// priming kept: the start is exact to the sample); a later segment's pre-roll takes the place of the previous
-/// segment's last packet. One edit per segment could trim every join to the sample (as AVFoundation writes them),
-/// but FFmpeg 5.1's mov demuxer applies only the first edit to the sample and later ones to whole packets, so
-/// FFmpeg-based readers (Splice's own included) would play such joins up to a packet off each, adding up: the
-/// writer keeps the one edit. Matroska has no such edit list: there the pre-roll is left out, and a segment's first
-/// packet decodes without its predecessor (its onset within one packet of its time).
+/// Passthrough audio is exact to the sample by default (``PassthroughAudioCuts/exact``): an audio track whose every cut
+/// (each segment's start and end, the export range's ends) falls on its source's packet grid is copied; a track with
+/// any cut off the grid (AAC packets are 1024 samples, 21.3 ms at 48 kHz, and a packet can only be copied whole) is
+/// rendered and encoded on its own, as an ordinary export renders that track (AAC, the source's sample rate and channel
+/// count), into a temporary file whose packets are then copied as the track's one piece, while the video and the other
+/// tracks are copied (``AssetExportSession/passthroughReport`` names such tracks and the cut; a track that cannot be
+/// encoded so — WebM, more than two channels, a sample rate AAC has no index for — keeps the rule below and says why).
+///
+/// Copied audio (every track under ``PassthroughAudioCuts/nearestPacket``): a cut off the packet grid is placed at the
+/// nearest packet boundary. Packets are laid end to end; a segment takes packets while the next one's midpoint lies
+/// before its end in the output, and the next segment starts with the source packet nearest to where that output
+/// boundary falls in it, so every segment's samples play within half a packet of their composition time and the error
+/// never accumulates. Each segment is preceded by one pre-roll packet (the source's priming packet at its start, else
+/// the packet before the first kept one) that the decoder needs to rebuild the first kept samples. In MP4/MOV/M4A the
+/// first segment's pre-roll sits before time 0 and the muxer writes an edit list trimming it together with the part of
+/// the first packet before the segment's start (AAC priming kept: the start is exact to the sample); a later segment's
+/// pre-roll takes the place of the previous segment's last packet. One edit per segment could trim every join to the
+/// sample (as AVFoundation writes them), but FFmpeg 5.1's mov demuxer applies only the first edit to the sample and
+/// later ones to whole packets, so FFmpeg-based readers (Splice's own included) would play such joins up to a packet
+/// off each, adding up: the writer keeps the one edit, and exact joins are rendered instead. Matroska has no such edit
+/// list: there the pre-roll is left out, and a segment's first packet decodes without its predecessor (its onset within
+/// one packet of its time; for a rendered track only its first packet, at the track's start).
 struct PassthroughPlan: Sendable {
     /// One segment to copy.
     struct Piece: Sendable {
@@ -73,6 +81,19 @@ struct PassthroughPlan: Sendable {
 
     /// Every piece of every track.
     var pieces: [Piece] { tracks.flatMap(\.pieces) }
+
+    /// The plan with the pieces of audio track `trackID` replaced by one: `rendered`, the track rendered and encoded
+    /// into a file of its own from the track's first composition time to its last (an ordinary export of that track
+    /// alone over the export range), copied whole with its priming.
+    func replacingPieces(ofTrack trackID: Int32, with rendered: AssetTrack) -> PassthroughPlan {
+        var plan = self
+        guard let index = tracks.firstIndex(where: { $0.trackID == trackID }),
+              let first = tracks[index].pieces.first, let last = tracks[index].pieces.last else { return self }
+        plan.tracks[index].pieces = [Piece(
+            source: rendered, sourceRange: TimeRange(start: .zero, end: last.targetEnd - first.targetStart),
+            targetStart: first.targetStart, segmentIndex: 0)]
+        return plan
+    }
 
     /// Checks that `composition` can be stream-copied over `range` and lists what to copy. Opens no file.
     /// - Throws: ``ExportError/passthroughNotPossible(_:)`` naming the first obstacle;

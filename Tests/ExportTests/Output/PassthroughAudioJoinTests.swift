@@ -4,8 +4,9 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Passthrough audio joined off the AAC packet grid: copied AAC starts and ends on its 1024-sample packets, so each
-/// join is placed at the nearest packet boundary and its error does not add up along the track.
+/// Passthrough audio joined off the AAC packet grid with the source's packets kept
+/// (``PassthroughAudioCuts/nearestPacket``): copied AAC starts and ends on its 1024-sample packets, so each join is
+/// placed at the nearest packet boundary and its error does not add up along the track.
 ///
 /// Source: `markers/flash-beep.mp4` (H.264 30 fps, key frames at 0, 1, 2 s; AAC 48 kHz stereo with 1024 priming
 /// samples; white frame 30, 1 kHz beep from sample 48000). Every piece starts at 1 s — 46.875 packets into the
@@ -56,7 +57,10 @@ struct PassthroughAudioJoinTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let output = scratch.file("joined.\(fileType.rawValue)")
-        try await PassthroughTests.export(try await Self.composition(lengths), to: output) { $0.outputFileType = fileType }
+        try await PassthroughTests.export(try await Self.composition(lengths), to: output) {
+            $0.outputFileType = fileType
+            $0.passthroughAudioCuts = .nearestPacket
+        }
         let starts = lengths.indices.map { lengths[..<$0].reduce(0, +) }
         let total = lengths.reduce(0, +)
         let label = "\(fileType.rawValue), pieces \(lengths) frames"
