@@ -11,6 +11,7 @@ extension SessionEngine {
         var videoData: [CaptureVideoDataOutput] = []
         var audioData: [CaptureAudioDataOutput] = []
         var metadata: [CaptureMetadataOutput] = []
+        var liveStream: [CaptureLiveStreamOutput] = []
 
         init(_ outputs: [any CaptureOutput]) {
             for output in outputs {
@@ -19,6 +20,7 @@ extension SessionEngine {
                 if let video = output as? CaptureVideoDataOutput { videoData.append(video) }
                 if let audio = output as? CaptureAudioDataOutput { audioData.append(audio) }
                 if let codes = output as? CaptureMetadataOutput { metadata.append(codes) }
+                if let stream = output as? CaptureLiveStreamOutput { liveStream.append(stream) }
             }
         }
 
