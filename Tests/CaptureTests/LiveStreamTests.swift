@@ -286,4 +286,62 @@ struct LiveStreamTests {
         _ = await log.wait(for: 3, within: 60)
         try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
     }
+
+    @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
+          .enabled(if: PythonVerifier.isAvailable))
+    func liveHLS() async throws {
+        let scratch = try ScratchDirectory("capture-hls")
+        defer { scratch.remove() }
+        let folder = scratch.file("live")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let playlist = folder.appendingPathComponent("live.m3u8")
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        output.segmentDuration = MediaTime(seconds: 1)
+        output.playlistLength = 3
+        let session = try Self.markerSession([output])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let log = EventLog(try output.startStreaming(to: playlist))
+        let opened = await log.wait(for: 2, within: 60)
+        try #require(opened == [.connecting(playlist), .streaming(playlist)], "\(opened)")
+        // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
+        let slid = await whenCondition(timeout: 90, {
+            let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
+            return text.contains("#EXT-X-MEDIA-SEQUENCE:") && !text.contains("#EXT-X-MEDIA-SEQUENCE:0")
+                && !text.contains("#EXT-X-MEDIA-SEQUENCE:1\n") && !text.contains("#EXT-X-MEDIA-SEQUENCE:2\n")
+        }) { true }
+        try #require(slid == true, "the playlist did not slide: \((try? String(contentsOf: playlist, encoding: .utf8)) ?? "none")")
+        let live = try await PythonVerifier.run("""
+            import m3u8, sys, os
+            p = m3u8.load(sys.argv[1])
+            folder = os.path.dirname(sys.argv[1])
+            print(p.media_sequence, len(p.segments), p.target_duration, p.is_endlist,
+                  p.segment_map[0].uri if p.segment_map else "-",
+                  " ".join("%.3f" % s.duration for s in p.segments),
+                  all(os.path.exists(os.path.join(folder, s.uri)) for s in p.segments),
+                  os.path.exists(os.path.join(folder, "live0.m4s")))
+            """, [playlist.path])
+        let fields = live.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        print("live HLS while written: \(live)")
+        #expect(fields.count == 10, "\(live)")
+        if fields.count == 10 {
+            #expect((Int(fields[0]) ?? 0) >= 3 && fields[1] == "3" && fields[2] == "1" && fields[3] == "False", "\(live)")
+            #expect(fields[4] == "init.mp4", "\(live)")
+            for duration in fields[5...7] { #expect(abs((Double(duration) ?? 0) - 1) < 0.01, "segment of \(duration) s") }
+            #expect(fields[8] == "True" && fields[9] == "False", "listed segments present, the first deleted: \(live)")
+        }
+        output.stopStreaming()
+        let last = await log.wait(for: 3, within: 60).last
+        guard case .finished = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        let ended = try String(contentsOf: playlist, encoding: .utf8)
+        #expect(ended.contains("#EXT-X-ENDLIST"))
+        let copy = scratch.file("from-playlist.mp4")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path], in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 2, in: scratch)
+    }
 }
