@@ -43,6 +43,15 @@ struct LiveStreamTests {
         }
     }
 
+    /// True when the `ffmpeg` and `ffprobe` CLI that read the streams back are on PATH; otherwise the one skip line.
+    static func readersAvailable(_ suite: String) -> Bool {
+        guard Executable.find("ffmpeg") != nil, Executable.find("ffprobe") != nil else {
+            UserSpaceService.reportSkip(suite, UserSpaceService.Unavailable(reason: "ffmpeg or ffprobe is not on PATH"))
+            return false
+        }
+        return true
+    }
+
     /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`.
     static func startRTMPServer(port: Int, in scratch: ScratchDirectory) throws -> UserSpaceService {
         let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
@@ -147,6 +156,7 @@ struct LiveStreamTests {
 
     @Test("RTMP into nginx: ffmpeg reads 5 s back from the server (joining at a key frame, 1 s apart) — ≥ 117 pictures of 640×480 H.264 without a gap, 48 kHz AAC, every flash with its beep")
     func rtmpIntoNginx() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
         let scratch = try ScratchDirectory("capture-rtmp")
         defer { scratch.remove() }
         let port = Self.freePort()
@@ -258,10 +268,7 @@ struct LiveStreamTests {
     func srtToListener() async throws {
         let scratch = try ScratchDirectory("capture-srt")
         defer { scratch.remove() }
-        guard let ffmpeg = Executable.find("ffmpeg") else {
-            UserSpaceService.reportSkip("SRT streaming", UserSpaceService.Unavailable(reason: "ffmpeg is not on PATH"))
-            return
-        }
+        guard Self.readersAvailable("SRT streaming"), let ffmpeg = Executable.find("ffmpeg") else { return }
         let port = Self.freePort()
         let copy = scratch.file("from-listener.ts")
         let listener = try ChildProcess(
@@ -290,6 +297,7 @@ struct LiveStreamTests {
     @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
           .enabled(if: PythonVerifier.isAvailable))
     func liveHLS() async throws {
+        guard Self.readersAvailable("Live HLS") else { return }
         let scratch = try ScratchDirectory("capture-hls")
         defer { scratch.remove() }
         let folder = scratch.file("live")
