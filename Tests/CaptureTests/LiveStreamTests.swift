@@ -137,7 +137,7 @@ struct LiveStreamTests {
         #expect(audio.count == 4 && audio[1] == "48000", "audio \(audio)")
         let frames = Int(video.last ?? "") ?? 0
         let audioStart = try #require(Double(audio[2]), "audio start \(audio)")
-        let movie = try decodeMovie(url, keepsLastPicture: false)
+        let movie = try decodeMovie(url, lumaStride: 8, keepsLastPicture: false)
         #expect(movie.frames.count == frames, "ffprobe counted \(frames) pictures, Splice decoded \(movie.frames.count)")
         let (first, last) = (movie.frames.first?.time ?? 0, movie.frames.last?.time ?? 0)
         #expect(frames >= Int(seconds * 30) - 3 && frames == Int(((last - first) * 30).rounded()) + 1,
@@ -189,7 +189,7 @@ struct LiveStreamTests {
         try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
     }
 
-    @Test("the RTMP server killed mid-stream: connectionLost within seconds, the session runs on, the recording beside it completes")
+    @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
     func lostServer() async throws {
         let scratch = try ScratchDirectory("capture-rtmp-lost")
         defer { scratch.remove() }
@@ -201,6 +201,7 @@ struct LiveStreamTests {
         }
         defer { server.stop() }
         let output = CaptureLiveStreamOutput()
+        output.maximumReconnectAttempts = 0
         let movie = CaptureMovieFileOutput()
         let session = try Self.markerSession([output, movie])
         session.startRunning()
@@ -232,6 +233,71 @@ struct LiveStreamTests {
         #expect(finished.error == nil)
         #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),
                 "recorded \(finished.recordedDuration.seconds) s")
+    }
+
+    @Test("the RTMP server killed for 3 s: reconnecting events, streaming again, ffmpeg reads 3 s back in sync; the recording beside it is complete")
+    func serverBack() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp-back")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        var server: UserSpaceService
+        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
+            UserSpaceService.reportSkip("RTMP streaming", error)
+            return
+        }
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let movie = CaptureMovieFileOutput()
+        let session = try Self.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/back"))
+        let log = EventLog(try output.startStreaming(to: url))
+        let opened = await log.wait(for: 2, within: 60)
+        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        server.process.send(SIGKILL)
+        _ = server.process.waitBlocking(seconds: 5)
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
+            Issue.record("nginx did not start again: \(error)")
+            return
+        }
+        defer { server.stop() }
+        // Back: the events say reconnecting (one attempt or more) and streaming again.
+        let back = await whenCondition(timeout: 60, { log.events.withLock { $0.count } >= 4 && log.events.withLock { $0.last } == .streaming(url) }) { true }
+        let events = log.events.withLock { $0 }
+        print("server back: events \(events)")
+        try #require(back == true, "\(events)")
+        #expect(events[2] == .reconnecting(url, attempt: 1))
+        #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
+        let copy = scratch.file("after-reconnection.flv")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                          "-t", "4", "-c", "copy", copy.path], in: scratch)
+        output.stopStreaming()
+        let last = await log.wait(for: events.count + 1, within: 60).last
+        guard case .finished(_, let duration) = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
+        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        movie.stopRecording()
+        var result: CaptureRecordingResult?
+        for await event in recording { if case .finished(let finished) = event { result = finished } }
+        let finished = try #require(result)
+        #expect(finished.error == nil)
+        // The recording went on through the outage: every picture on the grid, flashes with their beeps.
+        let recorded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
+        let frames = Int((finished.recordedDuration.seconds * 30).rounded())
+        #expect(recorded.frames.count == frames && frames >= 9 * 30, "\(recorded.frames.count) pictures, \(frames) expected")
+        let beeps = recorded.beepTimes()
+        for flash in recorded.flashTimes() where !beeps.contains(where: { abs($0 - flash) <= 1.0 / 30 }) {
+            Issue.record("recording: no beep within a frame of the flash at \(flash) s")
+        }
     }
 
     @Test("refused at once: an http:// or .mp4 destination; a port nobody listens on fails with connectionFailed within 5 s")

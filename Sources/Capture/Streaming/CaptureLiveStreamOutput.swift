@@ -12,17 +12,23 @@ import SpliceFFmpeg
 ///
 /// Pictures go on the stream's frame grid and sound is counted by the sample exactly as a recording's
 /// (``CaptureMovieFileOutput``): the same engine writes both. A stream runs beside a recording of the same session
-/// without touching it: a lost connection ends the stream (``Event/failed(_:)`` with
-/// ``CaptureLiveStreamError/connectionLost(destination:reason:)``), never the session or the recording.
+/// without touching it: a lost connection is made again with backoff (``Event/reconnecting(_:attempt:)``), and
+/// when that fails ends the stream (``CaptureLiveStreamError/connectionLost(destination:reason:)``) — never the
+/// session or the recording.
 public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     /// What happens to a stream, in order: `connecting`, `streaming` once the server took the stream's header,
-    /// then `finished` (``stopStreaming()`` or the session stopped) or `failed`. The event stream ends after either.
+    /// `reconnecting` and `streaming` again after a broken connection, then `finished` (``stopStreaming()`` or the
+    /// session stopped) or `failed`. The event stream ends after either.
     public enum Event: Sendable, Hashable {
         /// The connection is being made.
         case connecting(URL)
         /// The server took the stream; pictures and sound follow.
         case streaming(URL)
-        /// The stream ended cleanly (its trailer written), with the stream time sent (µs timescale).
+        /// The connection broke; attempt `attempt` (from 1) to connect again follows after a wait (1 s, doubling up
+        /// to 8 s). Pictures and sound taken meanwhile are not sent; a recording of the session is not affected.
+        case reconnecting(URL, attempt: Int)
+        /// The stream ended cleanly (its trailer written), with the stream time sent over all its connections
+        /// (µs timescale).
         case finished(URL, duration: MediaTime)
         /// The stream could not start, or broke.
         case failed(CaptureLiveStreamError)
@@ -35,6 +41,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         var connectionTimeout = MediaTime(seconds: 5)
         var segmentDuration = MediaTime(seconds: 2)
         var playlistLength = 5
+        var maximumReconnectAttempts = 5
     }
 
     struct State: Sendable {
@@ -96,6 +103,14 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     public var playlistLength: Int {
         get { state.withLock { $0.settings.playlistLength } }
         set { state.withLock { $0.settings.playlistLength = max(1, newValue) } }
+    }
+
+    /// How many times a broken connection is made again before the stream fails with
+    /// ``CaptureLiveStreamError/connectionLost(destination:reason:)`` (default 5, waiting 1, 2, 4, 8, 8 s before
+    /// the attempts; 0 fails at once). A connection that could not be made at the start is not retried.
+    public var maximumReconnectAttempts: Int {
+        get { state.withLock { $0.settings.maximumReconnectAttempts } }
+        set { state.withLock { $0.settings.maximumReconnectAttempts = max(0, newValue) } }
     }
 
     /// True from ``startStreaming(to:)`` until the stream finished or failed.
