@@ -8,10 +8,12 @@ internal import CMedia
 /// - Parameters:
 ///   - configure: sets the output's limits before recording.
 ///   - stopAfter: calls `stopRecording()` after this many seconds (nil: a limit must end it).
-func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? = nil,
+///   - beside: more outputs the session feeds while it records.
+func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? = nil, beside: [any CaptureOutput] = [],
             configure: (CaptureMovieFileOutput) -> Void = { _ in }) async throws -> CaptureRecordingResult {
     let session = CaptureSession()
     for device in devices { session.addInput(try CaptureDeviceInput(device: device)) }
+    for output in beside { session.addOutput(output) }
     let output = CaptureMovieFileOutput()
     configure(output)
     session.addOutput(output)

@@ -121,6 +121,34 @@ struct MetadataOutputTests {
         #expect(output.scannedFrameCount >= 20)
     }
 
+    @Test("scanning beside a 3 s recording never holds it: 90 pictures recorded, none dropped; every camera picture scanned or skipped",
+          .enabled(if: PythonVerifier.isAvailable))
+    func scanningBesideRecording() async throws {
+        let scratch = try ScratchDirectory("capture-codes-recording")
+        defer { scratch.remove() }
+        let (image, _) = try await Self.drawCodes(in: scratch)
+        let codes = CaptureMetadataOutput()
+        try codes.setMetadataObjectTypes(codes.availableMetadataObjectTypes)
+        let stream = codes.metadataObjects()
+        let collector = Task {
+            var found = 0
+            for await batch in stream { found += batch.count }
+            return found
+        }
+        let result = try await record([try .virtualCamera(showingImageAt: image)], to: scratch.file("beside.mp4"),
+                                      beside: [codes]) { $0.maxRecordedDuration = MediaTime(seconds: 3) }
+        let found = await collector.value
+        #expect(result.error == .maximumDurationReached)
+        #expect(result.recordedDuration == MediaTime(seconds: 3) && result.droppedFrameCount == 0)
+        let movie = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
+        #expect(movie.frames.count == 90)
+        let (scanned, skipped) = (codes.scannedFrameCount, codes.droppedFrameCount)
+        print("codes beside a recording: \(scanned) pictures scanned, \(skipped) skipped, \(found) codes found")
+        #expect(scanned >= 10 && found >= 3 * 10, "\(scanned) scanned, \(found) codes")
+        // Every picture the camera delivered while the session ran (at least the 90 recorded) was scanned or skipped.
+        #expect(scanned + skipped >= 90, "\(scanned) scanned + \(skipped) skipped")
+    }
+
     @Test("bad settings are refused by name and change nothing: PDF417 (not decoded by libzbar), a rect outside 0…1")
     func refusesBadSettings() throws {
         let output = CaptureMetadataOutput()
