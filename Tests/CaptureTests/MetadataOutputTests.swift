@@ -73,6 +73,35 @@ struct MetadataOutputTests {
         }
     }
 
+    @Test("portrait connection: corners come in the turned picture (480 × 640), each where the quarter turn puts the drawn corner, in the code's own order",
+          .enabled(if: PythonVerifier.isAvailable))
+    func cornersFollowOrientation() async throws {
+        let scratch = try ScratchDirectory("capture-codes-portrait")
+        defer { scratch.remove() }
+        let (image, drawn) = try await Self.drawCodes(in: scratch)
+        let output = CaptureMetadataOutput()
+        try output.setMetadataObjectTypes([.qr])
+        let stream = output.metadataObjects()
+        let found = try await withRunningSession([try .virtualCamera(showingImageAt: image)], outputs: [output],
+                                                 prepare: { _ in output.connections.first?.videoOrientation = .portrait }) { _ in
+            for await codes in stream where codes.contains(where: { $0.stringValue == "Splice QR one" }) {
+                return codes.first { $0.stringValue == "Splice QR one" }
+            }
+            return nil
+        }
+        let code = try #require(found)
+        let qr = try #require(drawn.first)
+        // A quarter turn clockwise takes camera pixel (x, y) of the 640 × 480 picture to (480 − y, x).
+        let landscape = [(qr.x, qr.y), (qr.x, qr.y + qr.height), (qr.x + qr.width, qr.y + qr.height), (qr.x + qr.width, qr.y)]
+        let expected = landscape.map { (480 - $0.1, $0.0) }
+        let pixels = code.corners.map { (x: $0.x * 480, y: $0.y * 640) }
+        print("codes, portrait: corners (px) \(pixels.map { "(\($0.x), \($0.y))" }), expected \(expected)")
+        #expect(pixels.count == 4)
+        for (corner, wanted) in zip(pixels, expected) {
+            #expect(abs(corner.x - wanted.0) <= 3 && abs(corner.y - wanted.1) <= 3, "corner \(corner), expected \(wanted)")
+        }
+    }
+
     @Test("rectOfInterest: only the code inside the bottom-right quarter is reported, over 15 scanned pictures",
           .enabled(if: PythonVerifier.isAvailable))
     func rectOfInterestExcludesOutside() async throws {
