@@ -73,6 +73,14 @@ struct LiveStreamTests {
             log: scratch.file("nginx.log")) { listening(on: port) }
     }
 
+    /// ``startRTMPServer(port:in:)``, or nil after the one skip line when nginx cannot run here.
+    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory) -> UserSpaceService? {
+        do { return try startRTMPServer(port: port, in: scratch) } catch {
+            UserSpaceService.reportSkip("RTMP streaming", error)
+            return nil
+        }
+    }
+
     /// A session streaming the marker devices through `stream` (and recording through `movie` when given).
     static func markerSession(_ outputs: [any CaptureOutput]) throws -> CaptureSession {
         let session = CaptureSession()
@@ -107,6 +115,22 @@ struct LiveStreamTests {
             }) { true }
             return events.withLock { $0 }
         }
+    }
+
+    /// Starts streaming `output` to `url` and waits (bounded) until the server took the stream.
+    static func startStreaming(_ output: CaptureLiveStreamOutput, to url: URL) async throws -> EventLog {
+        let log = EventLog(try output.startStreaming(to: url))
+        let opened = await log.wait(for: 2, within: 60)
+        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        return log
+    }
+
+    /// Stops `movie`'s recording and returns how it ended.
+    static func stopRecording(_ movie: CaptureMovieFileOutput, _ recording: AsyncStream<CaptureRecordingEvent>) async throws -> CaptureRecordingResult {
+        movie.stopRecording()
+        var result: CaptureRecordingResult?
+        for await event in recording { if case .finished(let finished) = event { result = finished } }
+        return try #require(result)
     }
 
     /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output.
@@ -160,11 +184,7 @@ struct LiveStreamTests {
         let scratch = try ScratchDirectory("capture-rtmp")
         defer { scratch.remove() }
         let port = Self.freePort()
-        let server: UserSpaceService
-        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
-            UserSpaceService.reportSkip("RTMP streaming", error)
-            return
-        }
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
         defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
@@ -173,9 +193,7 @@ struct LiveStreamTests {
         defer { session.stopRunning() }
         try await Self.waitForConnections(output)
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/splice"))
-        let log = EventLog(try output.startStreaming(to: url))
-        let opened = await log.wait(for: 2, within: 60)
-        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        let log = try await Self.startStreaming(output, to: url)
         let copy = scratch.file("from-server.flv")
         _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
                                           "-t", "5", "-c", "copy", copy.path], in: scratch)
@@ -194,11 +212,7 @@ struct LiveStreamTests {
         let scratch = try ScratchDirectory("capture-rtmp-lost")
         defer { scratch.remove() }
         let port = Self.freePort()
-        let server: UserSpaceService
-        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
-            UserSpaceService.reportSkip("RTMP streaming", error)
-            return
-        }
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
         defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.maximumReconnectAttempts = 0
@@ -209,9 +223,7 @@ struct LiveStreamTests {
         try await Self.waitForConnections(output)
         let recording = movie.startRecording(to: scratch.file("beside.mp4"))
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/lost"))
-        let log = EventLog(try output.startStreaming(to: url))
-        let opened = await log.wait(for: 2, within: 60)
-        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        let log = try await Self.startStreaming(output, to: url)
         try await Task.sleep(nanoseconds: 1_500_000_000)
         server.process.send(SIGKILL)
         let killed = Date()
@@ -226,10 +238,7 @@ struct LiveStreamTests {
         // The recording beside the stream goes on: 1 s more, then a clean end.
         let before = movie.recordedDuration
         try await Task.sleep(nanoseconds: 1_000_000_000)
-        movie.stopRecording()
-        var result: CaptureRecordingResult?
-        for await event in recording { if case .finished(let finished) = event { result = finished } }
-        let finished = try #require(result)
+        let finished = try await Self.stopRecording(movie, recording)
         #expect(finished.error == nil)
         #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),
                 "recorded \(finished.recordedDuration.seconds) s")
@@ -241,11 +250,7 @@ struct LiveStreamTests {
         let scratch = try ScratchDirectory("capture-rtmp-back")
         defer { scratch.remove() }
         let port = Self.freePort()
-        var server: UserSpaceService
-        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
-            UserSpaceService.reportSkip("RTMP streaming", error)
-            return
-        }
+        guard var server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
         let movie = CaptureMovieFileOutput()
@@ -255,9 +260,7 @@ struct LiveStreamTests {
         try await Self.waitForConnections(output)
         let recording = movie.startRecording(to: scratch.file("beside.mp4"))
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/back"))
-        let log = EventLog(try output.startStreaming(to: url))
-        let opened = await log.wait(for: 2, within: 60)
-        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        let log = try await Self.startStreaming(output, to: url)
         try await Task.sleep(nanoseconds: 1_500_000_000)
         server.process.send(SIGKILL)
         _ = server.process.waitBlocking(seconds: 5)
@@ -285,10 +288,7 @@ struct LiveStreamTests {
         }
         #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
         try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
-        movie.stopRecording()
-        var result: CaptureRecordingResult?
-        for await event in recording { if case .finished(let finished) = event { result = finished } }
-        let finished = try #require(result)
+        let finished = try await Self.stopRecording(movie, recording)
         #expect(finished.error == nil)
         // The recording went on through the outage: every picture on the grid, flashes with their beeps.
         let recorded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
@@ -377,9 +377,7 @@ struct LiveStreamTests {
         session.startRunning()
         defer { session.stopRunning() }
         try await Self.waitForConnections(output)
-        let log = EventLog(try output.startStreaming(to: playlist))
-        let opened = await log.wait(for: 2, within: 60)
-        try #require(opened == [.connecting(playlist), .streaming(playlist)], "\(opened)")
+        let log = try await Self.startStreaming(output, to: playlist)
         // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
         let slid = await whenCondition(timeout: 90, {
             let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
