@@ -83,7 +83,6 @@ public final class CaptureMetadataOutput: CaptureOutput {
             return state.scanner
         }
         previous?.finish()
-        scanner.start()
         return CaptureSampleStream(queue: scanner.results)
     }
 

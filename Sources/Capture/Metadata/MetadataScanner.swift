@@ -5,7 +5,8 @@ import SpliceFFmpeg
 /// The scanning thread of one ``CaptureMetadataOutput`` stream: takes one gray picture at a time from the session's
 /// thread (a picture offered while one is waiting or being scanned is refused and counted as dropped), scans it with
 /// a ``CodeScanner`` for the output's current types and rect of interest, and hands the codes found to the stream.
-/// The thread ends when the stream does (session stopped, consumer gone, replaced by a new stream).
+/// The thread starts with the first picture and ends when the stream does (session stopped, consumer gone, replaced
+/// by a new stream).
 final class MetadataScanner: Sendable {
     /// One picture to scan: packed 8-bit gray rows, oriented as the connection delivers, and its session time.
     struct Picture: Sendable {
@@ -16,6 +17,7 @@ final class MetadataScanner: Sendable {
     }
 
     private struct State {
+        var isStarted = false
         var pending: Picture?
         var isScanning = false
         var scannedCount = 0
@@ -55,15 +57,16 @@ final class MetadataScanner: Sendable {
         }
     }
 
-    /// Hands `picture` to the scanning thread (after ``takesPicture()`` said yes).
+    /// Hands `picture` to the scanning thread (after ``takesPicture()`` said yes), starting the thread with the first
+    /// picture (a stream never fed costs no thread).
     func offer(_ picture: Picture) {
-        state.withLock { $0.pending = picture }
+        let start = state.withLock { state -> Bool in
+            state.pending = picture
+            defer { state.isStarted = true }
+            return !state.isStarted
+        }
+        if start { WorkerThread.start(name: "splice-codes") { [self] in run() } }
         wake.signal()
-    }
-
-    /// Starts the scanning thread.
-    func start() {
-        WorkerThread.start(name: "splice-codes") { [self] in run() }
     }
 
     /// Ends the stream and the thread: a waiting consumer gets nil.
