@@ -173,7 +173,9 @@ struct MetadataOutputTests {
         #expect(movie.frames.count == 90)
         let (scanned, skipped) = (codes.scannedFrameCount, codes.droppedFrameCount)
         print("codes beside a recording: \(scanned) pictures scanned, \(skipped) skipped, \(found) codes found")
-        #expect(scanned >= 10 && found >= 3 * 10, "\(scanned) scanned, \(found) codes")
+        // Every scanned picture holds the three codes (the last one's may come after the stream ended); a loaded
+        // machine scans fewer pictures, never a slower recording.
+        #expect(scanned >= 3 && found >= 3 * (scanned - 1), "\(scanned) scanned, \(found) codes")
         // Every picture the camera delivered while the session ran (at least the 90 recorded) was scanned or skipped.
         #expect(scanned + skipped >= 90, "\(scanned) scanned + \(skipped) skipped")
     }
