@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // FreeType and libfribidi, for text that needs several fonts: runs measured and shaped as drawtext does.
         .systemLibrary(name: "CTextLayout", pkgConfig: "freetype2 fribidi", providers: [.apt(["libfreetype-dev", "libfribidi-dev"])]),
+        // libzbar, for capture's machine-readable codes (QR, EAN, UPC, Code 39/93/128, Interleaved 2 of 5).
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .target(name: "Composition"),
         .target(name: "VideoComposition", dependencies: ["Composition"]),
         .target(name: "AudioMix", dependencies: ["Composition"]),
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "SpliceFFmpeg", dependencies: ["CMedia", "Composition"]),
         .target(name: "Export", dependencies: ["CMedia", "CFontconfig", "CTextLayout", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix"]),
         // The capture engine: devices (V4L2, PulseAudio, X11, virtual), sessions, crash-safe movie file output.
-        .target(name: "Capture", dependencies: ["CMedia", "SpliceFFmpeg", "Composition"]),
+        .target(name: "Capture", dependencies: ["CMedia", "CZBar", "SpliceFFmpeg", "Composition"]),
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.

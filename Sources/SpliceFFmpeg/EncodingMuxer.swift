@@ -23,10 +23,13 @@ package final class EncodingMuxer {
     private var encoders: [Int: Encoder] = [:]
     private let packet: Packet
 
-    /// Creates the muxer `formatName` (`mov`, `mp4`, `matroska`, …) writing to `path`.
-    /// - Throws: ``FFmpegError`` from ``OutputFile/init(path:formatName:cancellation:)`` or the packet allocation.
-    package init(path: String, formatName: String, cancellation: CancellationFlag = CancellationFlag()) throws {
-        output = try OutputFile(path: path, formatName: formatName, cancellation: cancellation)
+    /// Creates the muxer `formatName` (`mov`, `mp4`, `matroska`, `flv`, …) writing to `path` (a file or a network
+    /// URL, opened with the protocol's `options`).
+    /// - Throws: ``FFmpegError`` from ``OutputFile/init(path:formatName:cancellation:options:)`` or the packet
+    ///   allocation.
+    package init(path: String, formatName: String, cancellation: CancellationFlag = CancellationFlag(),
+                 options: [String: String] = [:]) throws {
+        output = try OutputFile(path: path, formatName: formatName, cancellation: cancellation, options: options)
         packet = try Packet()
     }
 

@@ -13,10 +13,12 @@ package final class OutputFile {
     private var ioOpen = false
     private(set) var headerWritten = false
 
-    /// Creates the muxer for `formatName` (`mp4`, `mov`, `ipod` for .m4a, `matroska`, `webm`) and opens `path`
-    /// for writing.
-    /// - Throws: `FFmpegError` from allocation or `avio_open2` (e.g. EACCES, ENOENT for a missing directory).
-    package init(path: String, formatName: String, cancellation: CancellationFlag) throws {
+    /// Creates the muxer for `formatName` (`mp4`, `mov`, `ipod` for .m4a, `matroska`, `webm`; `flv`, `mpegts`
+    /// for a network URL such as `rtmp://…`; `hls`, which opens its own playlist and segments: `AVFMT_NOFILE`) and
+    /// opens `path` for writing, with the protocol's `options` (`avio_open2`).
+    /// - Throws: `FFmpegError` from allocation or `avio_open2` (e.g. EACCES, ENOENT for a missing directory,
+    ///   ECONNREFUSED for a server not listening).
+    package init(path: String, formatName: String, cancellation: CancellationFlag, options: [String: String] = [:]) throws {
         MediaLibrary.installLogRouting()
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, path), in: "avformat_alloc_output_context2")
@@ -26,8 +28,12 @@ package final class OutputFile {
         self.cancellation = cancellation
         var callback = AVIOInterruptCB(
             callback: outputFileInterruptCallback, opaque: Unmanaged.passUnretained(cancellation).toOpaque())
-        try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil), in: "avio_open2")
         pointer.pointee.interrupt_callback = callback
+        guard (pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE) == 0 else { return }
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, &dictionary), in: "avio_open2")
         ioOpen = true
     }
 
@@ -150,7 +156,7 @@ package final class OutputFile {
     }
 
     /// Current size of the written file in bytes (`avio_size`), for file length limits.
-    package var bytesWritten: Int64 { avio_tell(pointer.pointee.pb) }
+    package var bytesWritten: Int64 { ioOpen ? avio_tell(pointer.pointee.pb) : 0 }
 
     /// Pushes what the muxer has written so far out of the I/O buffer into the file (`avio_flush`), so that a crash
     /// after this call loses nothing already written.

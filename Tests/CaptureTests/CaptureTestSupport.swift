@@ -8,10 +8,12 @@ internal import CMedia
 /// - Parameters:
 ///   - configure: sets the output's limits before recording.
 ///   - stopAfter: calls `stopRecording()` after this many seconds (nil: a limit must end it).
-func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? = nil,
+///   - beside: more outputs the session feeds while it records.
+func record(_ devices: [CaptureDevice], to url: URL, stopAfter seconds: Double? = nil, beside: [any CaptureOutput] = [],
             configure: (CaptureMovieFileOutput) -> Void = { _ in }) async throws -> CaptureRecordingResult {
     let session = CaptureSession()
     for device in devices { session.addInput(try CaptureDeviceInput(device: device)) }
+    for output in beside { session.addOutput(output) }
     let output = CaptureMovieFileOutput()
     configure(output)
     session.addOutput(output)
@@ -82,14 +84,24 @@ struct DecodedMovie {
         return times
     }
 
-    /// The times (s) at which the sound first rises above `threshold` after at least 0.2 s below it.
-    func beepTimes(threshold: Float = 0.4) -> [Double] {
+    /// The times (s) at which the sound first rises above `threshold` after at least 0.2 s below it, or first after
+    /// one of the `cuts` (s): a cut joins two moments of sound, so a beep just after it is a beep of its own even when
+    /// the sound before the cut ended in another. The first 10 ms after a cut are not searched (the encoder's ringing
+    /// of a beep ending at the cut), so a beep starting exactly at a cut is found 10 ms late.
+    func beepTimes(threshold: Float = 0.4, cuts: [Double] = []) -> [Double] {
         var times: [Double] = []
         var lastLoud = -1_000_000
+        var cutSamples = cuts.map { Int(($0 * Double(sampleRate)).rounded()) }.sorted()[...]
         // A plain loop over the buffer: a 10-minute movie has 28.8 million samples, and tests build unoptimised.
         samples.withUnsafeBufferPointer { buffer in
             var index = 0
             while index < buffer.count {
+                if let cut = cutSamples.first, index >= cut {
+                    lastLoud = -1_000_000
+                    cutSamples.removeFirst()
+                    index = max(index, cut + sampleRate / 100)
+                    continue
+                }
                 if abs(buffer[index]) > threshold {
                     if index - lastLoud > sampleRate / 5 { times.append(Double(index) / Double(sampleRate)) }
                     lastLoud = index

@@ -26,6 +26,16 @@ struct PauseResumeTests {
         let output = CaptureMovieFileOutput()
         output.maxRecordedDuration = MediaTime(seconds: 60)  // a bound only: the driver stops the recording
         session.addOutput(output)
+        // The session clock as the camera's pictures show it, for resuming at a chosen moment of the beep cycle.
+        let clock = CaptureVideoDataOutput()
+        clock.videoSettings = CaptureVideoSettings(pixelFormat: .gray8, width: 16, height: 12)
+        session.addOutput(clock)
+        let latestPicture = Locked(0.0)
+        let pictures = clock.frames()
+        let clockReader = Task {
+            for await picture in pictures { latestPicture.withLock { $0 = picture.presentationTime.seconds } }
+        }
+        defer { clockReader.cancel() }
         let events = session.events
         session.startRunning()
         let recording = output.startRecording(to: url)
@@ -33,13 +43,16 @@ struct PauseResumeTests {
         // seconds late. A loaded machine also writes behind the devices, so the pause's cut (the session time of the
         // request) can lie past what is written when it is asked for: the driver waits, paused, until the recorded
         // duration has stood still for 0.5 s (the backlog up to the cut is written), checks it stays still for 1.5 s
-        // more, resumes, and stops 2 s of recorded time later.
+        // more, resumes, and stops 2 s of recorded time later. The resume is asked for when the session clock is
+        // 0.90–0.97 s past a whole second: the cut (just after the beep of 2 s) is then followed within 0.2 s by the
+        // next flash and beep, which a beep detector must not merge with the beep before the cut.
         let seenBox = Locked<Observed?>(nil)
         let driver = Thread {
             var seen = Observed()
             defer { seenBox.withLock { $0 = seen } }
             let deadline = Date().addingTimeInterval(120)
-            while output.recordedDuration < MediaTime(seconds: 2), Date() < deadline { usleep(5_000) }
+            // Past the beep of 2 s (frame 60 written): the cut follows that beep.
+            while output.recordedDuration < MediaTime(value: 61, timescale: 30), Date() < deadline { usleep(5_000) }
             output.pauseRecording()
             seen.pausedFlag = output.isRecordingPaused
             var last = output.recordedDuration, stillSince = Date()
@@ -51,6 +64,11 @@ struct PauseResumeTests {
             seen.durationsWhilePaused.append(output.recordedDuration)
             usleep(1_500_000)
             seen.durationsWhilePaused.append(output.recordedDuration)
+            while Date() < deadline {
+                let phase = latestPicture.withLock { $0 }.truncatingRemainder(dividingBy: 1)
+                if phase >= 0.9 && phase < 0.97 { break }
+                usleep(2_000)
+            }
             output.resumeRecording()
             let resumedAt = seen.durationsWhilePaused[0]
             while output.recordedDuration < resumedAt + MediaTime(seconds: 2), Date() < deadline { usleep(5_000) }
@@ -108,7 +126,7 @@ struct PauseResumeTests {
 
         // Sync on both sides of the cut: every flash has its beep within a frame, and the offset after the cut is
         // the offset before it within a frame.
-        let flashes = movie.flashTimes(), beeps = movie.beepTimes()
+        let flashes = movie.flashTimes(), beeps = movie.beepTimes(cuts: [cut.seconds])
         var before: [Double] = [], after: [Double] = []
         for flash in flashes {
             guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }), abs(beep - flash) <= 1.0 / 30 else {
@@ -117,7 +135,8 @@ struct PauseResumeTests {
             }
             if flash < cut.seconds { before.append(flash - beep) } else { after.append(flash - beep) }
         }
-        print("pause: cut at \(cut.seconds) s; A/V offsets before \(before), after \(after)")
+        print("pause: cut at \(cut.seconds) s, first flash after it at \(flashes.first { $0 >= cut.seconds } ?? -1) s; "
+              + "A/V offsets before \(before), after \(after)")
         #expect(!before.isEmpty && !after.isEmpty, "flashes \(flashes), beeps \(beeps), cut at \(cut.seconds) s")
         if let first = before.first, let resumed = after.first {
             #expect(abs(resumed - first) <= 1.0 / 30 + 0.0005, "offset \(first) s before the pause, \(resumed) s after")

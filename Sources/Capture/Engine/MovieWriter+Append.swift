@@ -161,7 +161,7 @@ extension MovieWriter {
 
     /// Writes a fragment at each boundary and checks the size and disk-space limits.
     private func afterWrite(movieTime: Int64) throws {
-        if movieTime >= nextFragment {
+        if case .movieFile = settings.destination, movieTime >= nextFragment {
             try muxer.output.writeFragment()
             pendingBytes = 0
             nextFragment += settings.fragmentInterval
@@ -199,6 +199,7 @@ extension MovieWriter {
         } catch {
             throw .writeFailed(path: settings.url.path, reason: FailureReason.words(for: error))
         }
+        guard case .movieFile = settings.destination else { return }
         try? MovieFinisher.rewriteAsRegularMovie(
             at: settings.url, audioPriming: audioPriming, sampleRate: settings.audioSampleRate ?? 1)
     }

@@ -58,28 +58,41 @@ final class MovieWriter {
         self.settings = settings
         self.requestedStart = requestedStart
         nextFragment = settings.initialFragmentInterval
-        let path = settings.url.path
-        let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
-        guard claim >= 0 else {
-            if errno == EEXIST { throw .fileAlreadyExists(path) }
-            throw .writeFailed(path: path, reason: FailureReason.words(errno: errno))
+        var path = settings.url.path
+        var format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+        var ioOptions: [String: String] = [:], headerOptions = ["movflags": "empty_moov+default_base_moof+frag_custom"]
+        var rates: (video: Int, audio: Int, keyFrameInterval: Int)?
+        if case .liveStream(let streamFormat, let target, let io, let muxerOptions, let video, let audio, let interval) = settings.destination {
+            (path, format, ioOptions, headerOptions, rates) = (target, streamFormat, io, muxerOptions, (video, audio, interval))
+        } else {
+            let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+            guard claim >= 0 else {
+                if errno == EEXIST { throw .fileAlreadyExists(path) }
+                throw .writeFailed(path: path, reason: FailureReason.words(errno: errno))
+            }
+            close(claim)
         }
-        close(claim)
         do {
-            let format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
-            muxer = try EncodingMuxer(path: path, formatName: format)
+            muxer = try EncodingMuxer(path: path, formatName: format, cancellation: settings.cancellation, options: ioOptions)
             filtered = try Frame()
             if let video = settings.video {
                 var configuration = EncoderConfiguration(encoderName: "libx264", media: .video(.init(
                     width: video.width, height: video.height, pixelFormat: AV_PIX_FMT_YUV420P,
                     timeBase: AVRational(num: 1, den: video.frameRate), frameRate: AVRational(num: video.frameRate, den: 1))))
                 if case .video(var picture) = configuration.media {
-                    picture.keyFrameInterval = Int(video.frameRate)
+                    picture.keyFrameInterval = rates?.keyFrameInterval ?? Int(video.frameRate)
                     picture.color = .bt709
                     configuration.media = .video(picture)
                 }
                 configuration.threadCount = 1
                 configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "crf": "23"]
+                if let rates {
+                    // Constant bit rate with a VBV buffer of one second, key frames only on the interval (no scene
+                    // cuts): what streaming servers and players expect.
+                    configuration.bitRate = Int64(rates.video)
+                    configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "maxrate": "\(rates.video)",
+                                             "bufsize": "\(rates.video)", "x264-params": "nal-hrd=cbr:scenecut=0"]
+                }
                 let stream = try muxer.addStream(try Encoder(configuration: configuration))
                 if let matrix = settings.displayMatrix { try muxer.output.setDisplayMatrix(matrix, onStream: stream) }
                 videoStream = stream
@@ -87,16 +100,16 @@ final class MovieWriter {
             if let sampleRate = settings.audioSampleRate {
                 var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(
                     sampleRate: sampleRate, sampleFormat: AV_SAMPLE_FMT_FLTP, channelCount: 2)))
-                configuration.bitRate = 128_000
+                configuration.bitRate = Int64(rates?.audio ?? 128_000)
                 let encoder = try Encoder(configuration: configuration)
                 audioStream = try muxer.addStream(encoder)
                 audioPriming = Int64(encoder.initialPadding)
             }
             muxer.output.setMetadata(settings.metadata)
-            try muxer.writeHeader(options: ["movflags": "empty_moov+default_base_moof+frag_custom"])
+            try muxer.writeHeader(options: headerOptions)
             muxer.output.flush()
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            if rates == nil { try? FileManager.default.removeItem(atPath: path) }
             throw .writeFailed(path: path, reason: FailureReason.words(for: error))
         }
         if let maxDuration = settings.maxDuration { endTime = maxDuration; endReason = .maximumDurationReached }

@@ -1,8 +1,24 @@
 import Foundation
+import SpliceFFmpeg
 
 /// What a ``MovieWriter`` writes: the file, the streams and the limits, in the session's units (microseconds, bytes).
 struct MovieWriterSettings: Sendable {
+    /// Where the encoded streams go.
+    enum Destination: Sendable {
+        /// A crash-safe movie file at ``MovieWriterSettings/url`` (claimed with `O_EXCL`, fragmented, rewritten as a
+        /// regular movie at the end).
+        case movieFile
+        /// A live stream: the muxer `format` (`flv`, `mpegts`, `hls`) writing to `target` (a network URL, or the
+        /// playlist's path) with the protocol's `ioOptions` and the muxer's `muxerOptions`, at constant bit rates
+        /// (bits per second) with a key frame every `keyFrameInterval` frames.
+        case liveStream(format: String, target: String, ioOptions: [String: String], muxerOptions: [String: String],
+                        videoBitRate: Int, audioBitRate: Int, keyFrameInterval: Int)
+    }
+
     var url: URL
+    var destination: Destination = .movieFile
+    /// Stops the muxer's blocking I/O when cancelled (a live stream's connection that takes too long).
+    var cancellation = CancellationFlag()
     /// Pixels and frames per second of the video stream; nil without video.
     var video: (width: Int, height: Int, frameRate: Int32)?
     /// Samples per second of the (stereo) audio stream; nil without audio.

@@ -10,6 +10,8 @@ extension SessionEngine {
         var photo: [CapturePhotoOutput] = []
         var videoData: [CaptureVideoDataOutput] = []
         var audioData: [CaptureAudioDataOutput] = []
+        var metadata: [CaptureMetadataOutput] = []
+        var liveStream: [CaptureLiveStreamOutput] = []
 
         init(_ outputs: [any CaptureOutput]) {
             for output in outputs {
@@ -17,6 +19,8 @@ extension SessionEngine {
                 if let photo = output as? CapturePhotoOutput { self.photo.append(photo) }
                 if let video = output as? CaptureVideoDataOutput { videoData.append(video) }
                 if let audio = output as? CaptureAudioDataOutput { audioData.append(audio) }
+                if let codes = output as? CaptureMetadataOutput { metadata.append(codes) }
+                if let stream = output as? CaptureLiveStreamOutput { liveStream.append(stream) }
             }
         }
 
@@ -24,14 +28,15 @@ extension SessionEngine {
         func finish() {
             for output in videoData { output.finishStream() }
             for output in audioData { output.finishStream() }
+            for output in metadata { output.finishStream() }
             for output in photo { output.setAccepting(false) }
         }
     }
 }
 
-/// Feeds the photo and data outputs on the session's thread: converts each picture for the outputs that want it
-/// (one ``FrameConverter`` per output), answers photo requests with the frame just read, and hands sound to the
-/// audio data outputs. Every FFmpeg owner here lives and dies on the session's thread.
+/// Feeds the photo, data and metadata outputs on the session's thread: converts each picture for the outputs that want
+/// it (one ``FrameConverter`` per output; gray for a metadata output's scanner, only when it is idle), answers photo
+/// requests with the frame just read, and hands sound to the audio data outputs. Every FFmpeg owner here lives and dies on the session's thread.
 final class OutputDelivery {
     let outputs: SessionEngine.Outputs
     let stop: CancellationFlag
@@ -60,6 +65,18 @@ final class OutputDelivery {
                 pixels: FrameConverter.packedPixels(of: converted, bytesPerPixel: bytesPerPixel),
                 pixelFormat: settings.pixelFormat, presentationTime: presentationTime)
             queue.deliver(picture, stop: stop) { $0.droppedFrameCountBefore = $1 }
+        }
+        for output in outputs.metadata {
+            // Converted only when the scanner is idle: a busy scanner skips the picture and costs this thread nothing.
+            guard let scanner = output.activeScanner, !scanner.types.isEmpty,
+                  let connection = Self.connection(of: output.connections, from: device), scanner.takesPicture() else {
+                continue
+            }
+            let target = FrameConverter.Target(width: nil, height: nil, pixelFormat: AV_PIX_FMT_GRAY8,
+                                               orientation: connection.frameOrientation)
+            guard let gray = try? converter(for: output).convert(frame, to: target) else { continue }
+            scanner.offer(MetadataScanner.Picture(pixels: FrameConverter.packedPixels(of: gray, bytesPerPixel: 1),
+                                                  width: gray.width, height: gray.height, time: presentationTime))
         }
         // A frame read as the session stops (the data outputs' back-pressure may have held it until then) answers
         // no photo: the requests still waiting fail with sessionNotRunning when the session has stopped.

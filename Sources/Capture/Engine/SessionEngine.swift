@@ -38,10 +38,12 @@ struct SessionEngine {
         let vanished = watchForRemoval()
         defer { vanished?.monitor.stop() }
         var writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)] = [:]
+        var streams: [ObjectIdentifier: LiveStream] = [:]
         var latest: Int64 = 0
         var failure: CaptureRecordingError?
         while !stop.isCancelled, failure == nil, !readers.isEmpty {
             for output in movieOutputs { startOrStop(output, writers: &writers, readers: readers, now: latest) }
+            for output in outputs.liveStream { startOrStopStream(output, streams: &streams, now: latest) }
             guard let reader = readers.min(by: { $0.lastTime < $1.lastTime }) else { break }
             do {
                 let meters = reader.isAudio ? audioConnections(of: reader.device) : []
@@ -51,6 +53,7 @@ struct SessionEngine {
                     if reader.isAudio { delivery.deliverAudio(frame, at: time, from: reader.device) } else {
                         delivery.deliverVideo(frame, at: time, from: reader.device)
                     }
+                    for stream in streams.values { stream.append(frame, at: time, isAudio: reader.isAudio) }
                     for (writer, _) in writers.values {
                         if reader.isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
                     }
@@ -84,6 +87,14 @@ struct SessionEngine {
                     writers[ObjectIdentifier(output)] = nil
                 }
             }
+        }
+        for stream in streams.values { Self.end(stream, error: nil) }
+        for output in outputs.liveStream {
+            guard let (_, continuation) = output.state.withLock({ state -> (URL, AsyncStream<CaptureLiveStreamOutput.Event>.Continuation)? in
+                defer { state.pendingStart = nil }
+                return state.pendingStart
+            }) else { continue }
+            continuation.finish()
         }
         for output in movieOutputs {
             if let (writer, continuation) = writers[ObjectIdentifier(output)] {

@@ -1,8 +1,8 @@
 import Composition
 
 /// Something a session delivers media to (AVFoundation's `AVCaptureOutput`): ``CaptureMovieFileOutput``,
-/// ``CapturePhotoOutput``, ``CaptureVideoDataOutput`` and ``CaptureAudioDataOutput``. The session rejects other
-/// conforming types in ``CaptureSession/canAddOutput(_:)``.
+/// ``CapturePhotoOutput``, ``CaptureVideoDataOutput``, ``CaptureAudioDataOutput``, ``CaptureMetadataOutput`` and
+/// ``CaptureLiveStreamOutput``. The session rejects other conforming types in ``CaptureSession/canAddOutput(_:)``.
 public protocol CaptureOutput: AnyObject, Sendable {
     /// The media types the output takes.
     var acceptedMediaTypes: Set<MediaType> { get }

@@ -75,8 +75,8 @@ public final class CaptureSession: Sendable {
         }
     }
 
-    /// True when `output` is a kind this session runs (movie file, photo, video data, audio data) and is not added
-    /// yet. Several outputs may take the same input's media.
+    /// True when `output` is a kind this session runs (movie file, photo, video data, audio data, metadata, live
+    /// stream) and is not added yet. Several outputs may take the same input's media.
     public func canAddOutput(_ output: any CaptureOutput) -> Bool {
         guard output is ConnectableOutput else { return false }
         return state.withLock { state in !state.isRunning && !state.outputs.contains { $0 === output } }

@@ -1,0 +1,419 @@
+import Capture
+import Composition
+import Foundation
+import SpliceFFmpeg
+import SpliceTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live streaming from the marker devices (a flash and a beep every second) to real servers started here in user
+/// space and stopped by PID: nginx with its RTMP module, an `ffmpeg` SRT listener, and live HLS in a folder. The
+/// `ffmpeg`/`ffprobe` CLI reads every stream back.
+@Suite("Capture live streaming", .serialized)
+struct LiveStreamTests {
+    /// A TCP port nothing listens on now (the kernel's pick for port 0, released again).
+    static func freePort() -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                _ = bind(socket, pointer, length)
+                return getsockname(socket, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True when something accepts TCP connections on 127.0.0.1:`port`.
+    static func listening(on port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// True when the `ffmpeg` and `ffprobe` CLI that read the streams back are on PATH; otherwise the one skip line.
+    static func readersAvailable(_ suite: String) -> Bool {
+        guard Executable.find("ffmpeg") != nil, Executable.find("ffprobe") != nil else {
+            UserSpaceService.reportSkip(suite, UserSpaceService.Unavailable(reason: "ffmpeg or ffprobe is not on PATH"))
+            return false
+        }
+        return true
+    }
+
+    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`.
+    static func startRTMPServer(port: Int, in scratch: ScratchDirectory) throws -> UserSpaceService {
+        let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
+        guard FileManager.default.fileExists(atPath: module) else {
+            throw UserSpaceService.Unavailable(reason: "libnginx-mod-rtmp is not installed (\(module))")
+        }
+        let config = try scratch.write("nginx.conf", """
+            load_module \(module);
+            daemon off;
+            master_process off;
+            pid \(scratch.file("nginx.pid").path);
+            error_log \(scratch.file("nginx-error.log").path) info;
+            events {}
+            rtmp { server { listen 127.0.0.1:\(port); application live { live on; record off; } } }
+            """)
+        return try UserSpaceService(
+            name: "nginx", executable: "nginx",
+            arguments: ["-c", config.path, "-p", scratch.url.path, "-e", scratch.file("nginx-error.log").path],
+            log: scratch.file("nginx.log")) { listening(on: port) }
+    }
+
+    /// ``startRTMPServer(port:in:)``, or nil after the one skip line when nginx cannot run here.
+    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory) -> UserSpaceService? {
+        do { return try startRTMPServer(port: port, in: scratch) } catch {
+            UserSpaceService.reportSkip("RTMP streaming", error)
+            return nil
+        }
+    }
+
+    /// A session streaming the marker devices through `stream` (and recording through `movie` when given).
+    static func markerSession(_ outputs: [any CaptureOutput]) throws -> CaptureSession {
+        let session = CaptureSession()
+        session.addInput(try CaptureDeviceInput(device: .virtualCamera()))
+        session.addInput(try CaptureDeviceInput(device: .virtualMicrophone()))
+        for output in outputs { session.addOutput(output) }
+        return session
+    }
+
+    /// Waits (bounded) for the session's connections, so streaming can be asked for.
+    static func waitForConnections(_ output: CaptureOutput) async throws {
+        let ready = await whenCondition(timeout: 60, { !output.connections.isEmpty }) { true }
+        try #require(ready == true, "the session made no connections")
+    }
+
+    /// A stream's events as they come, collected by a task of their own.
+    final class EventLog: Sendable {
+        let events = Locked<[CaptureLiveStreamOutput.Event]>([])
+        let ended = Locked(false)
+
+        init(_ stream: AsyncStream<CaptureLiveStreamOutput.Event>) {
+            Task { [events, ended] in
+                for await event in stream { events.withLock { $0.append(event) } }
+                ended.withLock { $0 = true }
+            }
+        }
+
+        /// The events once there are at least `count` (or the stream ended), waiting at most `seconds`.
+        func wait(for count: Int, within seconds: Double) async -> [CaptureLiveStreamOutput.Event] {
+            _ = await whenCondition(timeout: seconds, { [events, ended] in
+                events.withLock { $0.count } >= count || ended.withLock { $0 }
+            }) { true }
+            return events.withLock { $0 }
+        }
+    }
+
+    /// Starts streaming `output` to `url` and waits (bounded) until the server took the stream.
+    static func startStreaming(_ output: CaptureLiveStreamOutput, to url: URL) async throws -> EventLog {
+        let log = EventLog(try output.startStreaming(to: url))
+        let opened = await log.wait(for: 2, within: 60)
+        try #require(opened == [.connecting(url), .streaming(url)], "\(opened)")
+        return log
+    }
+
+    /// Stops `movie`'s recording and returns how it ended.
+    static func stopRecording(_ movie: CaptureMovieFileOutput, _ recording: AsyncStream<CaptureRecordingEvent>) async throws -> CaptureRecordingResult {
+        movie.stopRecording()
+        var result: CaptureRecordingResult?
+        for await event in recording { if case .finished(let finished) = event { result = finished } }
+        return try #require(result)
+    }
+
+    /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output.
+    static func run(_ tool: String, _ arguments: [String], in scratch: ScratchDirectory, seconds: Double = 90) async throws -> String {
+        let path = try #require(Executable.find(tool), "\(tool) is not on PATH")
+        let output = scratch.file("\(tool)-\(UUID().uuidString).out"), errors = scratch.file("\(tool).err")
+        let child = try ChildProcess(executable: path, arguments: arguments, standardOutput: output, standardError: errors)
+        guard await child.wait(seconds: seconds) else {
+            child.stop()
+            throw DeadlineExceeded(what: "\(tool) \(arguments.joined(separator: " "))", seconds: seconds)
+        }
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        try #require(child.exitCode == 0, "\(tool) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        return text
+    }
+
+    /// Checks a stream file read back from a server: H.264 640×480 and AAC 48 kHz, at least `seconds` of 30 fps
+    /// pictures without a gap (a reader joining a live stream starts at a key frame), and every flash with its beep
+    /// within a frame, both placed by their stream's own timestamps.
+    static func expectMarkerStream(_ url: URL, seconds: Double, in scratch: ScratchDirectory) async throws {
+        let probe = try await run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                              "stream=codec_name,width,height,sample_rate,start_time,nb_read_frames",
+                                              "-of", "csv=p=0", url.path], in: scratch)
+        let lines = probe.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let video = try #require(lines.first { $0.first == "h264" }, "no H.264 stream: \(probe)")
+        let audio = try #require(lines.first { $0.first == "aac" }, "no AAC stream: \(probe)")
+        #expect(video.count == 5 && video[1] == "640" && video[2] == "480", "video \(video)")
+        #expect(audio.count == 4 && audio[1] == "48000", "audio \(audio)")
+        let frames = Int(video.last ?? "") ?? 0
+        let audioStart = try #require(Double(audio[2]), "audio start \(audio)")
+        let movie = try decodeMovie(url, lumaStride: 8, keepsLastPicture: false)
+        #expect(movie.frames.count == frames, "ffprobe counted \(frames) pictures, Splice decoded \(movie.frames.count)")
+        let (first, last) = (movie.frames.first?.time ?? 0, movie.frames.last?.time ?? 0)
+        #expect(frames >= Int(seconds * 30) - 3 && frames == Int(((last - first) * 30).rounded()) + 1,
+                "\(frames) pictures from \(first) s to \(last) s")
+        let flashes = movie.flashTimes(), beeps = movie.beepTimes().map { $0 + audioStart }
+        #expect(flashes.count >= Int(seconds) - 1, "flashes \(flashes)")
+        for flash in flashes {
+            let sinceFirst = flash - (flashes.first ?? flash)
+            #expect(abs(sinceFirst - sinceFirst.rounded()) < 0.002, "flash at \(flash) s")
+            let offset = beeps.map { $0 - flash }.min { abs($0) < abs($1) } ?? 99
+            #expect(abs(offset) <= 1.0 / 30, "flash at \(flash) s: nearest beep \(offset) s away; beeps \(beeps)")
+        }
+        print("stream \(url.lastPathComponent): \(frames) pictures from \(first) s, A/V offsets "
+              + "\(flashes.map { flash in beeps.map { $0 - flash }.min { abs($0) < abs($1) } ?? 99 })")
+    }
+
+    @Test("RTMP into nginx: ffmpeg reads 5 s back from the server (joining at a key frame, 1 s apart) — ≥ 117 pictures of 640×480 H.264 without a gap, 48 kHz AAC, every flash with its beep")
+    func rtmpIntoNginx() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        defer { server.stop() }
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let session = try Self.markerSession([output])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/splice"))
+        let log = try await Self.startStreaming(output, to: url)
+        let copy = scratch.file("from-server.flv")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                          "-t", "5", "-c", "copy", copy.path], in: scratch)
+        output.stopStreaming()
+        let last = await log.wait(for: 3, within: 60).last
+        guard case .finished(let finished, let duration) = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        #expect(finished == url && duration >= MediaTime(seconds: 4))
+        try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
+    }
+
+    @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
+    func lostServer() async throws {
+        let scratch = try ScratchDirectory("capture-rtmp-lost")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        defer { server.stop() }
+        let output = CaptureLiveStreamOutput()
+        output.maximumReconnectAttempts = 0
+        let movie = CaptureMovieFileOutput()
+        let session = try Self.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/lost"))
+        let log = try await Self.startStreaming(output, to: url)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        server.process.send(SIGKILL)
+        let killed = Date()
+        let last = await log.wait(for: 3, within: 30).last
+        guard case .failed(.connectionLost(let destination, let reason)) = last else {
+            Issue.record("after the server was killed: \(String(describing: last))")
+            return
+        }
+        print("lost server: reported after \(Date().timeIntervalSince(killed)) s: \(reason)")
+        #expect(destination == url.absoluteString)
+        #expect(session.isRunning && !output.isStreaming)
+        // The recording beside the stream goes on: 1 s more, then a clean end.
+        let before = movie.recordedDuration
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let finished = try await Self.stopRecording(movie, recording)
+        #expect(finished.error == nil)
+        #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),
+                "recorded \(finished.recordedDuration.seconds) s")
+    }
+
+    @Test("the RTMP server killed for 3 s: reconnecting events, streaming again, ffmpeg reads 3 s back in sync; the recording beside it is complete")
+    func serverBack() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp-back")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        guard var server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let movie = CaptureMovieFileOutput()
+        let session = try Self.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/back"))
+        let log = try await Self.startStreaming(output, to: url)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        server.process.send(SIGKILL)
+        _ = server.process.waitBlocking(seconds: 5)
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
+            Issue.record("nginx did not start again: \(error)")
+            return
+        }
+        defer { server.stop() }
+        // Back: the events say reconnecting (one attempt or more) and streaming again.
+        let back = await whenCondition(timeout: 60, { log.events.withLock { $0.count } >= 4 && log.events.withLock { $0.last } == .streaming(url) }) { true }
+        let events = log.events.withLock { $0 }
+        print("server back: events \(events)")
+        try #require(back == true, "\(events)")
+        #expect(events[2] == .reconnecting(url, attempt: 1))
+        #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
+        let copy = scratch.file("after-reconnection.flv")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                          "-t", "4", "-c", "copy", copy.path], in: scratch)
+        output.stopStreaming()
+        let last = await log.wait(for: events.count + 1, within: 60).last
+        guard case .finished(_, let duration) = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
+        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        let finished = try await Self.stopRecording(movie, recording)
+        #expect(finished.error == nil)
+        // The recording went on through the outage: every picture on the grid, flashes with their beeps.
+        let recorded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
+        let frames = Int((finished.recordedDuration.seconds * 30).rounded())
+        #expect(recorded.frames.count == frames && frames >= 9 * 30, "\(recorded.frames.count) pictures, \(frames) expected")
+        let beeps = recorded.beepTimes()
+        for flash in recorded.flashTimes() where !beeps.contains(where: { abs($0 - flash) <= 1.0 / 30 }) {
+            Issue.record("recording: no beep within a frame of the flash at \(flash) s")
+        }
+    }
+
+    @Test("refused at once: an http:// or .mp4 destination; a port nobody listens on fails with connectionFailed within 5 s")
+    func refusedDestinations() async throws {
+        let output = CaptureLiveStreamOutput()
+        let http = try #require(URL(string: "http://127.0.0.1/live.flv"))
+        #expect(throws: CaptureLiveStreamError.unsupportedDestination("http://127.0.0.1/live.flv")) {
+            try output.startStreaming(to: http)
+        }
+        #expect(throws: CaptureLiveStreamError.unsupportedDestination("/tmp/out.mp4")) {
+            try output.startStreaming(to: URL(fileURLWithPath: "/tmp/out.mp4"))
+        }
+        let rtmp = try #require(URL(string: "rtmp://127.0.0.1:\(Self.freePort())/live/nobody"))
+        #expect(throws: CaptureLiveStreamError.notReady(rtmp.absoluteString)) { try output.startStreaming(to: rtmp) }
+        let session = try Self.markerSession([output])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let asked = Date()
+        let log = EventLog(try output.startStreaming(to: rtmp))
+        let seen = await log.wait(for: 2, within: 60)
+        #expect(seen.first == .connecting(rtmp))
+        guard seen.count == 2, case .failed(.connectionFailed(let destination, let reason)) = seen[1] else {
+            Issue.record("expected connecting, connectionFailed; got \(seen)")
+            return
+        }
+        #expect(destination == rtmp.absoluteString)
+        #expect(Date().timeIntervalSince(asked) < 6, "failed after \(Date().timeIntervalSince(asked)) s: \(reason)")
+        #expect(await log.wait(for: 3, within: 10).count == 2 && log.ended.withLock { $0 })
+        #expect(!output.isStreaming)
+    }
+
+    @Test("SRT to an ffmpeg listener: 3 s read back as MPEG-TS, ≥ 87 pictures without a gap, every flash with its beep")
+    func srtToListener() async throws {
+        let scratch = try ScratchDirectory("capture-srt")
+        defer { scratch.remove() }
+        guard Self.readersAvailable("SRT streaming"), let ffmpeg = Executable.find("ffmpeg") else { return }
+        let port = Self.freePort()
+        let copy = scratch.file("from-listener.ts")
+        let listener = try ChildProcess(
+            executable: ffmpeg,
+            arguments: ["-nostdin", "-v", "error", "-i", "srt://127.0.0.1:\(port)?mode=listener", "-t", "3", "-c", "copy", copy.path],
+            standardOutput: scratch.file("listener.log"), standardError: scratch.file("listener.log"))
+        defer { listener.stop() }
+        try await Task.sleep(nanoseconds: 500_000_000)  // the listener binds its UDP port
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let session = try Self.markerSession([output])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let url = try #require(URL(string: "srt://127.0.0.1:\(port)"))
+        let log = EventLog(try output.startStreaming(to: url))
+        let opened = await log.wait(for: 2, within: 60)
+        try #require(opened == [.connecting(url), .streaming(url)], "\(opened); listener: \((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+        let ended = await listener.wait(seconds: 90)
+        #expect(ended && listener.exitCode == 0, "\((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+        output.stopStreaming()
+        _ = await log.wait(for: 3, within: 60)
+        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+    }
+
+    @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
+          .enabled(if: PythonVerifier.isAvailable))
+    func liveHLS() async throws {
+        guard Self.readersAvailable("Live HLS") else { return }
+        let scratch = try ScratchDirectory("capture-hls")
+        defer { scratch.remove() }
+        let folder = scratch.file("live")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let playlist = folder.appendingPathComponent("live.m3u8")
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        output.segmentDuration = MediaTime(seconds: 1)
+        output.playlistLength = 3
+        let session = try Self.markerSession([output])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let log = try await Self.startStreaming(output, to: playlist)
+        // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
+        let slid = await whenCondition(timeout: 90, {
+            let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
+            return text.contains("#EXT-X-MEDIA-SEQUENCE:") && !text.contains("#EXT-X-MEDIA-SEQUENCE:0")
+                && !text.contains("#EXT-X-MEDIA-SEQUENCE:1\n") && !text.contains("#EXT-X-MEDIA-SEQUENCE:2\n")
+        }) { true }
+        try #require(slid == true, "the playlist did not slide: \((try? String(contentsOf: playlist, encoding: .utf8)) ?? "none")")
+        let live = try await PythonVerifier.run("""
+            import m3u8, sys, os
+            p = m3u8.load(sys.argv[1])
+            folder = os.path.dirname(sys.argv[1])
+            print(p.media_sequence, len(p.segments), p.target_duration, p.is_endlist,
+                  p.segment_map[0].uri if p.segment_map else "-",
+                  " ".join("%.3f" % s.duration for s in p.segments),
+                  all(os.path.exists(os.path.join(folder, s.uri)) for s in p.segments),
+                  os.path.exists(os.path.join(folder, "live0.m4s")))
+            """, [playlist.path])
+        let fields = live.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        print("live HLS while written: \(live)")
+        #expect(fields.count == 10, "\(live)")
+        if fields.count == 10 {
+            #expect((Int(fields[0]) ?? 0) >= 3 && fields[1] == "3" && fields[2] == "1" && fields[3] == "False", "\(live)")
+            #expect(fields[4] == "init.mp4", "\(live)")
+            for duration in fields[5...7] { #expect(abs((Double(duration) ?? 0) - 1) < 0.01, "segment of \(duration) s") }
+            #expect(fields[8] == "True" && fields[9] == "False", "listed segments present, the first deleted: \(live)")
+        }
+        output.stopStreaming()
+        let last = await log.wait(for: 3, within: 60).last
+        guard case .finished = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        let ended = try String(contentsOf: playlist, encoding: .utf8)
+        #expect(ended.contains("#EXT-X-ENDLIST"))
+        let copy = scratch.file("from-playlist.mp4")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path], in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 2, in: scratch)
+    }
+}
