@@ -18,6 +18,9 @@ public struct PixelBuffer: Sendable, Hashable {
         /// `yuv420p`).
         case yuv420p
 
+        /// Bits per sample of each component.
+        public var bitDepth: Int { 8 }
+
         /// FFmpeg's name of the format.
         public var ffmpegName: String {
             switch self {
