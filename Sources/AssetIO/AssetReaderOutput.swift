@@ -174,13 +174,13 @@ final class ReaderOutputCore: Sendable {
         for (index, range) in ranges.enumerated() {
             guard range.isValid, range.start.isNumeric, range.start >= .zero, range.duration > .zero else {
                 throw AssetReaderError.invalidTimeRanges(
-                    ranges, reason: "range \(index) (\(range.start)+\(range.duration)) is not a non-empty range from time ≥ 0")
+                    ranges, reason: "range \(index) (\(range.start.secondsText) + \(range.duration.secondsText)) is not a non-empty range from time ≥ 0")
             }
             if index > 0 {
                 let previous = ranges[index - 1]
                 guard previous.duration.isNumeric, range.start >= previous.end else {
                     throw AssetReaderError.invalidTimeRanges(
-                        ranges, reason: "range \(index) starts at \(range.start), before range \(index - 1) ends at \(previous.end)")
+                        ranges, reason: "range \(index) starts at \(range.start.secondsText), before range \(index - 1) ends at \(previous.end.secondsText)")
                 }
             }
         }
