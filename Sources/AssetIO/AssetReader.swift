@@ -119,6 +119,30 @@ public final class AssetReader: Sendable {
         return parts
     }
 
+    /// Checks a composition output's tracks against the composition read.
+    /// - Throws: ``AssetReaderError/invalidSettings(_:)`` for no tracks;
+    ///   ``AssetReaderError/trackNotInComposition(trackID:mediaType:)``; what ``readComposition()`` throws.
+    func checkCompositionTracks(_ trackIDs: [Int32], mediaType: MediaType) throws {
+        guard !trackIDs.isEmpty else {
+            throw AssetReaderError.invalidSettings("a composition output of \(mediaType.rawValue) has no tracks")
+        }
+        let composition = try readComposition()
+        for trackID in trackIDs where composition.track(withTrackID: trackID)?.mediaType != mediaType {
+            throw AssetReaderError.trackNotInComposition(trackID: trackID, mediaType: mediaType)
+        }
+    }
+
+    /// Plans a composition output's pass with Export's planner (`plan`), its errors as
+    /// ``AssetReaderError/invalidComposition(_:)``.
+    func planComposition<Plan>(_ plan: (MutableComposition) throws -> Plan) throws -> Plan {
+        let composition = try readComposition()
+        do {
+            return try plan(composition)
+        } catch {
+            throw AssetReaderError.invalidComposition(String(describing: error))
+        }
+    }
+
     /// The composition the composition outputs read: the reader's, or its file's whole tracks.
     /// - Throws: ``AssetReaderError/invalidComposition(_:)`` for a file that cannot be composed (no video or audio
     ///   track, no finite duration).

@@ -51,42 +51,18 @@ public final class AssetReaderAudioMixOutput: AssetReaderOutput, ReaderOutputPar
         set { if core.reader?.status ?? .unknown == .unknown { mix.withLock { $0 = newValue } } }
     }
 
-    public func copyNextSampleBuffer() async -> SampleBuffer? { await core.copyNext() }
-
-    public var supportsRandomAccess: Bool {
-        get { core.supportsRandomAccess }
-        set { core.supportsRandomAccess = newValue }
-    }
-
-    /// Mixes `timeRanges` of the composition next, each on the sample grid from its own start. See
-    /// ``AssetReaderOutput/reset(forReadingTimeRanges:)`` for the rules and errors.
-    public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws {
-        try core.reset(to: timeRanges) { range, reader in try makePass(range: range, reader: reader) }
-    }
-
-    public func markConfigurationAsFinal() { core.markConfigurationAsFinal() }
-
     func check(for reader: AssetReader) throws {
-        let composition = try reader.readComposition()
-        for trackID in audioTrackIDs where composition.track(withTrackID: trackID)?.mediaType != .audio {
-            throw AssetReaderError.trackNotInComposition(trackID: trackID, mediaType: .audio)
-        }
-        if audioTrackIDs.isEmpty { throw AssetReaderError.invalidSettings("the audio mix output has no audio tracks") }
+        try reader.checkCompositionTracks(audioTrackIDs, mediaType: .audio)
         try audioSettings?.check(maximumChannels: 2)
     }
 
     func makePass(range: TimeRange?, reader: AssetReader) throws -> ReadingPass {
         let settings = audioSettings ?? DecodedAudioSettings()
-        let mixing: CompositionAudioMixing
-        do {
-            mixing = try CompositionAudioMixing(
-                composition: try reader.readComposition(), audioMix: audioMix, trackIDs: audioTrackIDs,
+        let mixing = try reader.planComposition { composition in
+            try CompositionAudioMixing(
+                composition: composition, audioMix: audioMix, trackIDs: audioTrackIDs,
                 timeRange: range ?? TimeRange(start: .zero, duration: .positiveInfinity),
                 sampleRate: settings.sampleRate ?? 48_000, channelCount: settings.channelCount ?? 2)
-        } catch let error as AssetReaderError {
-            throw error
-        } catch {
-            throw AssetReaderError.invalidComposition(String(describing: error))
         }
         return { cancellation, deliver in
             try CompositionReading.mixSound(mixing, settings: settings, cancellation: cancellation, deliver: deliver)
@@ -95,7 +71,6 @@ public final class AssetReaderAudioMixOutput: AssetReaderOutput, ReaderOutputPar
 }
 
 extension AssetReaderAudioMixOutput: AsyncSequence {
+    /// Each element is one sample.
     public typealias Element = SampleBuffer
-
-    public func makeAsyncIterator() -> AssetReaderOutputIterator { AssetReaderOutputIterator(output: self, core: core) }
 }

@@ -37,6 +37,42 @@ public protocol AssetReaderOutput: AnyObject, Sendable {
     func markConfigurationAsFinal()
 }
 
+extension AssetReaderOutput {
+    /// The shared machinery of AssetIO's outputs; nil for a type of another origin.
+    var sharedCore: ReaderOutputCore? { (self as? any ReaderOutputParts)?.core }
+
+    /// The next sample in presentation order (decode order for compressed samples); nil at the end of the pass, when
+    /// the reader failed or was cancelled (see ``AssetReader/status``), before ``AssetReader/startReading()``, or when
+    /// the calling task is cancelled.
+    public func copyNextSampleBuffer() async -> SampleBuffer? { await sharedCore?.copyNext() }
+
+    /// Whether ``reset(forReadingTimeRanges:)`` may be used; false by default. Set it before
+    /// ``AssetReader/startReading()``; a change afterwards has no effect.
+    public var supportsRandomAccess: Bool {
+        get { sharedCore?.supportsRandomAccess ?? false }
+        set { sharedCore?.supportsRandomAccess = newValue }
+    }
+
+    /// Reads `timeRanges` next: a track output in the track's own time (compressed samples from the key frame at or
+    /// before each start, decoded samples overlapping each range), a composition output in composition time (frames
+    /// on the frame grid and sound on the sample grid from each range's start). See the protocol's requirement for
+    /// AVFoundation's rules.
+    /// - Throws: ``AssetReaderError/cannotReset(reason:)``, ``AssetReaderError/invalidTimeRanges(_:reason:)``,
+    ///   ``AssetReaderError/invalidComposition(_:)``.
+    public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws {
+        guard let parts = self as? any ReaderOutputParts else {
+            throw AssetReaderError.cannotReset(reason: "\(type(of: self)) is not one of AssetIO's reader outputs")
+        }
+        try parts.core.reset(to: timeRanges) { range, reader in try parts.makePass(range: range, reader: reader) }
+    }
+
+    /// No more resets: the output counts as done for the reader once its pass ends.
+    public func markConfigurationAsFinal() { sharedCore?.markConfigurationAsFinal() }
+
+    /// An iterator over the samples (`for try await sample in output`).
+    public func makeAsyncIterator() -> AssetReaderOutputIterator { AssetReaderOutputIterator(output: self) }
+}
+
 /// One pass of an output's reading, run on its thread: hands each sample to `deliver` in order (stopping when it
 /// returns false). Throws what the output's ``ReaderOutputCore/failure`` turns into an ``AssetReaderError``.
 typealias ReadingPass = @Sendable (_ cancellation: CancellationFlag, _ deliver: (SampleBuffer) -> Bool) throws -> Void
@@ -223,13 +259,16 @@ final class ReaderOutputCore: Sendable {
 /// `CancellationError` when the task or the reader was cancelled.
 public struct AssetReaderOutputIterator: AsyncIteratorProtocol {
     let output: any AssetReaderOutput
-    let core: ReaderOutputCore
 
+    /// The next sample; nil at the end of the pass.
+    /// - Throws: the reader's ``AssetReaderError`` once it failed; `CancellationError` when the task or the reader
+    ///   was cancelled.
     public mutating func next() async throws -> SampleBuffer? {
         if let sample = await output.copyNextSampleBuffer() { return sample }
-        if let error = core.reader?.error { throw error }
+        let reader = output.sharedCore?.reader
+        if let error = reader?.error { throw error }
         try Task.checkCancellation()
-        if core.reader?.status == .cancelled { throw CancellationError() }
+        if reader?.status == .cancelled { throw CancellationError() }
         return nil
     }
 }

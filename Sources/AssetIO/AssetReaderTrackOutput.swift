@@ -32,27 +32,8 @@ public final class AssetReaderTrackOutput: AssetReaderOutput, ReaderOutputParts 
         }
     }
 
-    /// The next sample in presentation order (decoded) or decode order (compressed); nil at the end, when the
-    /// reader failed or was cancelled (see ``AssetReader/status``), before ``AssetReader/startReading()``, or when the
-    /// calling task is cancelled.
-    public func copyNextSampleBuffer() async -> SampleBuffer? { await core.copyNext() }
-
     /// The most samples that ever waited for the consumer at once (at most ``readAheadCount``).
     package var peakReadAheadCount: Int { core.peakReadAheadCount }
-
-    public var supportsRandomAccess: Bool {
-        get { core.supportsRandomAccess }
-        set { core.supportsRandomAccess = newValue }
-    }
-
-    /// Reads `timeRanges` of the track next (its own time, as ``AssetReader/timeRange``): compressed samples from the
-    /// key frame at or before each start, decoded samples overlapping each range. See
-    /// ``AssetReaderOutput/reset(forReadingTimeRanges:)`` for the rules and errors.
-    public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws {
-        try core.reset(to: timeRanges) { range, reader in try makePass(range: range, reader: reader) }
-    }
-
-    public func markConfigurationAsFinal() { core.markConfigurationAsFinal() }
 
     func check(for reader: AssetReader) throws {
         guard let asset = reader.asset else { throw AssetReaderError.trackOutputOnComposition(trackID: track.trackID) }
@@ -89,7 +70,6 @@ public final class AssetReaderTrackOutput: AssetReaderOutput, ReaderOutputParts 
 }
 
 extension AssetReaderTrackOutput: AsyncSequence {
+    /// Each element is one sample.
     public typealias Element = SampleBuffer
-
-    public func makeAsyncIterator() -> AssetReaderOutputIterator { AssetReaderOutputIterator(output: self, core: core) }
 }

@@ -48,42 +48,18 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
         set { if core.reader?.status ?? .unknown == .unknown { composition.withLock { $0 = newValue } } }
     }
 
-    public func copyNextSampleBuffer() async -> SampleBuffer? { await core.copyNext() }
-
-    public var supportsRandomAccess: Bool {
-        get { core.supportsRandomAccess }
-        set { core.supportsRandomAccess = newValue }
-    }
-
-    /// Renders `timeRanges` of the composition next, each on the output frame grid from its own start. See
-    /// ``AssetReaderOutput/reset(forReadingTimeRanges:)`` for the rules and errors.
-    public func reset(forReadingTimeRanges timeRanges: [TimeRange]) throws {
-        try core.reset(to: timeRanges) { range, reader in try makePass(range: range, reader: reader) }
-    }
-
-    public func markConfigurationAsFinal() { core.markConfigurationAsFinal() }
-
     func check(for reader: AssetReader) throws {
-        let composition = try reader.readComposition()
-        for trackID in videoTrackIDs where composition.track(withTrackID: trackID)?.mediaType != .video {
-            throw AssetReaderError.trackNotInComposition(trackID: trackID, mediaType: .video)
-        }
-        if videoTrackIDs.isEmpty { throw AssetReaderError.invalidSettings("the video composition output has no video tracks") }
+        try reader.checkCompositionTracks(videoTrackIDs, mediaType: .video)
         try videoSettings?.check()
     }
 
     func makePass(range: TimeRange?, reader: AssetReader) throws -> ReadingPass {
         let settings = videoSettings ?? DecodedVideoSettings()
-        let rendering: CompositionVideoRendering
-        do {
-            rendering = try CompositionVideoRendering(
-                composition: try reader.readComposition(), videoComposition: videoComposition, trackIDs: videoTrackIDs,
+        let rendering = try reader.planComposition { composition in
+            try CompositionVideoRendering(
+                composition: composition, videoComposition: videoComposition, trackIDs: videoTrackIDs,
                 timeRange: range ?? TimeRange(start: .zero, duration: .positiveInfinity),
                 keepsHDR: settings.pixelFormat.bitDepth > 8)
-        } catch let error as AssetReaderError {
-            throw error
-        } catch {
-            throw AssetReaderError.invalidComposition(String(describing: error))
         }
         return { cancellation, deliver in
             try CompositionReading.renderPictures(rendering, settings: settings, cancellation: cancellation, deliver: deliver)
@@ -92,7 +68,6 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
 }
 
 extension AssetReaderVideoCompositionOutput: AsyncSequence {
+    /// Each element is one sample.
     public typealias Element = SampleBuffer
-
-    public func makeAsyncIterator() -> AssetReaderOutputIterator { AssetReaderOutputIterator(output: self, core: core) }
 }

@@ -20,9 +20,7 @@ enum CompositionReading {
         var going = true
 
         func emit(_ sample: SampleBuffer) -> Bool {
-            var sample = sample
-            sample.presentationTime = start + sample.presentationTime
-            sample.decodeTime = sample.presentationTime
+            var sample = restamped(sample, from: start)
             sample.duration = min(frameDuration, end - sample.presentationTime)
             going = deliver(sample)
             return going
@@ -54,10 +52,7 @@ enum CompositionReading {
         var going = true
 
         func emit(_ sample: SampleBuffer) -> Bool {
-            var sample = sample
-            sample.presentationTime = start + sample.presentationTime
-            sample.decodeTime = sample.presentationTime
-            going = deliver(sample)
+            going = deliver(restamped(sample, from: start))
             return going
         }
 
@@ -70,5 +65,13 @@ enum CompositionReading {
             if !mixed { break }
         }
         if going, let converter { _ = try converter.flush(into: converted, emit: emit) }
+    }
+
+    /// `sample` moved from the range's own time (0 at its start) to composition time.
+    private static func restamped(_ sample: SampleBuffer, from start: MediaTime) -> SampleBuffer {
+        var sample = sample
+        sample.presentationTime = start + sample.presentationTime
+        sample.decodeTime = sample.presentationTime
+        return sample
     }
 }

@@ -20,18 +20,26 @@ package struct CompositionVideoRendering: Sendable {
     ///   ``ExportError/invalidVideoComposition(_:)`` with every problem, ``ExportError/filterUnavailable(_:)``.
     package init(composition: MutableComposition, videoComposition: MutableVideoComposition?, trackIDs: [Int32],
                  timeRange: TimeRange, keepsHDR: Bool) throws {
-        let tracks = composition.tracks(withMediaType: .video).filter {
-            trackIDs.contains($0.trackID) && $0.isEnabled && $0.segments.contains { !$0.isEmpty }
-        }
-        guard !tracks.isEmpty else {
-            throw ExportError.invalidComposition("none of the video tracks \(trackIDs) is an enabled video track with media")
-        }
+        let tracks = try Self.tracks(trackIDs, of: .video, in: composition)
         let range = try Self.clipped(timeRange, to: composition)
         plan = try ExportPlanner.videoPlan(
             composition: composition, tracks: tracks,
             videoComposition: videoComposition ?? MutableVideoComposition(propertiesOf: composition),
             range: range, maximumSize: nil, keepsHDR: keepsHDR)
         self.timeRange = range
+    }
+
+    /// The tracks `trackIDs` of `composition` of `mediaType` that export would render: enabled, with media.
+    /// - Throws: ``ExportError/invalidComposition(_:)`` when there is none.
+    static func tracks(_ trackIDs: [Int32], of mediaType: MediaType, in composition: MutableComposition) throws -> [CompositionTrack] {
+        let tracks = composition.tracks(withMediaType: mediaType).filter {
+            trackIDs.contains($0.trackID) && $0.isEnabled && $0.segments.contains { !$0.isEmpty }
+        }
+        guard !tracks.isEmpty else {
+            throw ExportError.invalidComposition(
+                "none of the \(mediaType.rawValue) tracks \(trackIDs) is an enabled \(mediaType.rawValue) track with media")
+        }
+        return tracks
     }
 
     /// `range` clipped to the composition, by the export's rule.
@@ -90,12 +98,7 @@ package struct CompositionAudioMixing: Sendable {
     ///   ``ExportError/invalidAudioMix(_:)`` with every problem.
     package init(composition: MutableComposition, audioMix: MutableAudioMix?, trackIDs: [Int32], timeRange: TimeRange,
                  sampleRate: Int, channelCount: Int) throws {
-        let tracks = composition.tracks(withMediaType: .audio).filter {
-            trackIDs.contains($0.trackID) && $0.isEnabled && $0.segments.contains { !$0.isEmpty }
-        }
-        guard !tracks.isEmpty else {
-            throw ExportError.invalidComposition("none of the audio tracks \(trackIDs) is an enabled audio track with media")
-        }
+        let tracks = try CompositionVideoRendering.tracks(trackIDs, of: .audio, in: composition)
         let range = try CompositionVideoRendering.clipped(timeRange, to: composition)
         var request = ExportRequest()
         request.audioMix = audioMix
