@@ -149,4 +149,36 @@ struct CompositionOutputTests {
         #expect(abs(peak(1.2...1.3) - 0.251 * 0.8) < 0.01)
         #expect(peak(2.5...2.9) > 0.1 && peak(2.5...2.9) < 0.26)
     }
+
+    @Test("bad composition outputs are refused by name: an invalid video composition, a foreign track, a track output, 6 channels")
+    func refusedCompositionOutputs() async throws {
+        let (composition, video, _) = try await Self.makeEdit()
+        var gap = video
+        gap.instructions.remove(at: 1)
+        let issues = gap.validate(for: composition)
+        #expect(!issues.isEmpty)
+        let reader = AssetReader(asset: composition)
+        let output = AssetReaderVideoCompositionOutput(videoTracks: composition.tracks(withMediaType: .video), videoSettings: nil)
+        output.videoComposition = gap
+        try reader.add(output)
+        #expect(!reader.startReading())
+        #expect(reader.status == .failed)
+        #expect(reader.error == .invalidComposition("invalid video composition: " + issues.map(\.description).joined(separator: "; ")))
+        #expect(await output.copyNextSampleBuffer() == nil)
+
+        let other = AssetReader(asset: composition)
+        let audioTrackID = composition.tracks(withMediaType: .audio)[0].trackID
+        #expect(throws: AssetReaderError.trackNotInComposition(trackID: audioTrackID, mediaType: .video)) {
+            try other.add(AssetReaderVideoCompositionOutput(videoTracks: composition.tracks(withMediaType: .audio), videoSettings: nil))
+        }
+        let clipA = try await Fixture.asset("canonical/clipA.mp4")
+        #expect(throws: AssetReaderError.trackOutputOnComposition(trackID: 1)) {
+            try other.add(AssetReaderTrackOutput(track: clipA.tracks[0], outputSettings: nil))
+        }
+        #expect(throws: AssetReaderError.invalidSettings("channel count 6 is outside 1 ... 2")) {
+            try other.add(AssetReaderAudioMixOutput(audioTracks: composition.tracks(withMediaType: .audio),
+                                                    audioSettings: DecodedAudioSettings(channelCount: 6)))
+        }
+        #expect(other.outputs.isEmpty)
+    }
 }
