@@ -20,6 +20,7 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
 
     let core: ReaderOutputCore
     private let composition = Locked<MutableVideoComposition?>(nil)
+    private let compositor = Locked<(any VideoCompositing)?>(nil)
 
     /// An output drawing `videoTracks` of the reader's composition.
     public convenience init(videoTracks: [CompositionTrack], videoSettings: DecodedVideoSettings?) {
@@ -48,6 +49,15 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
         set { if core.reader?.status ?? .unknown == .unknown { composition.withLock { $0 = newValue } } }
     }
 
+    /// Your own compositor (`VideoCompositing`), called for every frame in place of the built-in layer compositing,
+    /// exactly as an export with the same ``AssetExportSession/customVideoCompositor`` calls it (AVFoundation's
+    /// `customVideoCompositor`, which comes from the video composition's class); nil (default) composites built-in.
+    /// Set before ``AssetReader/startReading()``.
+    public var customVideoCompositor: (any VideoCompositing)? {
+        get { compositor.withLock { $0 } }
+        set { if core.reader?.status ?? .unknown == .unknown { compositor.withLock { $0 = newValue } } }
+    }
+
     func check(for reader: AssetReader) throws {
         try reader.checkCompositionTracks(videoTrackIDs, mediaType: .video)
         try videoSettings?.check()
@@ -59,7 +69,7 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
             try CompositionVideoRendering(
                 composition: composition, videoComposition: videoComposition, trackIDs: videoTrackIDs,
                 timeRange: range ?? TimeRange(start: .zero, duration: .positiveInfinity),
-                keepsHDR: settings.pixelFormat.bitDepth > 8)
+                keepsHDR: settings.pixelFormat.bitDepth > 8, customVideoCompositor: customVideoCompositor)
         }
         return { cancellation, deliver in
             try CompositionReading.renderPictures(rendering, settings: settings, cancellation: cancellation, deliver: deliver)

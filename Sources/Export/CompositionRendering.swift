@@ -14,18 +14,28 @@ package struct CompositionVideoRendering: Sendable {
 
     /// Plans the pictures of `composition`'s video tracks `trackIDs` (enabled, with media) over `timeRange`,
     /// composed by `videoComposition` (nil: `MutableVideoComposition(propertiesOf:)`, as export).
-    /// - Parameter keepsHDR: the caller can take more than 8 bits: an all-HDR composition stays HDR (BT.2020, 10-bit
-    ///   canvas), as export to a 10-bit codec; false renders SDR BT.709 as the image generator does.
+    /// - Parameters:
+    ///   - keepsHDR: the caller can take more than 8 bits: an all-HDR composition stays HDR (BT.2020, 10-bit
+    ///     canvas), as export to a 10-bit codec; false renders SDR BT.709 as the image generator does.
+    ///   - customVideoCompositor: renders every frame in place of the built-in layer compositing, called exactly as
+    ///     the export calls it (nil: built-in).
     /// - Throws: ``ExportError/invalidComposition(_:)`` (no such track, an empty or outside range),
-    ///   ``ExportError/invalidVideoComposition(_:)`` with every problem, ``ExportError/filterUnavailable(_:)``.
+    ///   ``ExportError/invalidVideoComposition(_:)`` with every problem, ``ExportError/filterUnavailable(_:)``,
+    ///   ``ExportError/unsupportedSettings(_:)`` for an `.rgba8` custom compositor on an HDR canvas.
     package init(composition: MutableComposition, videoComposition: MutableVideoComposition?, trackIDs: [Int32],
-                 timeRange: TimeRange, keepsHDR: Bool) throws {
+                 timeRange: TimeRange, keepsHDR: Bool, customVideoCompositor: (any VideoCompositing)? = nil) throws {
         let tracks = try Self.tracks(trackIDs, of: .video, in: composition)
         let range = try Self.clipped(timeRange, to: composition)
-        plan = try ExportPlanner.videoPlan(
-            composition: composition, tracks: tracks,
-            videoComposition: videoComposition ?? MutableVideoComposition(propertiesOf: composition),
+        let videoComposition = videoComposition ?? MutableVideoComposition(propertiesOf: composition)
+        var plan = try ExportPlanner.videoPlan(
+            composition: composition, tracks: tracks, videoComposition: videoComposition,
             range: range, maximumSize: nil, keepsHDR: keepsHDR)
+        if let customVideoCompositor {
+            plan.custom = try CustomCompositorPlan(
+                compositor: customVideoCompositor, videoComposition: videoComposition, timeOffset: range.start,
+                color: plan.color)
+        }
+        self.plan = plan
         self.timeRange = range
     }
 

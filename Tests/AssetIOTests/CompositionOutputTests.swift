@@ -181,4 +181,55 @@ struct CompositionOutputTests {
         }
         #expect(other.outputs.isEmpty)
     }
+
+    /// Inverts the top layer's picture: a custom compositor as AVFoundation's samples write one.
+    struct Invert: VideoCompositing {
+        struct NothingToDraw: Error {}
+
+        func renderFrame(for request: VideoCompositionRequest) throws -> VideoFrame {
+            guard let id = request.sourceTrackIDs.first, let source = request.sourceFrame(byTrackID: id) else {
+                throw NothingToDraw()
+            }
+            var pixels = source.pixels
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = 255 - pixels[i]; pixels[i + 1] = 255 - pixels[i + 1]; pixels[i + 2] = 255 - pixels[i + 2]
+            }
+            guard let frame = VideoFrame(width: source.width, height: source.height, bytesPerRow: source.bytesPerRow,
+                                         pixels: pixels) else { throw NothingToDraw() }
+            return frame
+        }
+    }
+
+    @Test("a custom compositor draws the video composition output's frames as it draws the export's")
+    func customCompositor() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let asset = try await Fixture.asset("canonical/clipA.mp4")
+        let second = TimeRange(start: .zero, duration: MediaTime(seconds: 1))
+        let session = AssetExportSession(asset: try MutableComposition(asset: asset), settings: ExportSettings(
+            video: VideoSettings(codec: .ffv1), audio: nil))
+        let exported = scratch.file("inverted.mkv")
+        session.outputURL = exported
+        session.timeRange = second
+        session.customVideoCompositor = Invert()
+        try await session.export()
+
+        var pictures: [PixelBuffer] = []
+        for format in [PixelBuffer.PixelFormat.yuv420p, .rgba8] {
+            let reader = AssetReader(asset: asset)
+            reader.timeRange = second
+            let output = AssetReaderVideoCompositionOutput(videoTracks: asset.tracks(withMediaType: .video),
+                                                           videoSettings: DecodedVideoSettings(pixelFormat: format))
+            output.customVideoCompositor = Invert()
+            try reader.add(output)
+            reader.startReading()
+            for try await sample in output { pictures.append(sample.imageBuffer!) }
+        }
+        let expected = try await CommandLineTool.frameDigests(of: exported, pixelFormat: "yuv420p")
+        #expect(pictures.count == 60 && expected.count == 30)
+        #expect(try pictures.prefix(30).map { try FrameDigest.md5(of: Self.packed($0)) } == expected)
+        // Clip A's red key patch, inverted: cyan.
+        let pixel = try #require(pictures[30].pixel(x: 160, y: 96))
+        #expect(pixel[0] <= 4 && pixel[1] >= 251 && pixel[2] >= 251, "\(pixel)")
+    }
 }
