@@ -42,7 +42,7 @@ let package = Package(
         // The capture engine: devices (V4L2, PulseAudio, X11, virtual), sessions, crash-safe movie file output.
         .target(name: "Capture", dependencies: ["CMedia", "CZBar", "SpliceFFmpeg", "Composition"]),
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
-        .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "Export"]),
+        .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
         .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture", "AssetIO"]),

@@ -4,10 +4,26 @@ import Composition
 /// Why an ``AssetReader`` or one of its outputs cannot do what was asked. Each case names the file or track and the
 /// cause.
 public enum AssetReaderError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// An output was added after ``AssetReader/startReading()`` (AVFoundation raises an exception here).
-    case outputAddedAfterStartReading(trackID: Int32)
+    /// An output (named: "track 1", "the video composition output of tracks [1, 2]") was added after
+    /// ``AssetReader/startReading()`` (AVFoundation raises an exception here).
+    case outputAddedAfterStartReading(output: String)
     /// The output's track does not belong to the reader's asset.
     case trackNotInAsset(trackID: Int32, asset: URL)
+    /// A track output was added to a reader of a composition: track outputs read a file's stored tracks; a
+    /// composition is read through ``AssetReaderVideoCompositionOutput`` and ``AssetReaderAudioMixOutput``.
+    case trackOutputOnComposition(trackID: Int32)
+    /// A composition output names a track the reader's composition has not, or one of another media type.
+    case trackNotInComposition(trackID: Int32, mediaType: MediaType)
+    /// The composition cannot be rendered as asked: Export's planner's reason (an invalid video composition or
+    /// audio mix with every problem, a time range outside the composition, a missing filter).
+    case invalidComposition(String)
+    /// Rendering or mixing a composition failed while reading: the output and the cause (a source that cannot be
+    /// decoded, with its file and time, as Export names it).
+    case renderingFailed(output: String, reason: String)
+    /// ``AssetReaderOutput/reset(forReadingTimeRanges:)`` was called when AVFoundation's rules forbid it: the rule.
+    case cannotReset(reason: String)
+    /// The time ranges of a reset break AVFoundation's rules (empty, not increasing, overlapping): which and why.
+    case invalidTimeRanges([TimeRange], reason: String)
     /// The output settings do not fit the track: decoded video settings on a sound track, and so on.
     case settingsDoNotMatchTrack(trackID: Int32, mediaType: MediaType, reason: String)
     /// The output's track cannot be decoded by the linked FFmpeg.
@@ -24,8 +40,21 @@ public enum AssetReaderError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .outputAddedAfterStartReading(let track):
-            return "cannot add an output for track \(track): the reader has already started reading"
+        case .outputAddedAfterStartReading(let output):
+            return "cannot add \(output): the reader has already started reading"
+        case .trackOutputOnComposition(let track):
+            return "cannot add a track output for track \(track) to a reader of a composition: read a composition "
+                + "through AssetReaderVideoCompositionOutput and AssetReaderAudioMixOutput"
+        case .trackNotInComposition(let track, let type):
+            return "the reader's composition has no \(type.rawValue) track \(track)"
+        case .invalidComposition(let reason):
+            return "the composition cannot be read: \(reason)"
+        case .renderingFailed(let output, let reason):
+            return "rendering \(output) failed: \(reason)"
+        case .cannotReset(let reason):
+            return "cannot reset for reading new time ranges: \(reason)"
+        case .invalidTimeRanges(_, let reason):
+            return "invalid time ranges for reset: \(reason)"
         case .trackNotInAsset(let track, let asset):
             return "track \(track) is not a track of \(asset.path)"
         case .settingsDoNotMatchTrack(let track, let type, let reason):

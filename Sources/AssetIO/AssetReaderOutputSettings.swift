@@ -52,3 +52,25 @@ public struct DecodedAudioSettings: Sendable, Hashable {
         self.channelCount = channelCount
     }
 }
+
+extension DecodedVideoSettings {
+    /// - Throws: ``AssetReaderError/invalidSettings(_:)`` for a size that is not positive.
+    func check() throws {
+        if let size, size.width <= 0 || size.height <= 0 {
+            throw AssetReaderError.invalidSettings("size \(size.width)×\(size.height) pixels is not positive")
+        }
+    }
+}
+
+extension DecodedAudioSettings {
+    /// - Throws: ``AssetReaderError/invalidSettings(_:)`` for a rate outside 1 ... 384000 Hz or a channel count
+    ///   outside 1 ... `maximumChannels`.
+    func check(maximumChannels: Int = 8) throws {
+        if let rate = sampleRate, rate <= 0 || rate > 384_000 {
+            throw AssetReaderError.invalidSettings("sample rate \(rate) Hz is outside 1 ... 384000")
+        }
+        if let channels = channelCount, channels <= 0 || channels > maximumChannels {
+            throw AssetReaderError.invalidSettings("channel count \(channels) is outside 1 ... \(maximumChannels)")
+        }
+    }
+}

@@ -9,9 +9,9 @@ import SpliceFFmpeg
 /// Take samples with ``copyNextSampleBuffer()`` or iterate the output (`for try await sample in output`). The
 /// output's thread reads ahead by at most ``readAheadCount`` samples and waits while they are not taken
 /// (back-pressure).
-public final class AssetReaderTrackOutput: Sendable {
+public final class AssetReaderTrackOutput: AssetReaderOutput, ReaderOutputParts {
     /// Samples read ahead of the consumer, at most.
-    public static let readAheadCount = 4
+    public static let readAheadCount = ReaderOutputCore.readAheadCount
 
     /// The track read.
     public let track: AssetTrack
@@ -20,94 +20,56 @@ public final class AssetReaderTrackOutput: Sendable {
     /// The track's media type.
     public var mediaType: MediaType { track.mediaType }
 
-    private struct State {
-        weak var reader: AssetReader?
-        var started = false
-        var succeeded = false
-    }
-
-    private let state = Locked(State())
-
-    deinit {
-        // The thread holds the queue, not the output: an output dropped mid-read stops it (its next delivery fails).
-        queue.finish()
-    }
-    let queue = SampleQueue<SampleBuffer>(policy: .backPressure(capacity: AssetReaderTrackOutput.readAheadCount))
+    let core: ReaderOutputCore
 
     /// An output reading `track` decoded per `outputSettings` (nil: compressed, as stored).
     public init(track: AssetTrack, outputSettings: AssetReaderOutputSettings?) {
         self.track = track
         self.outputSettings = outputSettings
-    }
-
-    /// The next sample in presentation order (decoded) or decode order (compressed); nil at the end, when the
-    /// reader failed or was cancelled (see ``AssetReader/status``), before ``AssetReader/startReading()``, or when the
-    /// calling task is cancelled.
-    public func copyNextSampleBuffer() async -> SampleBuffer? {
-        guard state.withLock({ $0.started }) else { return nil }
-        if let sample = await queue.next() { return sample }
-        let (succeeded, reader) = state.withLock { ($0.succeeded, $0.reader) }
-        if succeeded && !Task.isCancelled { reader?.outputDrained(self) }
-        return nil
-    }
-
-    /// The most samples that ever waited for the consumer at once (at most ``readAheadCount``).
-    package var peakReadAheadCount: Int { queue.peakQueuedCount }
-
-    /// The reader's error once it has failed, else nil.
-    var readerError: AssetReaderError? { state.withLock { $0.reader }?.error }
-
-    func attach(to reader: AssetReader) {
-        state.withLock { $0.reader = reader }
-    }
-
-    /// Starts this output's thread reading `url`.
-    func start(url: URL, timeRange: TimeRange?, cancellation: CancellationFlag) {
-        state.withLock { $0.started = true }
-        let job = TrackReadingJob(url: url, track: track, settings: outputSettings, timeRange: timeRange)
-        let queue = self.queue, state = self.state, track = self.track
-        WorkerThread.start(name: "splice-reader") {
-            do {
-                try TrackReading(job: job, cancellation: cancellation).run { sample in
-                    queue.deliver(sample, stop: cancellation) { _, _ in }
-                }
-                state.withLock { $0.succeeded = true }
-                queue.finish()
-            } catch {
-                // The reader fails before the queue ends, so a consumer woken by the end already sees the error.
-                let reader = state.withLock { $0.reader }
-                if !FFmpegError.isCancellation(error, cancelled: cancellation.isCancelled) {
-                    let failure = error as? AssetReaderError
-                        ?? AssetReaderError.readFailed(url, trackID: track.trackID, time: nil, reason: FailureReason.words(for: error))
-                    reader?.outputFailed(failure)
-                }
-                queue.finish()
-            }
+        core = ReaderOutputCore(name: "track \(track.trackID)") { error in
+            error as? AssetReaderError
+                ?? AssetReaderError.readFailed(track.assetURL, trackID: track.trackID, time: nil, reason: FailureReason.words(for: error))
         }
     }
 
-    /// Ends the output: its thread stops at its next sample and the consumer gets nil.
-    func stop() {
-        queue.finish()
+    /// The most samples that ever waited for the consumer at once (at most ``readAheadCount``).
+    package var peakReadAheadCount: Int { core.peakReadAheadCount }
+
+    func check(for reader: AssetReader) throws {
+        guard let asset = reader.asset else { throw AssetReaderError.trackOutputOnComposition(trackID: track.trackID) }
+        guard asset.track(withTrackID: track.trackID) != nil, asset.url == track.assetURL else {
+            throw AssetReaderError.trackNotInAsset(trackID: track.trackID, asset: asset.url)
+        }
+        switch outputSettings {
+        case nil:
+            break
+        case .video(let settings)?:
+            guard track.mediaType == .video else {
+                throw AssetReaderError.settingsDoNotMatchTrack(trackID: track.trackID, mediaType: track.mediaType,
+                                                               reason: "decoded video settings on \(track.mediaType == .audio ? "an" : "a") \(track.mediaType.rawValue) track")
+            }
+            try settings.check()
+        case .audio(let settings)?:
+            guard track.mediaType == .audio else {
+                throw AssetReaderError.settingsDoNotMatchTrack(trackID: track.trackID, mediaType: track.mediaType,
+                                                               reason: "decoded audio settings on \(track.mediaType == .audio ? "an" : "a") \(track.mediaType.rawValue) track")
+            }
+            try settings.check()
+        }
+        if outputSettings != nil && !track.isDecodable {
+            throw AssetReaderError.trackNotDecodable(trackID: track.trackID, codecName: track.codecName)
+        }
+    }
+
+    func makePass(range: TimeRange?, reader: AssetReader) throws -> ReadingPass {
+        let job = TrackReadingJob(url: track.assetURL, track: track, settings: outputSettings, timeRange: range)
+        return { cancellation, deliver in
+            try TrackReading(job: job, cancellation: cancellation).run(deliver: deliver)
+        }
     }
 }
 
 extension AssetReaderTrackOutput: AsyncSequence {
+    /// Each element is one sample.
     public typealias Element = SampleBuffer
-
-    /// Iterates an output's samples; throws the reader's error when it failed, `CancellationError` when the task or
-    /// the reader was cancelled.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let output: AssetReaderTrackOutput
-
-        public mutating func next() async throws -> SampleBuffer? {
-            if let sample = await output.copyNextSampleBuffer() { return sample }
-            if let error = output.readerError { throw error }
-            try Task.checkCancellation()
-            if output.state.withLock({ $0.reader })?.status == .cancelled { throw CancellationError() }
-            return nil
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
 }

@@ -128,10 +128,10 @@ final class FrameConverter {
         return PixelBuffer(width: width, height: height, pixelFormat: format, planes: planes, color: colour(of: frame, format: format))
     }
 
-    /// The frame's colour tags by FFmpeg's names; RGB is full range.
+    /// The frame's colour tags by FFmpeg's names; RGB is full range; the bit depth is the format's.
     static func colour(of frame: Frame, format: PixelBuffer.PixelFormat) -> ColorProperties {
         func name(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "unknown" }
-        let isRGB = format == .rgba8 || format == .bgra8
+        let isRGB = !format.isYCbCr
         let range: ColorProperties.Range = isRGB ? .full
             : frame.colorRange == AVCOL_RANGE_JPEG.rawValue ? .full
             : frame.colorRange == AVCOL_RANGE_MPEG.rawValue ? .limited : .unspecified
@@ -139,6 +139,7 @@ final class FrameConverter {
             range: range,
             primaries: name(av_color_primaries_name(AVColorPrimaries(rawValue: frame.colorPrimaries))),
             transfer: name(av_color_transfer_name(AVColorTransferCharacteristic(rawValue: frame.colorTransfer))),
-            matrix: isRGB ? "gbr" : name(av_color_space_name(AVColorSpace(rawValue: frame.colorSpace))), bitDepth: 8)
+            matrix: isRGB ? "gbr" : name(av_color_space_name(AVColorSpace(rawValue: frame.colorSpace))),
+            bitDepth: format.bitDepth)
     }
 }

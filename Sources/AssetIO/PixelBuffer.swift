@@ -17,6 +17,24 @@ public struct PixelBuffer: Sendable, Hashable {
         /// Three planes: Y, then Cb and Cr, each at half width and half height, rounded up (`y420`; FFmpeg
         /// `yuv420p`).
         case yuv420p
+        /// Two planes like NV12 with 16-bit little-endian samples holding 10 bits in their high bits: Y (width ×
+        /// height samples), then interleaved Cb Cr at half width and half height (`x420`/`xf20`; FFmpeg `p010le`).
+        case p010
+        /// One plane, 8 bytes per pixel: R, G, B, A as 16-bit little-endian values, full scale 65535
+        /// (`kCVPixelFormatType_64RGBALE`; FFmpeg `rgba64le`).
+        case rgba64
+
+        /// Bits per sample of each component: 8, 10 (``p010``) or 16 (``rgba64``).
+        public var bitDepth: Int {
+            switch self {
+            case .rgba8, .bgra8, .nv12, .yuv420p: return 8
+            case .p010: return 10
+            case .rgba64: return 16
+            }
+        }
+
+        /// True for the Y'CbCr formats (their samples are read in the picture's matrix and range), false for RGB.
+        public var isYCbCr: Bool { self == .nv12 || self == .yuv420p || self == .p010 }
 
         /// FFmpeg's name of the format.
         public var ffmpegName: String {
@@ -25,6 +43,8 @@ public struct PixelBuffer: Sendable, Hashable {
             case .bgra8: return "bgra"
             case .nv12: return "nv12"
             case .yuv420p: return "yuv420p"
+            case .p010: return "p010le"
+            case .rgba64: return "rgba64le"
             }
         }
 
@@ -35,6 +55,8 @@ public struct PixelBuffer: Sendable, Hashable {
             case .rgba8, .bgra8: return [(width * 4, height)]
             case .nv12: return [(width, height), (chromaWidth * 2, chromaHeight)]
             case .yuv420p: return [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
+            case .p010: return [(width * 2, height), (chromaWidth * 4, chromaHeight)]
+            case .rgba64: return [(width * 8, height)]
             }
         }
     }
@@ -64,7 +86,7 @@ public struct PixelBuffer: Sendable, Hashable {
     /// The planes, in the order ``PixelFormat`` lists them.
     public var planes: [Plane]
     /// The colour the samples are in: for YUV pictures the source's tags (matrix, range, primaries, transfer), for
-    /// RGB pictures full range with the source's primaries and transfer.
+    /// RGB pictures full range with the source's primaries and transfer; `bitDepth` is the format's.
     public var color: ColorProperties
 
     /// A picture of `width` × `height` pixels in `pixelFormat`, every byte 0, rows tightly packed.
@@ -95,6 +117,14 @@ public struct PixelBuffer: Sendable, Hashable {
         }
         let start = y * planes[0].bytesPerRow + x * 4
         return Array(planes[0].bytes[start..<start + 4])
+    }
+
+    /// The 4 components of the pixel at column `x`, row `y` of an RGBA64 picture (R, G, B, A; 0 ... 65535); nil for
+    /// other formats or a position outside the picture.
+    public func rgba64Pixel(x: Int, y: Int) -> [UInt16]? {
+        guard pixelFormat == .rgba64, (0..<width).contains(x), (0..<height).contains(y) else { return nil }
+        let start = y * planes[0].bytesPerRow + x * 8
+        return (0..<4).map { UInt16(planes[0].bytes[start + 2 * $0]) | UInt16(planes[0].bytes[start + 2 * $0 + 1]) << 8 }
     }
 
     /// Sets the pixel at column `x`, row `y` of a packed RGBA8 or BGRA8 picture to `bytes` (4 values in the format's

@@ -38,7 +38,7 @@ final class VideoEncoding {
     /// `scale`'s options naming what a YUV picture is in: its tagged matrix and range, BT.709 limited when it says
     /// none (RGB needs none: it is full range and has no matrix).
     private static func inputColorOptions(of picture: PixelBuffer) -> String {
-        guard picture.pixelFormat == .nv12 || picture.pixelFormat == .yuv420p else { return "" }
+        guard picture.pixelFormat.isYCbCr else { return "" }
         let matrix: String = switch picture.color.matrix {
         case "smpte170m", "bt470bg": "bt601"
         case "bt2020nc", "bt2020c": "bt2020"

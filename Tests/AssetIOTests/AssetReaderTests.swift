@@ -189,7 +189,7 @@ struct AssetReaderTests {
         try second.add(AssetReaderTrackOutput(track: audio, outputSettings: nil))
         second.startReading()
         let late = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .video)[0], outputSettings: nil)
-        #expect(throws: AssetReaderError.outputAddedAfterStartReading(trackID: late.track.trackID)) { try second.add(late) }
+        #expect(throws: AssetReaderError.outputAddedAfterStartReading(output: "track \(late.track.trackID)")) { try second.add(late) }
         second.cancelReading()
         #expect(second.status == .cancelled)
     }

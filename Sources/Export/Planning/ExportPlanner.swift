@@ -112,7 +112,9 @@ struct ExportPlanner {
         }
     }
 
-    private func exportRange(duration: MediaTime) throws -> TimeRange {
+    /// The request's time range clipped to the composition's `[0, duration)`.
+    /// - Throws: ``ExportError/invalidComposition(_:)`` for a range that is not valid, starts before 0 or lies outside.
+    func exportRange(duration: MediaTime) throws -> TimeRange {
         let requested = request.timeRange
         guard requested.isValid, requested.start.isNumeric, requested.start >= .zero else {
             throw ExportError.invalidComposition("the export time range \(requested) is not a valid range from time ≥ 0")
