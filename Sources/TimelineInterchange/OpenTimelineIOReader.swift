@@ -1,0 +1,490 @@
+import AudioMix
+import Composition
+import Foundation
+import SpliceDocument
+import VideoComposition
+
+/// Walks the JSON tree of an `.otio` file and builds the full-form composition document it stands for, collecting
+/// every problem at its place in the file (a JSON path such as `tracks.children[0].children[2].source_range`, with
+/// the line and column).
+///
+/// The mapping (docs/interchange.md has the table): the timeline's top-level Stack holds the tracks, bottom-most
+/// first; each Track becomes a composition track (the video tracks in reverse order, since a composition's first
+/// video track is drawn on top); a Clip becomes a segment placed where the track's items before it end; a Gap moves
+/// that place on; a LinearTimeWarp changes the speed, a FreezeFrame holds a picture.
+struct OpenTimelineIOReader {
+    /// The file read (named in errors).
+    let url: URL
+    /// How strict to be.
+    let options: OpenTimelineIO.ReadingOptions
+
+    /// Problems that stop the timeline from being read, in file order.
+    private(set) var problems: [DocumentProblem] = []
+    /// Effects left out because ``OpenTimelineIO/ReadingOptions/dropsUnsupportedEffects`` allowed it.
+    private(set) var droppedEffects: [DocumentProblem] = []
+    /// Every media file named, with the path of its `target_url`.
+    private(set) var references: [(source: String, path: DocumentPath)] = []
+    /// The clip each document segment came from: `composition.tracks[i].segments[j]` → the clip's path.
+    private(set) var segmentOrigins: [DocumentPath: DocumentPath] = [:]
+    /// The timeline's `global_start_time`, when it has one.
+    private(set) var globalStartTime: MediaTime?
+    /// The timeline's name.
+    private(set) var name: String?
+
+    private var root = JSONNode(.null)
+    private var spliceTimeline: SpliceTimelineMetadata?
+    private var videoTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
+    private var audioTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
+
+    /// A reader of the file at `url`.
+    init(url: URL, options: OpenTimelineIO.ReadingOptions) {
+        self.url = url
+        self.options = options
+    }
+
+    /// The schemas this reader understands, by name, with the versions it reads.
+    static let schemaVersions: [String: ClosedRange<Int>] = [
+        "Timeline": 1...1, "Stack": 1...1, "Track": 1...1, "Clip": 1...2, "Gap": 1...1, "Transition": 1...1,
+        "ExternalReference": 1...1, "MissingReference": 1...1, "ImageSequenceReference": 1...1,
+        "GeneratorReference": 1...1, "LinearTimeWarp": 1...1, "FreezeFrame": 1...1, "Effect": 1...1,
+        "Marker": 1...2, "RationalTime": 1...1, "TimeRange": 1...1, "SerializableCollection": 1...1,
+    ]
+
+    // MARK: - Timeline
+
+    /// Reads the timeline in `tree`; nil when ``problems`` is not empty.
+    mutating func read(_ tree: JSONNode) -> CompositionDocument? {
+        root = tree
+        let path = DocumentPath()
+        guard let rootKind = schema(of: tree, at: path) else { return nil }
+        guard rootKind == "Timeline" else {
+            let found = rootKind == "SerializableCollection" ? "a SerializableCollection (a bin of several timelines)" : "a \(rootKind)"
+            fail(path, "the file holds \(found), not a Timeline: Splice reads one timeline per file")
+            return nil
+        }
+        name = tree["name"]?.string
+        spliceTimeline = spliceMetadata(SpliceTimelineMetadata.self, of: tree, at: path)
+        if let start = tree["global_start_time"], start.value != .null {
+            globalStartTime = rationalTime(start, at: path.appending("global_start_time"))
+        }
+        let stackPath = path.appending("tracks")
+        guard let stack = tree["tracks"], schema(of: stack, at: stackPath) == "Stack" else {
+            if tree["tracks"] == nil { fail(stackPath, "a Timeline needs its tracks (a Stack)") }
+            else if problems.isEmpty { fail(stackPath, "a Timeline's tracks are a Stack") }
+            return nil
+        }
+        var export: DocumentExport?
+        if let range = optionalTimeRange(stack["source_range"], at: stackPath.appending("source_range")) {
+            export = DocumentExport(timeRange: range)
+        }
+        refuseEffects(of: stack, at: stackPath)
+        refuseMarkers(of: stack, at: stackPath)
+        for (index, child) in (stack["children"]?.elements ?? []).enumerated() {
+            let childPath = stackPath.appending("children").appending(index)
+            guard let kind = schema(of: child, at: childPath) else { continue }
+            guard kind == "Track" else {
+                fail(childPath, "the timeline's Stack holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
+                continue
+            }
+            readTrack(child, at: childPath)
+        }
+        guard problems.isEmpty else { return nil }
+        return makeDocument(export: spliceTimeline?.export ?? export)
+    }
+
+    /// The document of the tracks read: video tracks top-most first (OpenTimelineIO lists them bottom-most first),
+    /// then the audio tracks in file order; track IDs 1, 2, … in that order.
+    private mutating func makeDocument(export: DocumentExport?) -> CompositionDocument {
+        var tracks: [DocumentTrack] = []
+        let entries = videoTracks.reversed() + audioTracks
+        // IDs kept in the file's metadata when every track has one and they are distinct; else 1, 2, … in order.
+        let kept = entries.map(\.track.trackID)
+        let keepsIDs = !kept.contains(0) && Set(kept).count == kept.count
+        for entry in entries {
+            var track = entry.track
+            let index = tracks.count
+            if !keepsIDs { track.trackID = Int32(index + 1) }
+            for (segmentIndex, origin) in entry.origins.enumerated() {
+                segmentOrigins[DocumentPath("composition.tracks").appending(index).appending("segments").appending(segmentIndex)] = origin
+            }
+            segmentOrigins[DocumentPath("composition.tracks").appending(index)] = entry.path
+            tracks.append(track)
+        }
+        return CompositionDocument(
+            composition: DocumentComposition(naturalSize: spliceTimeline?.naturalSize, tracks: tracks),
+            videoComposition: spliceTimeline?.videoComposition, audioMix: spliceTimeline?.audioMix, export: export)
+    }
+
+    // MARK: - Tracks
+
+    private mutating func readTrack(_ node: JSONNode, at path: DocumentPath) {
+        let mediaType: MediaType
+        switch node["kind"]?.string {
+        case "Video": mediaType = .video
+        case "Audio": mediaType = .audio
+        case let other:
+            fail(path.appending("kind"), "a Track's kind is \"Video\" or \"Audio\", not \(other.map { "\"\($0)\"" } ?? node["kind"]?.kindDescription ?? "missing")")
+            return
+        }
+        if let range = node["source_range"], range.value != .null {
+            fail(path.appending("source_range"), "a trimmed Track (a source_range on the track) is not read: trim its items instead")
+        }
+        refuseEffects(of: node, at: path)
+        refuseMarkers(of: node, at: path)
+        var segments: [DocumentSegment] = []
+        var origins: [DocumentPath] = []
+        var cursor = MediaTime.zero
+        for (index, child) in (node["children"]?.elements ?? []).enumerated() {
+            let childPath = path.appending("children").appending(index)
+            guard let kind = schema(of: child, at: childPath) else { continue }
+            switch kind {
+            case "Clip":
+                guard let (segment, length) = readClip(child, at: childPath, cursor: cursor) else { continue }
+                if let segment {
+                    segments.append(segment)
+                    origins.append(childPath)
+                }
+                cursor = cursor + length
+            case "Gap":
+                refuseEffects(of: child, at: childPath)
+                refuseMarkers(of: child, at: childPath)
+                guard let range = optionalTimeRange(child["source_range"], at: childPath.appending("source_range")) else {
+                    if child["source_range"]?.value ?? .null == .null {
+                        fail(childPath.appending("source_range"), "a Gap needs its source_range: its length")
+                    }
+                    continue
+                }
+                cursor = cursor + range.duration
+            case "Transition":
+                fail(childPath, "transitions are not read yet")
+            case "Stack", "Track":
+                fail(childPath, "a nested \(kind) inside a Track is not read yet")
+            default:
+                fail(childPath, "a Track holds Clips, Gaps, Transitions and Stacks, not a \(kind)")
+            }
+        }
+        let kept = spliceMetadata(SpliceTrackMetadata.self, of: node, at: path)
+        let track = DocumentTrack(trackID: kept?.trackID ?? 0, mediaType: mediaType, segments: segments,
+                                  preferredVolume: kept?.preferredVolume,
+                                  isEnabled: node["enabled"].flatMap(Self.bool) == false ? false : nil)
+        if mediaType == .video { videoTracks.append((track, path, origins)) } else { audioTracks.append((track, path, origins)) }
+    }
+
+    // MARK: - Clips
+
+    /// The segment of a clip (nil for a disabled clip, which shows nothing) and its length in the track; nil after
+    /// a problem.
+    private mutating func readClip(_ node: JSONNode, at path: DocumentPath, cursor: MediaTime) -> (DocumentSegment?, MediaTime)? {
+        refuseMarkers(of: node, at: path)
+        let clipName = node["name"]?.string.map { "'\($0)'" } ?? "the clip"
+        // The media: Clip.2 keeps several references by key and names the active one; Clip.1 has one.
+        let referencePath: DocumentPath
+        if node["media_references"] != nil {
+            let key = node["active_media_reference_key"]?.string ?? "DEFAULT_MEDIA"
+            referencePath = path.appending("media_references").appending(key)
+        } else {
+            referencePath = path.appending("media_reference")
+        }
+        let reference = root.node(at: referencePath.components)
+        var available: TimeRange?
+        var target: String?
+        if let reference, reference.value != .null, let kind = schema(of: reference, at: referencePath) {
+            available = optionalTimeRange(reference["available_range"], at: referencePath.appending("available_range"))
+            switch kind {
+            case "ExternalReference":
+                guard let url = reference["target_url"]?.string, !url.isEmpty else {
+                    fail(referencePath.appending("target_url"), "\(clipName) has an ExternalReference without a target_url")
+                    return nil
+                }
+                target = url
+            case "MissingReference":
+                fail(referencePath, "\(clipName) has no media (MissingReference): link it to its file")
+                return nil
+            case "ImageSequenceReference":
+                fail(referencePath, "\(clipName) is an image sequence (ImageSequenceReference), which Splice does not read: render it to a movie first")
+                return nil
+            case "GeneratorReference":
+                let generator = reference["generator_kind"]?.string.map { " '\($0)'" } ?? ""
+                fail(referencePath, "\(clipName) is generated media (GeneratorReference\(generator)), which Splice does not make")
+                return nil
+            default:
+                fail(referencePath, "a clip's media is an ExternalReference, not a \(kind)")
+                return nil
+            }
+        } else if reference == nil || reference?.value == .null {
+            fail(referencePath, "\(clipName) has no media reference")
+            return nil
+        } else {
+            return nil
+        }
+        let sourceRange = optionalTimeRange(node["source_range"], at: path.appending("source_range"))
+        guard problems.isEmpty || sourceRange != nil || available != nil else { return nil }
+        guard let trimmed = sourceRange ?? available else {
+            fail(path.appending("source_range"),
+                 "\(clipName) has no source_range and its media no available_range: its length is unknown")
+            return nil
+        }
+        let length = trimmed.duration
+        guard length.isNumeric, length > .zero else {
+            fail(path.appending("source_range").appending("duration"), "\(clipName) lasts \(length.secondsText): a clip lasts more than 0 s")
+            return nil
+        }
+        if let enabled = node["enabled"].flatMap(Self.bool), !enabled { return (nil, length) }
+        guard let target else { return nil }
+        // Source time counts from the file's first sample; OpenTimelineIO's from the media's own start (often a
+        // timecode such as 01:00:00:00), given by available_range.start_time.
+        let origin = available?.start ?? .zero
+        let start = trimmed.start - origin
+        guard start >= .zero else {
+            fail(path.appending("source_range").appending("start_time"),
+                 "\(clipName) starts at \(trimmed.start.secondsText), before its media's available_range starts (\(origin.secondsText))")
+            return nil
+        }
+        references.append((target, referencePath.appending("target_url")))
+        var segment = DocumentSegment(source: target, at: cursor)
+        guard let scalar = timeScalar(of: node, at: path) else { return nil }
+        switch scalar {
+        case .normal:
+            segment.timeRange = TimeRange(start: start, duration: length)
+        case .freeze:
+            segment.freezeFrame = start
+            segment.toDuration = length
+        case .scaled(let numerator, let denominator):
+            let read = length.multiplied(byRatio: numerator.magnitude == 0 ? 0 : Int64(numerator.magnitude), over: denominator)
+            guard read.isNumeric, !read.hasBeenRounded else {
+                fail(path.appending("effects"), "\(clipName): \(length.secondsText) at this speed is not an exact time")
+                return nil
+            }
+            if numerator > 0 {
+                segment.timeRange = TimeRange(start: start, duration: read)
+            } else {
+                // Backwards from the clip's start: the media before it, played in reverse.
+                guard start >= read else {
+                    fail(path.appending("effects"), "\(clipName) plays backwards from \(start.secondsText) for \(read.secondsText) of media, before the media starts")
+                    return nil
+                }
+                segment.timeRange = TimeRange(start: start - read, duration: read)
+                segment.reverse = true
+            }
+            segment.toDuration = length
+        }
+        if let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path) {
+            // What Splice wrote exactly, where OpenTimelineIO's fields are approximate (a double time_scalar).
+            segment.track = kept.sourceTrackID.map { .trackID($0) }
+            if let held = segment.freezeFrame {
+                segment.freezeFrame = kept.sourceRange?.start ?? held
+                segment.freezeSound = kept.freezeSound
+            } else if let ramp = kept.speedRamp {
+                segment.speedRamp = ramp
+                segment.timeRange = kept.sourceRange
+                segment.toDuration = nil
+                segment.reverse = nil
+            } else if let range = kept.sourceRange {
+                segment.timeRange = range
+            }
+        }
+        return (segment, length)
+    }
+
+    /// What a clip's time effects do to the media read.
+    private enum TimeScalar {
+        case normal
+        case freeze
+        /// Media read per second of timeline: `numerator / denominator` (negative: backwards).
+        case scaled(Int64, Int64)
+    }
+
+    /// The clip's speed from its effects (at most one time effect); other effects are refused by name.
+    private mutating func timeScalar(of node: JSONNode, at path: DocumentPath) -> TimeScalar? {
+        var result = TimeScalar.normal
+        var timeEffects = 0
+        for (index, effect) in (node["effects"]?.elements ?? []).enumerated() {
+            let effectPath = path.appending("effects").appending(index)
+            guard let kind = schema(of: effect, at: effectPath) else { return nil }
+            if effect["enabled"].flatMap(Self.bool) == false { continue }
+            switch kind {
+            case "FreezeFrame":
+                timeEffects += 1
+                result = .freeze
+            case "LinearTimeWarp":
+                timeEffects += 1
+                guard case .number(let literal)? = effect["time_scalar"]?.value,
+                      let (numerator, denominator) = TimeSyntax.fraction(decimal: literal) else {
+                    fail(effectPath.appending("time_scalar"), "a LinearTimeWarp needs its time_scalar (a number)")
+                    return nil
+                }
+                result = numerator == 0 ? .freeze : numerator == denominator ? .normal : .scaled(numerator, denominator)
+            default:
+                refuse(effect: effect, kind: kind, at: effectPath)
+            }
+        }
+        if timeEffects > 1 {
+            fail(path.appending("effects"), "a clip with more than one time effect (LinearTimeWarp, FreezeFrame) is not read: combine them into one")
+            return nil
+        }
+        return result
+    }
+
+    // MARK: - Effects and markers
+
+    private mutating func refuseEffects(of node: JSONNode, at path: DocumentPath) {
+        for (index, effect) in (node["effects"]?.elements ?? []).enumerated() {
+            let effectPath = path.appending("effects").appending(index)
+            guard let kind = schema(of: effect, at: effectPath) else { continue }
+            refuse(effect: effect, kind: kind, at: effectPath)
+        }
+    }
+
+    /// Refuses an effect Splice cannot render, by name — or records it as dropped when the options allow.
+    private mutating func refuse(effect: JSONNode, kind: String, at path: DocumentPath) {
+        let name = effect["effect_name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? kind
+        if options.dropsUnsupportedEffects {
+            droppedEffects.append(problem(path, "effect '\(name)' dropped"))
+        } else {
+            fail(path, "effect '\(name)' is not one Splice renders here (LinearTimeWarp and FreezeFrame on clips are); "
+                 + "drop unsupported effects explicitly to render without it")
+        }
+    }
+
+    private mutating func refuseMarkers(of node: JSONNode, at path: DocumentPath) {
+        if let markers = node["markers"]?.elements, !markers.isEmpty {
+            fail(path.appending("markers"), "markers are not read yet")
+        }
+    }
+
+    // MARK: - Schemas and times
+
+    /// The schema name of an OpenTimelineIO object (`"Clip"` for `"Clip.2"`), checked against the versions this
+    /// reader understands; nil (with a problem) for anything else.
+    private mutating func schema(of node: JSONNode, at path: DocumentPath) -> String? {
+        guard node.members != nil else {
+            fail(path, "expected an OpenTimelineIO object, found \(node.kindDescription)")
+            return nil
+        }
+        guard let text = node["OTIO_SCHEMA"]?.string else {
+            fail(path, "an OpenTimelineIO object needs its \"OTIO_SCHEMA\" (e.g. \"Clip.2\")")
+            return nil
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let version = Int(parts[1]) else {
+            fail(path.appending("OTIO_SCHEMA"), "'\(text)' is not a schema name and version (e.g. \"Clip.2\")")
+            return nil
+        }
+        let name = String(parts[0])
+        guard let versions = Self.schemaVersions[name] else {
+            fail(path.appending("OTIO_SCHEMA"), "unknown schema '\(text)': Splice reads \(Self.schemaVersions.keys.sorted().joined(separator: ", "))")
+            return nil
+        }
+        guard versions.contains(version) else {
+            let known = versions.map { "\(name).\($0)" }.joined(separator: ", ")
+            fail(path.appending("OTIO_SCHEMA"), "schema version '\(text)' is not one Splice reads (it reads \(known))")
+            return nil
+        }
+        return name
+    }
+
+    /// A `RationalTime` as an exact time (see ``OpenTimelineIORate``); nil (with a problem) when it is not one.
+    private mutating func rationalTime(_ node: JSONNode, at path: DocumentPath) -> MediaTime? {
+        guard schema(of: node, at: path) == "RationalTime" else {
+            if problems.isEmpty { fail(path, "expected a RationalTime") }
+            return nil
+        }
+        guard case .number(let rateText)? = node["rate"]?.value else {
+            fail(path.appending("rate"), "a RationalTime needs its rate (a number of frames per second)")
+            return nil
+        }
+        guard case .number(let valueText)? = node["value"]?.value else {
+            fail(path.appending("value"), "a RationalTime needs its value (a number of frames)")
+            return nil
+        }
+        guard let rate = OpenTimelineIORate(literal: rateText) else {
+            fail(path.appending("rate"), "rate \(rateText) is not a frame rate (a number > 0)")
+            return nil
+        }
+        guard let time = rate.time(frames: valueText) else {
+            fail(path.appending("value"), "\(valueText) frames at \(rate) is not a time Splice can hold exactly")
+            return nil
+        }
+        return time
+    }
+
+    /// A `TimeRange`, or nil for a missing or null one (and, with a problem, for a malformed one).
+    private mutating func optionalTimeRange(_ node: JSONNode?, at path: DocumentPath) -> TimeRange? {
+        guard let node, node.value != .null else { return nil }
+        guard schema(of: node, at: path) == "TimeRange" else {
+            if problems.isEmpty { fail(path, "expected a TimeRange") }
+            return nil
+        }
+        guard let startNode = node["start_time"], let durationNode = node["duration"] else {
+            fail(path, "a TimeRange needs start_time and duration")
+            return nil
+        }
+        guard let start = rationalTime(startNode, at: path.appending("start_time")),
+              let duration = rationalTime(durationNode, at: path.appending("duration")) else { return nil }
+        guard duration >= .zero else {
+            fail(path.appending("duration"), "a duration is not negative (\(duration.secondsText))")
+            return nil
+        }
+        return TimeRange(start: start, duration: duration)
+    }
+
+    /// The `metadata.splice` object of `node` decoded with the models' own `Codable`; nil when there is none (and,
+    /// with a problem, when it does not decode).
+    private mutating func spliceMetadata<Value: Decodable>(_ type: Value.Type, of node: JSONNode, at path: DocumentPath) -> Value? {
+        guard let kept = node["metadata"]?[OpenTimelineIO.metadataKey], kept.members != nil else { return nil }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(kept.compactText.utf8))
+        } catch {
+            fail(path.appending("metadata").appending(OpenTimelineIO.metadataKey), "Splice's metadata does not read: \(error)")
+            return nil
+        }
+    }
+
+    private static func bool(_ node: JSONNode) -> Bool? {
+        if case .bool(let value) = node.value { return value }
+        return nil
+    }
+
+    // MARK: - Problems
+
+    /// A problem at `path`, with the line and column of the closest value written there.
+    func problem(_ path: DocumentPath, _ message: String) -> DocumentProblem {
+        let position = root.closestPosition(to: path.components)
+        return DocumentProblem(path: path, message: message, line: position?.line, column: position?.column)
+    }
+
+    private mutating func fail(_ path: DocumentPath, _ message: String) {
+        problems.append(problem(path, message))
+    }
+}
+
+extension MediaTime {
+    /// Seconds with three decimals, for messages: `3.500 s`.
+    var secondsText: String {
+        guard isNumeric else { return description }
+        return String(format: "%.3f s", seconds)
+    }
+}
+
+/// What Splice keeps in a Timeline's `metadata.splice`.
+struct SpliceTimelineMetadata: Decodable {
+    var videoComposition: MutableVideoComposition?
+    var audioMix: MutableAudioMix?
+    var export: DocumentExport?
+    var naturalSize: Size?
+}
+
+/// What Splice keeps in a Track's `metadata.splice`.
+struct SpliceTrackMetadata: Decodable {
+    var trackID: Int32?
+    var preferredVolume: Double?
+}
+
+/// What Splice keeps in a Clip's `metadata.splice`.
+struct SpliceClipMetadata: Decodable {
+    /// The exact source range read (a time_scalar is only a double).
+    var sourceRange: TimeRange?
+    var sourceTrackID: Int32?
+    var speedRamp: SpeedRamp?
+    var freezeSound: FreezeFrameSound?
+}
