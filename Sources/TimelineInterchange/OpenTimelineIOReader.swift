@@ -243,6 +243,7 @@ struct OpenTimelineIOReader {
         references.append((target, referencePath.appending("target_url")))
         var segment = DocumentSegment(source: target, at: cursor)
         guard let scalar = timeScalar(of: node, at: path) else { return nil }
+        let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path)
         switch scalar {
         case .normal:
             segment.timeRange = TimeRange(start: start, duration: length)
@@ -250,6 +251,13 @@ struct OpenTimelineIOReader {
             segment.freezeFrame = start
             segment.toDuration = length
         case .scaled(let numerator, let denominator):
+            if let range = kept?.sourceRange {
+                // Splice wrote the exact range: the double time_scalar only approximates it.
+                segment.timeRange = range
+                segment.reverse = numerator < 0 ? true : nil
+                segment.toDuration = length
+                break
+            }
             let read = length.multiplied(byRatio: numerator.magnitude == 0 ? 0 : Int64(numerator.magnitude), over: denominator)
             guard read.isNumeric, !read.hasBeenRounded else {
                 fail(path.appending("effects"), "\(clipName): \(length.secondsText) at this speed is not an exact time")
@@ -268,7 +276,7 @@ struct OpenTimelineIOReader {
             }
             segment.toDuration = length
         }
-        if let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path) {
+        if let kept {
             // What Splice wrote exactly, where OpenTimelineIO's fields are approximate (a double time_scalar).
             segment.track = kept.sourceTrackID.map { .trackID($0) }
             if let held = segment.freezeFrame {

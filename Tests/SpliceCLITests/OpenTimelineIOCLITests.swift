@@ -59,6 +59,29 @@ struct OpenTimelineIOCLITests {
         #expect(segments[2].timeMapping.source == TimeRange(start: .zero, duration: MediaTime(value: 3, timescale: 2)))
     }
 
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func theCanonicalEditConvertsToOTIOAndRendersFromIt() async throws {
+        let scratch = try ScratchDirectory("otio-cli-write")
+        defer { scratch.remove() }
+        let timeline = scratch.file("canonical.otio")
+        let converted = try await SpliceTool.run(["convert", Package.example("canonical-edit.json").path, "-o", timeline.path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let printed = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(timeline.duration(), [(t.kind, len(t)) for t in timeline.tracks])
+            """, [timeline.path])
+        // Two clips of 4 s on the video track; the music on its own audio track; the clips' sound on another.
+        #expect(printed.hasPrefix("RationalTime(240, 30) ["), "\(printed)")
+        #expect(printed.contains("('Video', 2)"), "\(printed)")
+        let movie = scratch.file("canonical.mp4")
+        let exported = try await SpliceTool.run(["export", timeline.path, "-o", movie.path, "--progress", "none"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let asset = try await Asset.load(from: movie)
+        #expect(asset.tracks(withMediaType: .video).first?.video?.frameCount == 240)
+    }
+
     @Test func aTimelineWithMissingMediaIsInvalidInput() async throws {
         let scratch = try ScratchDirectory("otio-cli-missing")
         defer { scratch.remove() }
