@@ -48,6 +48,8 @@ public enum OpenTimelineIO {
         public var droppedEffects: [DocumentProblem]
         /// Every media file named, as written, with the path of its `target_url` in the file.
         public var sourceReferences: [(source: String, path: DocumentPath)]
+        /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
+        public var transitions: [Transition]
         /// The clip (its JSON path in the file) each segment of ``document`` came from, by the segment's document
         /// path (`composition.tracks[0].segments[2]`); also each track's.
         public var origins: [DocumentPath: DocumentPath]
@@ -87,7 +89,8 @@ public enum OpenTimelineIO {
         guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
         return ImportedTimeline(
             document: document, name: reader.name, globalStartTime: reader.globalStartTime,
-            droppedEffects: reader.droppedEffects, sourceReferences: reader.references, origins: reader.segmentOrigins)
+            droppedEffects: reader.droppedEffects, sourceReferences: reader.references, transitions: reader.transitions,
+            origins: reader.segmentOrigins)
     }
 
     /// Reads the `.otio` file at `url` and loads it as a document: every media file described (relative
@@ -108,12 +111,12 @@ public enum OpenTimelineIO {
         let timeline = try read(from: url, options: options)
         let loader = assetLoader ?? CompositionDocument.nestingAssetLoader(
             intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url])
-        let (assets, problems) = try await DocumentSources.load(
+        let (assets, loadProblems) = try await DocumentSources.load(
             timeline.sourceReferences, folder: url.deletingLastPathComponent(), loader: loader)
-        guard problems.isEmpty else { throw DocumentError(url: url, problems: located(problems, in: url)) }
+        guard loadProblems.isEmpty else { throw DocumentError(url: url, problems: located(loadProblems, in: url)) }
+        var loaded: LoadedDocument
         do {
-            let loaded = try timeline.document.compiled(assets: assets, url: url, form: .openTimelineIO)
-            return (loaded, timeline)
+            loaded = try timeline.document.compiled(assets: assets, url: url, form: .openTimelineIO)
         } catch {
             // The document's paths mean nothing to the author of the .otio file: point at the clips instead.
             let mapped = error.problems.map { problem -> DocumentProblem in
@@ -128,6 +131,28 @@ public enum OpenTimelineIO {
             }
             throw DocumentError(url: url, problems: located(mapped, in: url))
         }
+        guard !timeline.transitions.isEmpty else { return (loaded, timeline) }
+        // Transitions need the sources' placements: drawn over the compiled composition, then checked.
+        var problems: [DocumentProblem] = []
+        if timeline.transitions.contains(where: { $0.mediaType == .video }) {
+            let (video, drawn) = videoComposition(
+                drawing: timeline.transitions, over: loaded.composition, base: loaded.videoComposition)
+            problems += drawn
+            problems += video.validate(for: loaded.composition).map {
+                DocumentProblem(path: DocumentPath(), message: "the transitions' video composition: \($0.message)")
+            }
+            loaded.videoComposition = video
+            loaded.document.videoComposition = video
+        }
+        if let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
+            problems += mix.validate(for: loaded.composition).map {
+                DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
+            }
+            loaded.audioMix = mix
+            loaded.document.audioMix = mix
+        }
+        guard problems.isEmpty else { throw DocumentError(url: url, problems: located(problems, in: url)) }
+        return (loaded, timeline)
     }
 
     /// `problems` with the line and column of their paths in the file (read again: only on failure).

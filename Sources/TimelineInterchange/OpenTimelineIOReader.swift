@@ -32,6 +32,10 @@ struct OpenTimelineIOReader {
     private(set) var name: String?
 
     private var root = JSONNode(.null)
+    /// The transitions read, their tracks named by their entries in ``videoTracks`` / ``audioTracks``.
+    private var pendingTransitions: [(mediaType: MediaType, from: Int, to: Int, range: TimeRange, style: VideoTransitionStyle, path: DocumentPath)] = []
+    /// The transitions, with the composition track IDs (set by ``read(_:)``).
+    private(set) var transitions: [OpenTimelineIO.Transition] = []
     private var spliceTimeline: SpliceTimelineMetadata?
     private var videoTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
     private var audioTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
@@ -97,6 +101,10 @@ struct OpenTimelineIOReader {
     private mutating func makeDocument(export: DocumentExport?) -> CompositionDocument {
         var tracks: [DocumentTrack] = []
         let entries = videoTracks.reversed() + audioTracks
+        // Entry → position in `entries`, for the transitions' tracks.
+        func position(_ mediaType: MediaType, _ entry: Int) -> Int {
+            mediaType == .video ? videoTracks.count - 1 - entry : videoTracks.count + entry
+        }
         // IDs kept in the file's metadata when every track has one and they are distinct; else 1, 2, … in order.
         let kept = entries.map(\.track.trackID)
         let keepsIDs = !kept.contains(0) && Set(kept).count == kept.count
@@ -109,6 +117,12 @@ struct OpenTimelineIOReader {
             }
             segmentOrigins[DocumentPath("composition.tracks").appending(index)] = entry.path
             tracks.append(track)
+        }
+        transitions = pendingTransitions.map { pending in
+            OpenTimelineIO.Transition(
+                mediaType: pending.mediaType, fromTrackID: tracks[position(pending.mediaType, pending.from)].trackID,
+                toTrackID: tracks[position(pending.mediaType, pending.to)].trackID, timeRange: pending.range,
+                style: pending.style, path: pending.path)
         }
         return CompositionDocument(
             composition: DocumentComposition(naturalSize: spliceTimeline?.naturalSize, tracks: tracks),
@@ -131,23 +145,62 @@ struct OpenTimelineIOReader {
         }
         refuseEffects(of: node, at: path)
         refuseMarkers(of: node, at: path)
-        var segments: [DocumentSegment] = []
-        var origins: [DocumentPath] = []
+        // A transition overlaps the clips on both sides of a cut, so the incoming clip goes on a second lane (A/B
+        // roll): each transition switches lanes.
+        var lanes: [[(segment: DocumentSegment, origin: DocumentPath)]] = [[], []]
+        var lane = 0
         var cursor = MediaTime.zero
+        /// The clip just read (its lane and index) when the item before the current one was a clip.
+        var previous: (lane: Int, index: Int)?
+        /// A transition waiting for its incoming clip.
+        var pending: (style: VideoTransitionStyle, inOffset: MediaTime, outOffset: MediaTime, path: DocumentPath, fromLane: Int)?
+        var laneTransitions: [(from: Int, to: Int, range: TimeRange, style: VideoTransitionStyle, path: DocumentPath)] = []
         for (index, child) in (node["children"]?.elements ?? []).enumerated() {
             let childPath = path.appending("children").appending(index)
             guard let kind = schema(of: child, at: childPath) else { continue }
             switch kind {
             case "Clip":
-                guard let (segment, length) = readClip(child, at: childPath, cursor: cursor) else { continue }
-                if let segment {
-                    segments.append(segment)
-                    origins.append(childPath)
+                guard let (read, length) = readClip(child, at: childPath, cursor: cursor) else {
+                    previous = nil
+                    pending = nil
+                    continue
+                }
+                if var segment = read {
+                    if let transition = pending {
+                        // The incoming clip starts in_offset before the cut, on the other lane, with as much more media.
+                        guard isPlain(segment), let range = segment.timeRange, range.start >= transition.inOffset,
+                              length >= transition.outOffset else {
+                            fail(transition.path, "the clip after this transition needs in_offset (\(transition.inOffset.secondsText)) of media before its start, at normal speed, and must last at least out_offset")
+                            pending = nil
+                            continue
+                        }
+                        segment.timeRange = TimeRange(start: range.start - transition.inOffset, duration: range.duration + transition.inOffset)
+                        segment.at = cursor - transition.inOffset
+                        lane = 1 - transition.fromLane
+                        laneTransitions.append((
+                            transition.fromLane, lane,
+                            TimeRange(start: cursor - transition.inOffset, duration: transition.inOffset + transition.outOffset),
+                            transition.style, transition.path))
+                        pending = nil
+                    }
+                    lanes[lane].append((segment, childPath))
+                    previous = (lane, lanes[lane].count - 1)
+                } else {
+                    previous = nil
+                    if let transition = pending {
+                        fail(transition.path, "a transition joins two enabled clips")
+                        pending = nil
+                    }
                 }
                 cursor = cursor + length
             case "Gap":
                 refuseEffects(of: child, at: childPath)
                 refuseMarkers(of: child, at: childPath)
+                if let transition = pending {
+                    fail(transition.path, "a transition joins two clips; this one is followed by a Gap")
+                    pending = nil
+                }
+                previous = nil
                 guard let range = optionalTimeRange(child["source_range"], at: childPath.appending("source_range")) else {
                     if child["source_range"]?.value ?? .null == .null {
                         fail(childPath.appending("source_range"), "a Gap needs its source_range: its length")
@@ -156,18 +209,86 @@ struct OpenTimelineIOReader {
                 }
                 cursor = cursor + range.duration
             case "Transition":
-                fail(childPath, "transitions are not read yet")
+                guard let transition = readTransition(child, at: childPath, mediaType: mediaType) else {
+                    previous = nil
+                    continue
+                }
+                guard let outgoing = previous, pending == nil else {
+                    fail(childPath, "a transition joins two clips; this one does not follow a clip")
+                    continue
+                }
+                var segment = lanes[outgoing.lane][outgoing.index].segment
+                guard isPlain(segment), let range = segment.timeRange else {
+                    fail(childPath, "a transition next to a time effect (speed, reverse, freeze) is not read")
+                    continue
+                }
+                // The outgoing clip plays on for out_offset past the cut.
+                segment.timeRange = TimeRange(start: range.start, duration: range.duration + transition.outOffset)
+                lanes[outgoing.lane][outgoing.index].segment = segment
+                pending = (transition.style, transition.inOffset, transition.outOffset, childPath, outgoing.lane)
+                previous = nil
             case "Stack", "Track":
                 fail(childPath, "a nested \(kind) inside a Track is not read yet")
+                previous = nil
             default:
                 fail(childPath, "a Track holds Clips, Gaps, Transitions and Stacks, not a \(kind)")
             }
         }
+        if let transition = pending { fail(transition.path, "a transition joins two clips; this one ends the track") }
         let kept = spliceMetadata(SpliceTrackMetadata.self, of: node, at: path)
-        let track = DocumentTrack(trackID: kept?.trackID ?? 0, mediaType: mediaType, segments: segments,
-                                  preferredVolume: kept?.preferredVolume,
-                                  isEnabled: node["enabled"].flatMap(Self.bool) == false ? false : nil)
-        if mediaType == .video { videoTracks.append((track, path, origins)) } else { audioTracks.append((track, path, origins)) }
+        let isEnabled: Bool? = node["enabled"].flatMap(Self.bool) == false ? false : nil
+        let firstEntry = mediaType == .video ? videoTracks.count : audioTracks.count
+        for transition in laneTransitions {
+            pendingTransitions.append((mediaType, firstEntry + transition.from, firstEntry + transition.to,
+                                       transition.range, transition.style, transition.path))
+        }
+        for (laneIndex, laneSegments) in lanes.enumerated() where laneIndex == 0 || !laneSegments.isEmpty {
+            let track = DocumentTrack(trackID: laneIndex == 0 ? kept?.trackID ?? 0 : 0, mediaType: mediaType,
+                                      segments: laneSegments.map(\.segment),
+                                      preferredVolume: kept?.preferredVolume, isEnabled: isEnabled)
+            let entry = (track, path, laneSegments.map(\.origin))
+            if mediaType == .video { videoTracks.append(entry) } else { audioTracks.append(entry) }
+        }
+    }
+
+    /// True for a segment that plays its range forwards at normal speed (a transition can extend it).
+    private func isPlain(_ segment: DocumentSegment) -> Bool {
+        segment.toDuration == nil && segment.reverse != true && segment.freezeFrame == nil && segment.speedRamp == nil
+    }
+
+    /// A Transition's offsets and style; nil (with a problem) for one Splice cannot draw.
+    private mutating func readTransition(
+        _ node: JSONNode, at path: DocumentPath, mediaType: MediaType
+    ) -> (style: VideoTransitionStyle, inOffset: MediaTime, outOffset: MediaTime)? {
+        let type = node["transition_type"]?.string ?? ""
+        let name = node["name"]?.string ?? ""
+        let style: VideoTransitionStyle
+        switch type {
+        case "SMPTE_Dissolve":
+            style = .crossDissolve
+        case "Custom_Transition" where mediaType == .video:
+            guard let named = VideoTransitionStyle.allCases.first(where: {
+                $0.rawValue.lowercased() == name.lowercased() || "\($0)".lowercased() == name.lowercased()
+            }) else {
+                fail(path, "custom transition '\(name)' has no equivalent in Splice's transitions (\(VideoTransitionStyle.allCases.map { "\($0)" }.joined(separator: ", ")))")
+                return nil
+            }
+            style = named
+        default:
+            fail(path.appending("transition_type"), "transition '\(type.isEmpty ? name : type)' is not one Splice renders\(mediaType == .audio ? " on sound (SMPTE_Dissolve is: a crossfade)" : " (SMPTE_Dissolve, or a Custom_Transition named after one of Splice's transitions)")")
+            return nil
+        }
+        guard let inNode = node["in_offset"], let outNode = node["out_offset"] else {
+            fail(path, "a Transition needs in_offset and out_offset")
+            return nil
+        }
+        guard let inOffset = rationalTime(inNode, at: path.appending("in_offset")),
+              let outOffset = rationalTime(outNode, at: path.appending("out_offset")) else { return nil }
+        guard inOffset >= .zero, outOffset >= .zero, inOffset + outOffset > .zero else {
+            fail(path, "a transition lasts in_offset + out_offset > 0, with neither negative")
+            return nil
+        }
+        return (style, inOffset, outOffset)
     }
 
     // MARK: - Clips

@@ -31,18 +31,23 @@ enum InterchangeMedia {
 
     /// Every picture of `url` as the ffmpeg CLI decodes it (averaged to one pixel), read back as framecodes.
     static func shownFrames(of url: URL) async throws -> [Shown] {
+        try await averageColours(of: url).map { colour in
+            let (red, green, blue) = (colour[0], colour[1], colour[2])
+            if red + green + blue < 24 { return .black }
+            let frame = Int((Double(red + 252 - green) / 8).rounded())
+            return Shown(blue: blue < 128 ? 64 : 192, frame: frame)
+        }
+    }
+
+    /// Every picture of `url` as the ffmpeg CLI decodes it, averaged to one RGB pixel.
+    static func averageColours(of url: URL) async throws -> [[Int]] {
         let scratch = try ScratchDirectory("frames")
         defer { scratch.remove() }
         let raw = scratch.file("frames.rgb")
         _ = try await run(tool: "ffmpeg", ["-v", "error", "-i", url.path, "-fps_mode", "passthrough", "-vf", "scale=1:1:flags=area",
                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path])
         let bytes = [UInt8](try Data(contentsOf: raw))
-        return stride(from: 0, to: bytes.count - 2, by: 3).map { index in
-            let (red, green, blue) = (Int(bytes[index]), Int(bytes[index + 1]), Int(bytes[index + 2]))
-            if red + green + blue < 24 { return .black }
-            let frame = Int((Double(red + 252 - green) / 8).rounded())
-            return Shown(blue: blue < 128 ? 64 : 192, frame: frame)
-        }
+        return stride(from: 0, to: bytes.count - 2, by: 3).map { index in bytes[index..<index + 3].map(Int.init) }
     }
 
     /// `ffprobe`'s duration of the first stream of `kind` (`v` or `a`) in `url`, in seconds as it prints it.
