@@ -48,6 +48,9 @@ public enum OpenTimelineIO {
         public var droppedEffects: [DocumentProblem]
         /// Every media file named, as written, with the path of its `target_url` in the file.
         public var sourceReferences: [(source: String, path: DocumentPath)]
+        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. Splice's exports
+        /// carry no chapters: `splice export` lists them; the models have no place for them.
+        public var markers: [Marker]
         /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
         public var transitions: [Transition]
         /// The clip (its JSON path in the file) each segment of ``document`` came from, by the segment's document
@@ -89,7 +92,8 @@ public enum OpenTimelineIO {
         guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
         return ImportedTimeline(
             document: document, name: reader.name, globalStartTime: reader.globalStartTime,
-            droppedEffects: reader.droppedEffects, sourceReferences: reader.references, transitions: reader.transitions,
+            droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
+            transitions: reader.transitions,
             origins: reader.segmentOrigins)
     }
 
@@ -169,6 +173,21 @@ public enum OpenTimelineIO {
 }
 
 extension OpenTimelineIO {
+    /// A marker of a timeline: a named point or range, OpenTimelineIO's `Marker` placed in composition time.
+    public struct Marker: Sendable, Hashable {
+        /// The marker's name.
+        public var name: String
+        /// Composition time it marks (a zero duration for a point); a marker on a sped-up clip is placed where its
+        /// media time plays, one on a held picture at the clip's start.
+        public var timeRange: TimeRange
+        /// OpenTimelineIO's colour name (`RED`, `GREEN`, …), if any.
+        public var color: String?
+        /// The marker's comment, if any.
+        public var comment: String?
+        /// Where the Marker is in the `.otio` file.
+        public var path: DocumentPath
+    }
+
     /// The key under `metadata` where Splice keeps what OpenTimelineIO has no field for (exact source ranges, track
     /// IDs, speed ramps, the video composition, audio mix and export settings), read back when the file is read.
     public static let metadataKey = "splice"

@@ -36,6 +36,8 @@ struct OpenTimelineIOReader {
     private var pendingTransitions: [(mediaType: MediaType, from: Int, to: Int, range: TimeRange, style: VideoTransitionStyle, path: DocumentPath)] = []
     /// The transitions, with the composition track IDs (set by ``read(_:)``).
     private(set) var transitions: [OpenTimelineIO.Transition] = []
+    /// The markers read, in composition time.
+    private(set) var markers: [OpenTimelineIO.Marker] = []
     private var spliceTimeline: SpliceTimelineMetadata?
     private var videoTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
     private var audioTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
@@ -82,7 +84,7 @@ struct OpenTimelineIOReader {
             export = DocumentExport(timeRange: range)
         }
         refuseEffects(of: stack, at: stackPath)
-        refuseMarkers(of: stack, at: stackPath)
+        readMarkers(of: stack, at: stackPath) { $0 }
         for (index, child) in (stack["children"]?.elements ?? []).enumerated() {
             let childPath = stackPath.appending("children").appending(index)
             guard let kind = schema(of: child, at: childPath) else { continue }
@@ -144,7 +146,7 @@ struct OpenTimelineIOReader {
             fail(path.appending("source_range"), "a trimmed Track (a source_range on the track) is not read: trim its items instead")
         }
         refuseEffects(of: node, at: path)
-        refuseMarkers(of: node, at: path)
+        readMarkers(of: node, at: path) { $0 }
         // A transition overlaps the clips on both sides of a cut, so the incoming clip goes on a second lane (A/B
         // roll): each transition switches lanes.
         var lanes: [[(segment: DocumentSegment, origin: DocumentPath)]] = [[], []]
@@ -195,7 +197,6 @@ struct OpenTimelineIOReader {
                 cursor = cursor + length
             case "Gap":
                 refuseEffects(of: child, at: childPath)
-                refuseMarkers(of: child, at: childPath)
                 if let transition = pending {
                     fail(transition.path, "a transition joins two clips; this one is followed by a Gap")
                     pending = nil
@@ -207,6 +208,7 @@ struct OpenTimelineIOReader {
                     }
                     continue
                 }
+                readMarkers(of: child, at: childPath) { [cursor] in cursor + ($0 - range.start) }
                 cursor = cursor + range.duration
             case "Transition":
                 guard let transition = readTransition(child, at: childPath, mediaType: mediaType) else {
@@ -296,7 +298,6 @@ struct OpenTimelineIOReader {
     /// The segment of a clip (nil for a disabled clip, which shows nothing) and its length in the track; nil after
     /// a problem.
     private mutating func readClip(_ node: JSONNode, at path: DocumentPath, cursor: MediaTime) -> (DocumentSegment?, MediaTime)? {
-        refuseMarkers(of: node, at: path)
         let clipName = node["name"]?.string.map { "'\($0)'" } ?? "the clip"
         // The media: Clip.2 keeps several references by key and names the active one; Clip.1 has one.
         let referencePath: DocumentPath
@@ -365,6 +366,15 @@ struct OpenTimelineIOReader {
         var segment = DocumentSegment(source: target, at: cursor)
         guard let scalar = timeScalar(of: node, at: path) else { return nil }
         let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path)
+        // A clip's markers are in its media's time: placed where that time plays (a held picture: at the clip's start).
+        readMarkers(of: node, at: path) { time in
+            switch scalar {
+            case .normal: return cursor + (time - trimmed.start)
+            case .freeze: return cursor
+            case .scaled(let numerator, let denominator):
+                return cursor + (time - trimmed.start).multiplied(byRatio: denominator, over: numerator)
+            }
+        }
         switch scalar {
         case .normal:
             segment.timeRange = TimeRange(start: start, duration: length)
@@ -475,9 +485,22 @@ struct OpenTimelineIOReader {
         }
     }
 
-    private mutating func refuseMarkers(of node: JSONNode, at path: DocumentPath) {
-        if let markers = node["markers"]?.elements, !markers.isEmpty {
-            fail(path.appending("markers"), "markers are not read yet")
+    /// Reads the markers of `node`, placing each in composition time with `place` (from the item's own time).
+    private mutating func readMarkers(of node: JSONNode, at path: DocumentPath, place: (MediaTime) -> MediaTime) {
+        for (index, marker) in (node["markers"]?.elements ?? []).enumerated() {
+            let markerPath = path.appending("markers").appending(index)
+            guard schema(of: marker, at: markerPath) == "Marker" else {
+                if problems.isEmpty { fail(markerPath, "expected a Marker") }
+                continue
+            }
+            guard let range = optionalTimeRange(marker["marked_range"], at: markerPath.appending("marked_range")) else {
+                if marker["marked_range"]?.value ?? .null == .null { fail(markerPath, "a Marker needs its marked_range") }
+                continue
+            }
+            markers.append(OpenTimelineIO.Marker(
+                name: marker["name"]?.string ?? "", timeRange: TimeRange(start: place(range.start), end: place(range.end)),
+                color: marker["color"]?.string, comment: marker["comment"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+                path: markerPath))
         }
     }
 

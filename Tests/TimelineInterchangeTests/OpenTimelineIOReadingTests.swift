@@ -24,10 +24,13 @@ struct OpenTimelineIOReadingTests {
         video = otio.schema.Track(name="V1", kind=otio.schema.TrackKind.Video)
         timeline.tracks.append(video)
         video.append(clip("a", a, 10, 24))
-        video.append(otio.schema.Gap(source_range=TR(RT(0, ntsc), RT(12, ntsc))))
+        gap = otio.schema.Gap(source_range=TR(RT(0, ntsc), RT(12, ntsc)))
+        gap.markers.append(otio.schema.Marker(name="in the gap", marked_range=TR(RT(3, ntsc), RT(0, ntsc))))
+        video.append(gap)
         video.append(clip("b", b, 5, 24, rate=ntsc))
         fast = clip("a fast", a, 40, 12)
         fast.effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
+        fast.markers.append(otio.schema.Marker(name="fast", marked_range=TR(RT(46, 23.976), RT(4, 23.976)), color="RED"))
         video.append(fast)
         frozen = clip("a frozen", a, 50, 6)
         frozen.effects.append(otio.schema.FreezeFrame())
@@ -36,6 +39,7 @@ struct OpenTimelineIOReadingTests {
         timeline.tracks.append(audio)
         audio.append(clip("a sound", a, 0, 54))
         audio.append(clip("b sound", b, 0, 24))
+        timeline.tracks.markers.append(otio.schema.Marker(name="top", marked_range=TR(RT(5, ntsc), RT(2, ntsc)), comment="c"))
         otio.adapters.write_to_file(timeline, path)
         print(timeline.duration().value, timeline.duration().rate)
         """
@@ -62,6 +66,14 @@ struct OpenTimelineIOReadingTests {
         #expect(timeline.name == "edit")
         #expect(timeline.globalStartTime == MediaTime(seconds: 3600))
         let frame = InterchangeMedia.frameDuration
+        // Markers in composition time: the top one as written, the gap's from the gap's start (frame 24), the
+        // sped-up clip's media frame 46 where it plays (60 + (46 − 40) / 2 = 63), its 4 frames of media played in 2.
+        #expect(timeline.markers.map(\.name) == ["top", "in the gap", "fast"])
+        #expect(timeline.markers.map(\.timeRange) == [
+            TimeRange(start: frame * 5, duration: frame * 2), TimeRange(start: frame * 27, duration: .zero),
+            TimeRange(start: frame * 63, duration: frame * 2),
+        ])
+        #expect(timeline.markers.map(\.comment) == ["c", nil, nil])
         #expect(loaded.composition.duration == frame * 78)
         let video = try #require(loaded.composition.tracks(withMediaType: .video).first)
         #expect(video.segments.map(\.timeMapping.target.start) == [0, 24, 36, 60, 72].map { frame * $0 })
