@@ -53,6 +53,10 @@ public enum OpenTimelineIO {
         public var markers: [Marker]
         /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
         public var transitions: [Transition]
+        /// The documents of the timeline's nested Stacks, by the file their segments name (in a folder of the
+        /// temporary directory); ``OpenTimelineIO/load(from:options:assetLoader:)`` writes them there before the
+        /// sources are described, and the export pre-composes them as nested compositions.
+        public var nestedDocuments: [URL: CompositionDocument]
         /// The clip (its JSON path in the file) each segment of ``document`` came from, by the segment's document
         /// path (`composition.tracks[0].segments[2]`); also each track's.
         public var origins: [DocumentPath: DocumentPath]
@@ -88,12 +92,14 @@ public enum OpenTimelineIO {
         } catch {
             throw fail("JSON syntax error: \(error.message)", line: error.position.line, column: error.position.column)
         }
-        var reader = OpenTimelineIOReader(url: url, options: options)
+        let nestedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-otio-\(UUID().uuidString)")
+        var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
         guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
         return ImportedTimeline(
             document: document, name: reader.name, globalStartTime: reader.globalStartTime,
             droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
             transitions: reader.transitions,
+            nestedDocuments: Dictionary(reader.nestedDocuments.map { ($0.file, $0.document) }, uniquingKeysWith: { first, _ in first }),
             origins: reader.segmentOrigins)
     }
 
@@ -115,6 +121,15 @@ public enum OpenTimelineIO {
         let timeline = try read(from: url, options: options)
         let loader = assetLoader ?? CompositionDocument.nestingAssetLoader(
             intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url])
+        for (file, document) in timeline.nestedDocuments {
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(JSONText.pretty(document).utf8).write(to: file)
+            } catch {
+                throw DocumentError(url: url, problems: [DocumentProblem(
+                    path: DocumentPath(), message: "cannot write a nested Stack's document to \(file.path): \(error.localizedDescription)")])
+            }
+        }
         let (assets, loadProblems) = try await DocumentSources.load(
             timeline.sourceReferences, folder: url.deletingLastPathComponent(), loader: loader)
         guard loadProblems.isEmpty else { throw DocumentError(url: url, problems: located(loadProblems, in: url)) }

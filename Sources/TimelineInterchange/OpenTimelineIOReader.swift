@@ -36,6 +36,12 @@ struct OpenTimelineIOReader {
     private var pendingTransitions: [(mediaType: MediaType, from: Int, to: Int, range: TimeRange, style: VideoTransitionStyle, path: DocumentPath)] = []
     /// The transitions, with the composition track IDs (set by ``read(_:)``).
     private(set) var transitions: [OpenTimelineIO.Transition] = []
+    /// Where the documents of nested Stacks are to be written (by ``OpenTimelineIO/load(from:options:assetLoader:)``).
+    let nestedFolder: URL
+    /// The documents of nested Stacks, each with the file its segment names.
+    private(set) var nestedDocuments: [(file: URL, document: CompositionDocument)] = []
+    /// How many Stacks deep the reader is.
+    private var nestingDepth = 0
     /// The markers read, in composition time.
     private(set) var markers: [OpenTimelineIO.Marker] = []
     private var spliceTimeline: SpliceTimelineMetadata?
@@ -43,9 +49,10 @@ struct OpenTimelineIOReader {
     private var audioTracks: [(track: DocumentTrack, path: DocumentPath, origins: [DocumentPath])] = []
 
     /// A reader of the file at `url`.
-    init(url: URL, options: OpenTimelineIO.ReadingOptions) {
+    init(url: URL, options: OpenTimelineIO.ReadingOptions, nestedFolder: URL) {
         self.url = url
         self.options = options
+        self.nestedFolder = nestedFolder
     }
 
     /// The schemas this reader understands, by name, with the versions it reads.
@@ -133,14 +140,15 @@ struct OpenTimelineIOReader {
 
     // MARK: - Tracks
 
-    private mutating func readTrack(_ node: JSONNode, at path: DocumentPath) {
+    @discardableResult
+    private mutating func readTrack(_ node: JSONNode, at path: DocumentPath) -> MediaTime {
         let mediaType: MediaType
         switch node["kind"]?.string {
         case "Video": mediaType = .video
         case "Audio": mediaType = .audio
         case let other:
             fail(path.appending("kind"), "a Track's kind is \"Video\" or \"Audio\", not \(other.map { "\"\($0)\"" } ?? node["kind"]?.kindDescription ?? "missing")")
-            return
+            return .zero
         }
         if let range = node["source_range"], range.value != .null {
             fail(path.appending("source_range"), "a trimmed Track (a source_range on the track) is not read: trim its items instead")
@@ -229,8 +237,17 @@ struct OpenTimelineIOReader {
                 lanes[outgoing.lane][outgoing.index].segment = segment
                 pending = (transition.style, transition.inOffset, transition.outOffset, childPath, outgoing.lane)
                 previous = nil
-            case "Stack", "Track":
-                fail(childPath, "a nested \(kind) inside a Track is not read yet")
+            case "Stack":
+                if let transition = pending {
+                    fail(transition.path, "a transition into a nested Stack is not read")
+                    pending = nil
+                }
+                previous = nil
+                guard let (segment, length) = readNestedStack(child, at: childPath, cursor: cursor) else { continue }
+                if let segment { lanes[lane].append((segment, childPath)) }
+                cursor = cursor + length
+            case "Track":
+                fail(childPath, "a Track directly inside a Track is not read: put it in a Stack")
                 previous = nil
             default:
                 fail(childPath, "a Track holds Clips, Gaps, Transitions and Stacks, not a \(kind)")
@@ -251,6 +268,52 @@ struct OpenTimelineIOReader {
             let entry = (track, path, laneSegments.map(\.origin))
             if mediaType == .video { videoTracks.append(entry) } else { audioTracks.append(entry) }
         }
+        return cursor
+    }
+
+    /// A Stack inside a track: its tracks become a composition document of their own (``nestedDocuments``), which
+    /// the track shows as a nested composition — pre-composed by the export, as documents named as sources are.
+    /// Returns the segment (nil for a disabled stack) and its length in the track; nil after a problem.
+    private mutating func readNestedStack(_ node: JSONNode, at path: DocumentPath, cursor: MediaTime) -> (DocumentSegment?, MediaTime)? {
+        refuseEffects(of: node, at: path)
+        // The nested tracks are read as a timeline of their own, with this reader's state set aside.
+        let saved = (videoTracks, audioTracks, pendingTransitions, segmentOrigins, markers.count)
+        (videoTracks, audioTracks, pendingTransitions) = ([], [], [])
+        nestingDepth += 1
+        defer { nestingDepth -= 1 }
+        var duration = MediaTime.zero
+        readMarkers(of: node, at: path) { $0 }
+        for (index, child) in (node["children"]?.elements ?? []).enumerated() {
+            let childPath = path.appending("children").appending(index)
+            guard let kind = schema(of: child, at: childPath) else { continue }
+            guard kind == "Track" else {
+                fail(childPath, "a Stack holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
+                continue
+            }
+            duration = Swift.max(duration, readTrack(child, at: childPath))
+        }
+        if !pendingTransitions.isEmpty {
+            fail(path, "transitions inside a nested Stack are not read (only in the timeline's own tracks)")
+        }
+        let nested = makeDocument(export: nil)
+        let nestedMarkers = markers.count - saved.4
+        (videoTracks, audioTracks, pendingTransitions, segmentOrigins) = (saved.0, saved.1, saved.2, saved.3)
+        let trimmed = optionalTimeRange(node["source_range"], at: path.appending("source_range"))
+            ?? TimeRange(start: .zero, duration: duration)
+        // The nested markers were placed in the nested composition's time: move them to this one's.
+        for index in markers.indices.suffix(nestedMarkers) {
+            markers[index].timeRange = TimeRange(start: markers[index].timeRange.start - trimmed.start + cursor,
+                                                 duration: markers[index].timeRange.duration)
+        }
+        guard trimmed.duration > .zero else {
+            fail(path, "the nested Stack lasts 0 s")
+            return nil
+        }
+        if node["enabled"].flatMap(Self.bool) == false { return (nil, trimmed.duration) }
+        let file = nestedFolder.appendingPathComponent("stack-\(nestedDocuments.count + 1).json")
+        nestedDocuments.append((file, nested))
+        references.append((file.path, path))
+        return (DocumentSegment(source: file.path, timeRange: trimmed, at: cursor), trimmed.duration)
     }
 
     /// True for a segment that plays its range forwards at normal speed (a transition can extend it).
@@ -363,7 +426,9 @@ struct OpenTimelineIOReader {
             return nil
         }
         references.append((target, referencePath.appending("target_url")))
-        var segment = DocumentSegment(source: target, at: cursor)
+        // A nested Stack's document is saved elsewhere: its sources are named by absolute path.
+        let source = nestingDepth == 0 ? target : DocumentSources.url(for: target, folder: url.deletingLastPathComponent()).path
+        var segment = DocumentSegment(source: source, at: cursor)
         guard let scalar = timeScalar(of: node, at: path) else { return nil }
         let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path)
         // A clip's markers are in its media's time: placed where that time plays (a held picture: at the clip's start).
