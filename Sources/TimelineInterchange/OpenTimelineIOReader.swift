@@ -150,9 +150,6 @@ struct OpenTimelineIOReader {
             fail(path.appending("kind"), "a Track's kind is \"Video\" or \"Audio\", not \(other.map { "\"\($0)\"" } ?? node["kind"]?.kindDescription ?? "missing")")
             return .zero
         }
-        if let range = node["source_range"], range.value != .null {
-            fail(path.appending("source_range"), "a trimmed Track (a source_range on the track) is not read: trim its items instead")
-        }
         refuseEffects(of: node, at: path)
         readMarkers(of: node, at: path) { $0 }
         // A transition overlaps the clips on both sides of a cut, so the incoming clip goes on a second lane (A/B
@@ -254,6 +251,12 @@ struct OpenTimelineIOReader {
             }
         }
         if let transition = pending { fail(transition.path, "a transition joins two clips; this one ends the track") }
+        // A source_range on a track trims it. One as long as the track's items is read as the whole track: the CMX
+        // 3600 adapter writes one starting at minus the record start time (-01:00:00:00), a label, not a trim.
+        if let range = optionalTimeRange(node["source_range"], at: path.appending("source_range")), range.duration != cursor {
+            fail(path.appending("source_range"),
+                 "a trimmed Track (source_range \(range.start.secondsText) + \(range.duration.secondsText) of its \(cursor.secondsText)) is not read: trim its items instead")
+        }
         let kept = spliceMetadata(SpliceTrackMetadata.self, of: node, at: path)
         let isEnabled: Bool? = node["enabled"].flatMap(Self.bool) == false ? false : nil
         let firstEntry = mediaType == .video ? videoTracks.count : audioTracks.count

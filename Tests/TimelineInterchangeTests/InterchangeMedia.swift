@@ -11,12 +11,14 @@ enum InterchangeMedia {
     /// Frames in each clip (its framecode counts 0 ..< 64).
     static let frameCount: Int64 = 64
 
-    /// Writes `name` (a `.mov`): 64 × 64 pixels at 24000/1001 fps for 64 frames, frame N coloured
-    /// (4N, 252 − 4N, `blue`), with a 440 Hz tone.
-    static func framecodeClip(_ name: String, blue: Int, in scratch: ScratchDirectory) throws -> URL {
+    /// Writes `name` (a `.mov`): 64 × 64 pixels at 24000/1001 fps (or `frameDuration`) for 64 frames, frame N
+    /// coloured (4N, 252 − 4N, `blue`), with a 440 Hz tone.
+    static func framecodeClip(
+        _ name: String, blue: Int, frameDuration: MediaTime = frameDuration, in scratch: ScratchDirectory
+    ) throws -> URL {
         let url = scratch.file(name)
         try SyntheticMedia.write(
-            video: "color=c=black:s=64x64:r=24000/1001,format=rgb24,geq=r='4*N':g='252-4*N':b=\(blue)",
+            video: "color=c=black:s=64x64:r=\(frameDuration.timescale)/\(frameDuration.value),format=rgb24,geq=r='4*N':g='252-4*N':b=\(blue)",
             audio: "sine=f=440:r=48000", duration: frameDuration * frameCount, to: url)
         return url
     }
