@@ -211,12 +211,15 @@ extension OpenTimelineIO {
     ///
     /// - Parameters:
     ///   - loaded: the document (its composition, video composition, audio mix and export settings).
+    ///   - timeline: when `loaded` came from an `.otio` file, what it was read with: its name, global start time and
+    ///     markers are written back.
     ///   - folder: where the file will be saved: media paths are written relative to it when they are near.
     /// - Returns: JSON text that OpenTimelineIO reads (`otio.adapters.read_from_file`), ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON (a non-finite number).
-    public static func text(for loaded: LoadedDocument, relativeTo folder: URL) throws -> String {
+    public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
         try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
-                 export: loaded.document.export, name: loaded.url.deletingPathExtension().lastPathComponent, relativeTo: folder)
+                 export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
+                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], relativeTo: folder)
     }
 
     /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
@@ -229,18 +232,22 @@ extension OpenTimelineIO {
     ///   - audioMix: how it is mixed, or nil.
     ///   - export: export settings to keep, or nil.
     ///   - name: the timeline's name.
+    ///   - globalStartTime: the timecode of the first frame (`global_start_time`), if any.
+    ///   - markers: markers in composition time, written on the timeline's Stack.
     ///   - folder: where the file will be saved (media paths are written relative to it when near).
     /// - Returns: JSON text ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON.
     public static func text(
         for composition: MutableComposition, videoComposition: MutableVideoComposition? = nil, audioMix: MutableAudioMix? = nil,
-        export: DocumentExport? = nil, name: String, relativeTo folder: URL
+        export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
+        relativeTo folder: URL
     ) throws -> String {
         let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
         let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
         let writer = OpenTimelineIOWriter(folder: folder, rate: rate)
         let tree = try writer.timeline(
-            name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export)
+            name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
+            globalStartTime: globalStartTime, markers: markers)
         return tree.prettyPrinted() + "\n"
     }
 }

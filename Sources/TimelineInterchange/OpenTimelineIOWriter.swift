@@ -23,7 +23,7 @@ struct OpenTimelineIOWriter {
     /// The Timeline of `composition`.
     func timeline(
         name: String, composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
-        export: DocumentExport?
+        export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker]
     ) throws -> JSONNode {
         var tracks: [JSONNode] = []
         for track in composition.tracks(withMediaType: .video).reversed() { tracks.append(try self.track(track, kind: "Video")) }
@@ -36,10 +36,10 @@ struct OpenTimelineIOWriter {
         return object("Timeline.1", [
             member("metadata", metadata(splice)),
             member("name", .string(name)),
-            member("global_start_time", JSONNode(.null)),
+            member("global_start_time", globalStartTime.map(rationalTime) ?? JSONNode(.null)),
             member("tracks", object("Stack.1", [
                 member("metadata", metadata([])), member("name", .string("tracks")), member("source_range", JSONNode(.null)),
-                member("effects", .array([])), member("markers", .array([])), member("enabled", .bool(true)),
+                member("effects", .array([])), member("markers", .array(markers.map(marker))), member("enabled", .bool(true)),
                 member("color", JSONNode(.null)), member("children", .array(tracks)),
             ])),
         ])
@@ -103,6 +103,15 @@ struct OpenTimelineIOWriter {
             member("color", JSONNode(.null)),
             member("media_references", JSONNode(.object([member("DEFAULT_MEDIA", reference)]))),
             member("active_media_reference_key", .string("DEFAULT_MEDIA")),
+        ])
+    }
+
+    /// A marker on the timeline's Stack, whose time is composition time.
+    private func marker(_ marker: OpenTimelineIO.Marker) -> JSONNode {
+        object("Marker.2", [
+            member("metadata", metadata([])), member("name", .string(marker.name)),
+            member("color", marker.color.map { .string($0) } ?? .null), member("marked_range", timeRange(marker.timeRange)),
+            member("comment", .string(marker.comment ?? "")),
         ])
     }
 

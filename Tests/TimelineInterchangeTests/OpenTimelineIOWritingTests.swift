@@ -79,9 +79,11 @@ struct OpenTimelineIOWritingTests {
         _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
         let original = scratch.file("original.otio")
         _ = try await PythonVerifier.run(OpenTimelineIOReadingTests.editScript, [original.path, "a.mov", "b.mov"])
-        let (loaded, _) = try await OpenTimelineIO.load(from: original)
-        let written = try scratch.write("written.otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
-        // Equal up to the documented differences: names, metadata, and rates written as the exact rational (the
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: original)
+        let written = try scratch.write(
+            "written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))
+        // Equal up to the documented differences: item names, metadata, markers moved to the timeline's Stack, and
+        // rates written as the exact rational (the
         // timeline's duration: 78 frames at 23.976 before, at 24000/1001 after; OpenTimelineIO's ranges compare
         // within its own tolerance).
         let compare = """
@@ -96,7 +98,8 @@ struct OpenTimelineIOWritingTests {
                         rows.append((track.kind, item.schema_name(), item.source_range, effects,
                                      track.range_of_child(item)))
                 duration = timeline.duration()
-                return rows, (duration.value, round(duration.rate, 2))
+                markers = sorted(m.name for item in [timeline.tracks] + list(timeline.find_children()) for m in item.markers)
+                return rows, (duration.value, round(duration.rate, 2)), timeline.name, timeline.global_start_time, markers
             a, b = items(sys.argv[1]), items(sys.argv[2])
             print(len(a[0]), a == b)
             """
