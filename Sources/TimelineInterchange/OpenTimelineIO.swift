@@ -72,26 +72,7 @@ public enum OpenTimelineIO {
     ///   column: an unreadable file or a JSON syntax error, an unknown schema or schema version, a time that is not
     ///   exact, a clip without media (every MissingReference in one error), an effect Splice does not render.
     public static func read(from url: URL, options: ReadingOptions = ReadingOptions()) throws(DocumentError) -> ImportedTimeline {
-        func fail(_ message: String, line: Int? = nil, column: Int? = nil) -> DocumentError {
-            DocumentError(url: url, problems: [DocumentProblem(path: DocumentPath(), message: message, line: line, column: column)])
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw fail("cannot read the timeline: no such file (\(url.path))")
-        }
-        guard !isDirectory.boolValue else { throw fail("cannot read the timeline: \(url.path) is a directory") }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw fail("cannot read the timeline: \(error.localizedDescription)")
-        }
-        let tree: JSONNode
-        do {
-            tree = try JSONParser.parse(Array(data))
-        } catch {
-            throw fail("JSON syntax error: \(error.message)", line: error.position.line, column: error.position.column)
-        }
+        let tree = try DocumentReader.parsedFile(url, noun: "timeline")
         let nestedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-otio-\(UUID().uuidString)")
         var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
         guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
