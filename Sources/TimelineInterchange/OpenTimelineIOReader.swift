@@ -457,7 +457,7 @@ struct OpenTimelineIOReader {
                 segment.toDuration = length
                 break
             }
-            let read = length.multiplied(byRatio: numerator.magnitude == 0 ? 0 : Int64(numerator.magnitude), over: denominator)
+            let read = Int64(exactly: numerator.magnitude).map { length.multiplied(byRatio: $0, over: denominator) } ?? .invalid
             guard read.isNumeric, !read.hasBeenRounded else {
                 fail(path.appending("effects"), "\(clipName): \(length.secondsText) at this speed is not an exact time")
                 return nil
