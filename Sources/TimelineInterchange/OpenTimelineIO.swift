@@ -41,6 +41,9 @@ public enum OpenTimelineIO {
         public var document: CompositionDocument
         /// The timeline's name, when it has one.
         public var name: String?
+        /// The timeline's `metadata` other than Splice's own, as compact JSON text (written back by
+        /// ``OpenTimelineIO/text(for:timeline:relativeTo:)``); nil when it has none.
+        public var metadata: String?
         /// The timeline's `global_start_time` (the timecode of its first frame), when it has one; composition time 0
         /// is that time.
         public var globalStartTime: MediaTime?
@@ -77,7 +80,7 @@ public enum OpenTimelineIO {
         var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
         guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
         return ImportedTimeline(
-            document: document, name: reader.name, globalStartTime: reader.globalStartTime,
+            document: document, name: reader.name, metadata: reader.metadata, globalStartTime: reader.globalStartTime,
             droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
             transitions: reader.transitions,
             nestedDocuments: Dictionary(reader.nestedDocuments.map { ($0.file, $0.document) }, uniquingKeysWith: { first, _ in first }),
@@ -200,7 +203,8 @@ extension OpenTimelineIO {
     public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
         try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
                  export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
-                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], relativeTo: folder)
+                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], metadata: timeline?.metadata,
+                 relativeTo: folder)
     }
 
     /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
@@ -215,20 +219,21 @@ extension OpenTimelineIO {
     ///   - name: the timeline's name.
     ///   - globalStartTime: the timecode of the first frame (`global_start_time`), if any.
     ///   - markers: markers in composition time, written on the timeline's Stack.
+    ///   - metadata: the timeline's `metadata` as JSON text of an object (other tools' keys), written beside Splice's.
     ///   - folder: where the file will be saved (media paths are written relative to it when near).
     /// - Returns: JSON text ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON.
     public static func text(
         for composition: MutableComposition, videoComposition: MutableVideoComposition? = nil, audioMix: MutableAudioMix? = nil,
         export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
-        relativeTo folder: URL
+        metadata: String? = nil, relativeTo folder: URL
     ) throws -> String {
         let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
         let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
         let writer = OpenTimelineIOWriter(folder: folder, rate: rate)
         let tree = try writer.timeline(
             name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
-            globalStartTime: globalStartTime, markers: markers)
+            globalStartTime: globalStartTime, markers: markers, metadata: metadata)
         return tree.prettyPrinted() + "\n"
     }
 }

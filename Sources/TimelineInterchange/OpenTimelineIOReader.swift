@@ -30,6 +30,8 @@ struct OpenTimelineIOReader {
     private(set) var globalStartTime: MediaTime?
     /// The timeline's name.
     private(set) var name: String?
+    /// The timeline's `metadata` other than Splice's, as compact JSON text.
+    private(set) var metadata: String?
 
     private var root = JSONNode(.null)
     /// The transitions read, their tracks named by their entries in ``videoTracks`` / ``audioTracks``.
@@ -76,6 +78,10 @@ struct OpenTimelineIOReader {
             return nil
         }
         name = tree["name"]?.string
+        // The timeline's own metadata, other than Splice's, kept as written (other tools' keys: a studio's IDs, …).
+        if let members = tree["metadata"]?.members?.filter({ $0.key != OpenTimelineIO.metadataKey }), !members.isEmpty {
+            metadata = JSONNode(.object(members)).compactText
+        }
         spliceTimeline = spliceMetadata(SpliceTimelineMetadata.self, of: tree, at: path)
         if let start = tree["global_start_time"], start.value != .null {
             globalStartTime = rationalTime(start, at: path.appending("global_start_time"))

@@ -23,7 +23,7 @@ struct OpenTimelineIOWriter {
     /// The Timeline of `composition`.
     func timeline(
         name: String, composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
-        export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker]
+        export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
     ) throws -> JSONNode {
         var tracks: [JSONNode] = []
         for track in composition.tracks(withMediaType: .video).reversed() { tracks.append(try self.track(track, kind: "Video")) }
@@ -33,8 +33,12 @@ struct OpenTimelineIOWriter {
         if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
         if let export { splice.append(member("export", try Self.encoded(export))) }
         if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
+        var timelineMetadata = metadata(splice)
+        if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
+            timelineMetadata = JSONNode(.object(members.filter { $0.key != OpenTimelineIO.metadataKey } + (timelineMetadata.members ?? [])))
+        }
         return object("Timeline.1", [
-            member("metadata", metadata(splice)),
+            member("metadata", timelineMetadata),
             member("name", .string(name)),
             member("global_start_time", globalStartTime.map(rationalTime) ?? JSONNode(.null)),
             member("tracks", object("Stack.1", [

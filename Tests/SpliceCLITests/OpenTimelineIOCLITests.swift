@@ -38,6 +38,14 @@ struct OpenTimelineIOCLITests {
         #expect(validated.stdout.contains("valid — OpenTimelineIO form, 4.500 s, 640x360 at 30 fps, 1 video + 1 audio track"),
                 "\(validated.stdout)")
 
+        let graph = try await SpliceTool.run(["graph", edit.path])
+        #expect(graph.status == 0, "\(graph.stderr)")
+        #expect(!graph.stdout.isEmpty)
+        let picture = scratch.file("frame.png")
+        let frame = try await SpliceTool.run(["frame", edit.path, "--at", "2.5s", "-o", picture.path])
+        #expect(frame.status == 0, "\(frame.stderr)")
+        #expect(FileManager.default.fileExists(atPath: picture.path))
+
         let movie = scratch.file("edit.mp4")
         let exported = try await SpliceTool.run(["export", edit.path, "-o", movie.path, "--progress", "none"])
         #expect(exported.status == 0, "\(exported.stderr)")

@@ -20,7 +20,7 @@ struct OpenTimelineIOReadingTests {
             return otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
         def clip(name, url, start, duration, rate=23.976):
             return otio.schema.Clip(name=name, media_reference=media(url), source_range=TR(RT(start, rate), RT(duration, rate)))
-        timeline = otio.schema.Timeline(name="edit", global_start_time=RT(86400, 24))
+        timeline = otio.schema.Timeline(name="edit", global_start_time=RT(86400, 24), metadata={"studio": {"shot": "A042"}})
         video = otio.schema.Track(name="V1", kind=otio.schema.TrackKind.Video)
         timeline.tracks.append(video)
         video.append(clip("a", a, 10, 24))
@@ -64,6 +64,7 @@ struct OpenTimelineIOReadingTests {
 
         let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
         #expect(timeline.name == "edit")
+        #expect(timeline.metadata == #"{"studio":{"shot":"A042"}}"#)
         #expect(timeline.globalStartTime == MediaTime(seconds: 3600))
         let frame = InterchangeMedia.frameDuration
         // Markers in composition time: the top one as written, the gap's from the gap's start (frame 24), the

@@ -82,7 +82,7 @@ struct OpenTimelineIOWritingTests {
         let (loaded, timeline) = try await OpenTimelineIO.load(from: original)
         let written = try scratch.write(
             "written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))
-        // Equal up to the documented differences: item names, metadata, markers moved to the timeline's Stack, and
+        // Equal up to the documented differences: item names and metadata (the timeline's is kept), markers moved to the timeline's Stack, and
         // rates written as the exact rational (the
         // timeline's duration: 78 frames at 23.976 before, at 24000/1001 after; OpenTimelineIO's ranges compare
         // within its own tolerance).
@@ -99,7 +99,8 @@ struct OpenTimelineIOWritingTests {
                                      track.range_of_child(item)))
                 duration = timeline.duration()
                 markers = sorted(m.name for item in [timeline.tracks] + list(timeline.find_children()) for m in item.markers)
-                return rows, (duration.value, round(duration.rate, 2)), timeline.name, timeline.global_start_time, markers
+                studio = dict(timeline.metadata.get("studio", {}))
+                return rows, (duration.value, round(duration.rate, 2)), timeline.name, timeline.global_start_time, markers, studio
             a, b = items(sys.argv[1]), items(sys.argv[2])
             print(len(a[0]), a == b)
             """
