@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SpliceFFmpeg", targets: ["SpliceFFmpeg"]),
         .library(name: "Export", targets: ["Export"]),
         .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
+        .library(name: "TimelineInterchange", targets: ["TimelineInterchange"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AssetIO", targets: ["AssetIO"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
@@ -45,7 +46,9 @@ let package = Package(
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture", "AssetIO"]),
+        // OpenTimelineIO (.otio) timelines read into documents and written from them, over SpliceDocument's JSON parser.
+        .target(name: "TimelineInterchange", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "SpliceDocument"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "TimelineInterchange", "Capture", "AssetIO"]),
         // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
         .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
@@ -69,6 +72,8 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
         // Reads and writes samples; the `ffmpeg`/`ffprobe` CLI is the second reader of every file.
         .testTarget(name: "AssetIOTests", dependencies: ["AssetIO", "Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
+        // Timelines built by OpenTimelineIO's own Python package, read and rendered; what Splice writes, read back by it.
+        .testTarget(name: "TimelineInterchangeTests", dependencies: ["TimelineInterchange", "Splice", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
         .testTarget(name: "ArchitectureTests"),

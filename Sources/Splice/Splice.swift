@@ -6,4 +6,5 @@
 @_exported import Export
 @_exported import SpliceFFmpeg
 @_exported import SpliceDocument
+@_exported import TimelineInterchange
 @_exported import VideoComposition

@@ -75,7 +75,7 @@ extension CompositionDocument {
 
 /// Reads a document file into the full- or short-form type, reporting problems at their JSON paths with line and
 /// column.
-enum DocumentReader {
+package enum DocumentReader {
     /// A decoded document and the JSON tree it came from.
     struct Result {
         enum Content {
@@ -95,23 +95,7 @@ enum DocumentReader {
         func fail(_ message: String, path: DocumentPath = DocumentPath(), at position: JSONPosition? = nil) -> DocumentError {
             DocumentError(url: url, problems: [DocumentProblem(path: path, message: message, line: position?.line, column: position?.column)])
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw fail("cannot read the document: no such file (\(url.path))")
-        }
-        guard !isDirectory.boolValue else { throw fail("cannot read the document: \(url.path) is a directory") }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw fail("cannot read the document: \(error.localizedDescription)")
-        }
-        var tree: JSONNode
-        do {
-            tree = try JSONParser.parse(Array(data))
-        } catch {
-            throw fail("JSON syntax error: \(error.message)", at: error.position)
-        }
+        var tree = try parsedFile(url, noun: "document")
         guard tree.members != nil else {
             throw fail("a document is a JSON object ({ \"version\": 1, … }), not \(tree.kindDescription)", at: tree.position)
         }
@@ -186,6 +170,33 @@ enum DocumentReader {
             })
         }
         return Result(content: content, tree: tree)
+    }
+
+    /// The JSON tree of the file at `url` (a composition document, or another JSON format read with this parser).
+    ///
+    /// - Parameter noun: what the file is, for messages (`cannot read the document: …`).
+    /// - Throws: ``DocumentError`` for a missing file, a directory, an unreadable file, or a JSON syntax error (with
+    ///   its line and column).
+    package static func parsedFile(_ url: URL, noun: String) throws(DocumentError) -> JSONNode {
+        func fail(_ message: String, at position: JSONPosition? = nil) -> DocumentError {
+            DocumentError(url: url, problems: [DocumentProblem(path: DocumentPath(), message: message, line: position?.line, column: position?.column)])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw fail("cannot read the \(noun): no such file (\(url.path))")
+        }
+        guard !isDirectory.boolValue else { throw fail("cannot read the \(noun): \(url.path) is a directory") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw fail("cannot read the \(noun): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONParser.parse(Array(data))
+        } catch {
+            throw fail("JSON syntax error: \(error.message)", at: error.position)
+        }
     }
 
     /// The path and a message for a decoding error.

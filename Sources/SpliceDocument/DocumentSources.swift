@@ -7,9 +7,9 @@ import Foundation
 public typealias DocumentAssetLoader = @Sendable (URL) async throws -> Asset
 
 /// Finds and describes the files a document names.
-enum DocumentSources {
+package enum DocumentSources {
     /// The file a document names: a `file://` URL as is, an absolute path as is, a relative path against `folder`.
-    static func url(for source: String, folder: URL) -> URL {
+    package static func url(for source: String, folder: URL) -> URL {
         if source.contains("://"), let url = URL(string: source) { return url }
         if source.hasPrefix("/") { return URL(fileURLWithPath: source).standardizedFileURL }
         if source.hasPrefix("~/") {
@@ -20,7 +20,7 @@ enum DocumentSources {
 
     /// `url` written relative to `folder` when that is shorter and clear (`clips/a.mp4`, `../media/b.mov`), else
     /// its absolute path.
-    static func relativePath(of url: URL, from folder: URL) -> String {
+    package static func relativePath(of url: URL, from folder: URL) -> String {
         guard url.isFileURL else { return url.absoluteString }
         let target = url.standardizedFileURL.pathComponents
         let base = folder.standardizedFileURL.pathComponents
@@ -41,7 +41,7 @@ enum DocumentSources {
     /// - Returns: the assets by source text, and a problem per failed reference (e.g. `clips[1].source: no such file
     ///   'b.mov' (/work/b.mov)`).
     /// - Throws: `CancellationError` when the task is cancelled.
-    static func load(
+    package static func load(
         _ references: [(source: String, path: DocumentPath)], folder: URL, loader: @escaping DocumentAssetLoader
     ) async throws -> (assets: [String: Asset], problems: [DocumentProblem]) {
         var distinct: [String] = []

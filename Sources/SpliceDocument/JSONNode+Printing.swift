@@ -2,14 +2,14 @@ extension JSONNode {
     /// The node as JSON text for people: two-space indentation, members in order, and any array or object whose
     /// one-line form fits in `lineWidth` characters (with its indentation) kept on one line — so a time range reads
     /// `{ "start": "0/1", "duration": "4/1" }` instead of four lines. Ends without a newline.
-    func prettyPrinted(lineWidth: Int = 100) -> String {
+    package func prettyPrinted(lineWidth: Int = 100) -> String {
         var output = ""
         write(to: &output, indent: 0, prefix: 0, lineWidth: lineWidth)
         return output
     }
 
     /// The node as compact one-line JSON (`{"a":1,"b":[2,3]}`), for JSON-lines output.
-    var compactText: String {
+    package var compactText: String {
         switch value {
         case .null, .bool, .number, .string: return scalarText
         case .array(let elements): return "[" + elements.map(\.compactText).joined(separator: ",") + "]"

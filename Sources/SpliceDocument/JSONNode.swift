@@ -1,20 +1,20 @@
 /// A place in a JSON text: 1-based line and column (columns count Unicode scalars, so a tab or an `é` is one).
-struct JSONPosition: Sendable, Hashable, CustomStringConvertible {
+package struct JSONPosition: Sendable, Hashable, CustomStringConvertible {
     /// Line number, from 1.
-    var line: Int
+    package var line: Int
     /// Column number, from 1.
-    var column: Int
+    package var column: Int
 
     /// `line:column`.
-    var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// A parsed JSON value that remembers where it starts in the text, so that a problem found while decoding a
 /// document can be reported at its line and column. Objects keep their members in text order (the order a person
 /// wrote them in, and the order `splice expand` prints them in).
-struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
     /// The JSON value.
-    indirect enum Value: Sendable, Hashable {
+    package indirect enum Value: Sendable, Hashable {
         /// `null`.
         case null
         /// `true` / `false`.
@@ -30,26 +30,32 @@ struct JSONNode: Sendable, Hashable {
     }
 
     /// One `"key": value` of an object.
-    struct Member: Sendable, Hashable {
+    package struct Member: Sendable, Hashable {
         /// The key.
-        var key: String
+        package var key: String
         /// The value.
-        var value: JSONNode
+        package var value: JSONNode
+
+        /// A member.
+        package init(key: String, value: JSONNode) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The value.
-    var value: Value
+    package var value: Value
     /// Where the value starts in the text; nil for nodes made in code (defaults merged into a document).
-    var position: JSONPosition?
+    package var position: JSONPosition?
 
     /// A node.
-    init(_ value: Value, at position: JSONPosition? = nil) {
+    package init(_ value: Value, at position: JSONPosition? = nil) {
         self.value = value
         self.position = position
     }
 
     /// The member `key` of an object, or nil (also for non-objects).
-    subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         get {
             guard case .object(let members) = value else { return nil }
             return members.first { $0.key == key }?.value
@@ -66,25 +72,25 @@ struct JSONNode: Sendable, Hashable {
     }
 
     /// The object's members, or nil for non-objects.
-    var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The array's elements, or nil for non-arrays.
-    var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = value { return elements }
         return nil
     }
 
     /// The string, or nil for non-strings.
-    var string: String? {
+    package var string: String? {
         if case .string(let text) = value { return text }
         return nil
     }
 
     /// A word for the kind of value, for messages: `"a string"`, `"an object"`, `"null"`.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -96,7 +102,7 @@ struct JSONNode: Sendable, Hashable {
     }
 
     /// The node at `path` below this one (object keys and array indices), or nil when the path leaves the tree.
-    func node(at path: [DocumentPath.Component]) -> JSONNode? {
+    package func node(at path: [DocumentPath.Component]) -> JSONNode? {
         var node = self
         for component in path {
             switch component {
@@ -112,7 +118,7 @@ struct JSONNode: Sendable, Hashable {
     }
 
     /// The position of the deepest node along `path` that exists (the closest place to point at), or nil.
-    func closestPosition(to path: [DocumentPath.Component]) -> JSONPosition? {
+    package func closestPosition(to path: [DocumentPath.Component]) -> JSONPosition? {
         var node = self
         var position = self.position
         for component in path {

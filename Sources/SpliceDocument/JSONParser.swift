@@ -1,9 +1,9 @@
 /// A JSON syntax error at a line and column.
-struct JSONSyntaxError: Error, Sendable, Hashable {
+package struct JSONSyntaxError: Error, Sendable, Hashable {
     /// Where the text stops being JSON.
-    var position: JSONPosition
+    package var position: JSONPosition
     /// What was expected or found there.
-    var message: String
+    package var message: String
 }
 
 /// A strict JSON (RFC 8259) parser that keeps positions and member order, for composition documents.
@@ -12,7 +12,7 @@ struct JSONSyntaxError: Error, Sendable, Hashable {
 /// are written by hand, so both matter. Beyond RFC 8259 the parser rejects duplicate keys (the meaning of a
 /// document would depend on which one wins) and nesting deeper than ``maximumDepth``; it names common slips
 /// (a trailing comma, a comment, a single-quoted string) in its messages. It never traps on any input.
-struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted (so hostile input cannot exhaust the stack).
     static let maximumDepth = 256
 
@@ -30,7 +30,7 @@ struct JSONParser {
     /// Parses one JSON value filling the whole text.
     ///
     /// - Throws: ``JSONSyntaxError`` at the first place the text is not JSON.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         guard parser.index < parser.bytes.count else { throw parser.error("the document is empty: expected a JSON object") }

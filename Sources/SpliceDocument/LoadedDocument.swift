@@ -13,6 +13,8 @@ public struct LoadedDocument: Sendable {
         case full
         /// The short form (``ShortFormDocument``), expanded.
         case short
+        /// An OpenTimelineIO timeline (`.otio`), mapped to the full form by the `TimelineInterchange` module.
+        case openTimelineIO = "OpenTimelineIO"
     }
 
     /// The document file.
@@ -82,10 +84,26 @@ public struct LoadedDocument: Sendable {
     /// The full form as JSON text for people (`splice expand`): members in the models' order, short arrays and
     /// objects on one line, file paths relative to the document's folder where they are inside or near it.
     ///
+    /// - Parameter target: the folder the text will be saved in (`splice convert`), when it is not the document's:
+    ///   the segments' sources, written relative to the document's folder, are then rewritten relative to it.
     /// - Throws: `EncodingError` if a value cannot be JSON (a non-finite number).
-    public func expandedJSON() throws -> String {
+    public func expandedJSON(relativeTo target: URL? = nil) throws -> String {
         var node = try JSONNodeEncoder.encode(document)
-        let folder = url.deletingLastPathComponent()
+        let documentFolder = url.deletingLastPathComponent()
+        let folder = target ?? documentFolder
+        if let target, target.standardizedFileURL != documentFolder.standardizedFileURL,
+           var tracks = node["composition"]?["tracks"]?.elements {
+            for trackIndex in tracks.indices {
+                guard var segments = tracks[trackIndex]["segments"]?.elements else { continue }
+                for segmentIndex in segments.indices {
+                    guard let source = segments[segmentIndex]["source"]?.string else { continue }
+                    let sourceURL = DocumentSources.url(for: source, folder: documentFolder)
+                    segments[segmentIndex]["source"] = JSONNode(.string(DocumentSources.relativePath(of: sourceURL, from: target)))
+                }
+                tracks[trackIndex]["segments"] = JSONNode(.array(segments))
+            }
+            node["composition"]?["tracks"] = JSONNode(.array(tracks))
+        }
         if var overlays = node["videoComposition"]?["overlays"]?.elements {
             for index in overlays.indices {
                 guard var content = overlays[index]["content"] else { continue }

@@ -7,7 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
-        case plan, renderSegment = "render-segment", join, submit
+        case plan, renderSegment = "render-segment", join, submit, convert
     }
 
     /// What was asked for.
@@ -55,18 +55,22 @@ struct CommandLineArguments: Equatable {
     static func options(of command: Command) -> [Option] {
         let output = Option(name: "output", short: "o", takesValue: true)
         let overwrite = Option(name: "overwrite", short: nil, takesValue: false)
+        // For an .otio timeline: leave out the effects Splice does not render (listed) instead of refusing it.
+        let dropEffects = Option(name: "drop-unsupported-effects", short: nil, takesValue: false)
         switch command {
         case .export:
-            return [output, overwrite, Option(name: "smart", short: nil, takesValue: false),
+            return [output, overwrite, dropEffects, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "segments", short: nil, takesValue: true),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false)]
         case .frame:
-            return [output, overwrite, Option(name: "at", short: nil, takesValue: true),
+            return [output, overwrite, dropEffects, Option(name: "at", short: nil, takesValue: true),
                     Option(name: "dynamic-range", short: nil, takesValue: true, allowedValues: ["force-sdr", "match-source"])]
         case .validate:
-            return [output, Option(name: "json", short: nil, takesValue: false)]
+            return [output, dropEffects, Option(name: "json", short: nil, takesValue: false)]
+        case .convert:
+            return [output, overwrite, dropEffects]
         case .devices:
             return [Option(name: "json", short: nil, takesValue: false), Option(name: "watch", short: nil, takesValue: false)]
         case .record:
@@ -78,7 +82,9 @@ struct CommandLineArguments: Equatable {
                    Option(name: "orientation", short: nil, takesValue: true,
                           allowedValues: ["portrait", "portraitUpsideDown", "landscapeRight", "landscapeLeft"]),
                    Option(name: "mirrored", short: nil, takesValue: false)]
-        case .graph, .expand, .repair, .help:
+        case .graph, .expand:
+            return [dropEffects]
+        case .repair, .help:
             return []
         case .plan:
             return [output, Option(name: "segments", short: nil, takesValue: true), Option(name: "parts", short: nil, takesValue: true)]
@@ -96,7 +102,7 @@ struct CommandLineArguments: Equatable {
     /// How many operands each command takes: (minimum, maximum; nil for any number).
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .repair: return (1, 1)
+        case .export, .frame, .graph, .validate, .expand, .repair, .convert: return (1, 1)
         case .devices, .record: return (0, 0)
         case .plan, .renderSegment, .join, .submit: return (1, 1)
         case .probe: return (1, nil)
@@ -108,6 +114,7 @@ struct CommandLineArguments: Equatable {
     static func operandName(of command: Command) -> String {
         switch command {
         case .export, .frame, .graph, .validate, .expand, .plan: return "a document (DOC.json)"
+        case .convert: return "a document or timeline to convert (DOC.json or EDIT.otio)"
         case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
         case .repair: return "a movie (MOVIE)"
         case .probe: return "at least one file"

@@ -5,7 +5,8 @@ import Splice
 enum DocumentCommands {
     /// `splice graph DOC.json`: the export's filter graphs.
     static func graph(_ arguments: CommandLineArguments) async throws(CommandExit) {
-        let loaded = try await DocumentLoading.load(arguments.operands[0])
+        let loaded = try await DocumentLoading.load(
+            arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         do {
             Console.out(try planningSession(for: loaded).filterGraphDescription())
         } catch {
@@ -16,7 +17,8 @@ enum DocumentCommands {
 
     /// `splice expand DOC.json`: the full form.
     static func expand(_ arguments: CommandLineArguments) async throws(CommandExit) {
-        let loaded = try await DocumentLoading.load(arguments.operands[0])
+        let loaded = try await DocumentLoading.load(
+            arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         do {
             Console.out(try loaded.expandedJSON().trimmingCharacters(in: .newlines))
         } catch {
@@ -32,7 +34,8 @@ enum DocumentCommands {
         var problems: [DocumentProblem] = []
         var summary = ""
         do {
-            let loaded = try await CompositionDocument.load(from: URL(fileURLWithPath: path))
+            let loaded = try await DocumentLoading.document(
+                at: path, dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
             // Exactly the checks export makes before it writes (one code path: AssetExportSession.validate()).
             try await loaded.checkExport(planningSession(for: loaded, output: arguments.value("output")))
             summary = describe(loaded)

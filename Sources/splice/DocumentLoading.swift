@@ -3,13 +3,14 @@ import Splice
 
 /// Loading a document for a command, with its problems printed compiler-style.
 enum DocumentLoading {
-    /// Loads the document at `path` (as typed), probing its sources with `Asset.load(from:)`.
+    /// Loads the document or `.otio` timeline at `path` (as typed), probing its sources with `Asset.load(from:)`;
+    /// the effects of a timeline left out under `dropsUnsupportedEffects` are listed on standard error.
     ///
     /// - Throws: ``CommandExit`` with ``ExitStatus/invalidInput`` after printing every problem, or
     ///   ``ExitStatus/cancelled`` when interrupted.
-    static func load(_ path: String) async throws(CommandExit) -> LoadedDocument {
+    static func load(_ path: String, dropsUnsupportedEffects: Bool = false) async throws(CommandExit) -> LoadedDocument {
         do {
-            return try await CompositionDocument.load(from: URL(fileURLWithPath: path))
+            return try await document(at: path, dropsUnsupportedEffects: dropsUnsupportedEffects)
         } catch let error as DocumentError {
             print(error, documentPath: path)
             throw CommandExit(
@@ -21,6 +22,22 @@ enum DocumentLoading {
             Console.error("splice: \(path): \(error)")
             throw CommandExit(status: .invalidInput, detail: "\(path): \(error)")
         }
+    }
+
+    /// The document at `path`: an OpenTimelineIO timeline when its name ends in `.otio`, else a composition document.
+    ///
+    /// - Throws: ``DocumentError``, `CancellationError`, or what loading a source throws.
+    static func document(at path: String, dropsUnsupportedEffects: Bool = false) async throws -> LoadedDocument {
+        let url = URL(fileURLWithPath: path)
+        guard OpenTimelineIO.isTimelineFile(url) else { return try await CompositionDocument.load(from: url) }
+        let (loaded, timeline) = try await OpenTimelineIO.load(
+            from: url, options: OpenTimelineIO.ReadingOptions(dropsUnsupportedEffects: dropsUnsupportedEffects))
+        for dropped in timeline.droppedEffects { Console.error(line(for: dropped, documentPath: path)) }
+        if !timeline.markers.isEmpty {
+            let listed = timeline.markers.map { "'\($0.name)' at \($0.timeRange.start.secondsText)" }.joined(separator: ", ")
+            Console.error("splice: \(path): \(timeline.markers.count) marker\(timeline.markers.count == 1 ? "" : "s") not carried into the output (Splice writes no chapters): \(listed)")
+        }
+        return loaded
     }
 
     /// Prints each problem as `PATH:LINE:COLUMN: json.path: message` to standard error.

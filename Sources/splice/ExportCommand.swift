@@ -17,7 +17,8 @@ enum ExportCommand {
         let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
         let loaded: LoadedDocument
         do {
-            loaded = try await DocumentLoading.load(arguments.operands[0])
+            loaded = try await DocumentLoading.load(
+                arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         } catch {
             if mode == .json {
                 let message = error.status == .cancelled ? nil : error.detail ?? "\(arguments.operands[0]) cannot be loaded"

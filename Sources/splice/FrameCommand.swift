@@ -16,7 +16,8 @@ enum FrameCommand {
         let outputURL = URL(fileURLWithPath: output)
         // The folder and an existing file are checked before any work (docs/cli.md: exit 1), as export's planner does.
         try OutputLocation.check(output, existing: arguments.has("overwrite") ? .replace : .refuseUnlessOverwrite)
-        let loaded = try await DocumentLoading.load(arguments.operands[0])
+        let loaded = try await DocumentLoading.load(
+            arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         let videoComposition = loaded.videoComposition ?? MutableVideoComposition(propertiesOf: loaded.composition)
         let time: MediaTime
         do {

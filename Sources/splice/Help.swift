@@ -26,6 +26,7 @@ enum Help {
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
           expand DOC.json              print the full form of a (short-form) document
+          convert IN -o OUT            convert between a document (.json) and an OpenTimelineIO timeline (.otio)
           devices                      list capture devices (cameras, audio sources, screens, virtual devices)
           record -o OUT.mp4            record from capture devices into a crash-safe movie
           repair MOVIE.mp4             cut the torn last fragment off a recording a crash left behind
@@ -38,7 +39,8 @@ enum Help {
         Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
 
         Times are written 3.5s, 250ms, 00:01:02.5, 90f (frames at the document's rate) or 1001/30000.
-        Documents are described in docs/ (docs/document-format.md).
+        Documents are described in docs/ (docs/document-format.md). Wherever a command reads DOC.json it also reads
+        an OpenTimelineIO timeline (EDIT.otio, docs/interchange.md).
 
         Examples:
           splice export Examples/canonical-edit.json -o canonical.mp4
@@ -64,6 +66,7 @@ enum Help {
         case .renderSegment: return renderSegment
         case .join: return join
         case .submit: return submit
+        case .convert: return convert
         }
     }
 
@@ -188,6 +191,27 @@ enum Help {
         Examples:
           splice expand Examples/canonical-edit.json
           splice expand slideshow.json > slideshow-full.json
+
+        \(exitCodes)
+        """
+
+    static let convert = """
+        Usage: splice convert IN -o OUT [--overwrite] [--drop-unsupported-effects]
+
+        Converts between a composition document (.json, full or short form) and an OpenTimelineIO timeline (.otio),
+        the direction given by the names: IN is loaded as export loads it (every media file described, every
+        problem listed with its place), then written as OUT. A document written as .otio keeps what OpenTimelineIO
+        has no field for under metadata.splice, so converting it back gives the same composition; a timeline
+        written as .json is the full form. Media paths are written relative to OUT's folder.
+
+        Options:
+          -o, --output FILE             the .json or .otio file to write (required)
+          --overwrite                   replace FILE if it exists
+          --drop-unsupported-effects    leave out a timeline's effects Splice does not render (each is listed)
+
+        Examples:
+          splice convert edit.otio -o edit.json
+          splice convert Examples/canonical-edit.json -o canonical.otio
 
         \(exitCodes)
         """

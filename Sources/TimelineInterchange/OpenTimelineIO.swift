@@ -1,0 +1,239 @@
+import AudioMix
+import Composition
+import Export
+import Foundation
+import SpliceDocument
+import VideoComposition
+
+/// OpenTimelineIO interchange: editorial timelines (`.otio`, the JSON files of the OpenTimelineIO project, written by
+/// Resolve, Premiere's and Avid's adapters, EDL and FCP XML converters) read into Splice's models, and Splice's
+/// documents written as `.otio`.
+///
+/// Reading maps a Timeline's tracks, clips, gaps and time effects to a full-form ``SpliceDocument/CompositionDocument``
+/// and loads it as any document is loaded; whatever cannot be mapped is a ``SpliceDocument/DocumentError`` naming the
+/// place in the `.otio` file (its JSON path, line and column) and why — never dropped silently. Times are exact:
+/// see ``OpenTimelineIORate`` for how OpenTimelineIO's floating-point rates become rationals. docs/interchange.md has
+/// the whole mapping.
+public enum OpenTimelineIO {
+    /// The file name extension of OpenTimelineIO's JSON files.
+    public static let pathExtension = "otio"
+
+    /// True when `url` names an `.otio` file (by its extension, in any case).
+    public static func isTimelineFile(_ url: URL) -> Bool {
+        url.pathExtension.lowercased() == pathExtension
+    }
+
+    /// How strictly a timeline is read.
+    public struct ReadingOptions: Sendable, Hashable {
+        /// Leave out effects Splice cannot render (each listed in ``ImportedTimeline/droppedEffects``) instead of
+        /// refusing the timeline; false by default.
+        public var dropsUnsupportedEffects: Bool
+
+        /// Options; by default every unsupported effect is an error.
+        public init(dropsUnsupportedEffects: Bool = false) {
+            self.dropsUnsupportedEffects = dropsUnsupportedEffects
+        }
+    }
+
+    /// A timeline read from an `.otio` file, before its media files are described.
+    public struct ImportedTimeline: Sendable {
+        /// The full-form document the timeline maps to (sources as the `target_url`s were written).
+        public var document: CompositionDocument
+        /// The timeline's name, when it has one.
+        public var name: String?
+        /// The timeline's `metadata` other than Splice's own, as compact JSON text (written back by
+        /// ``OpenTimelineIO/text(for:timeline:relativeTo:)``); nil when it has none.
+        public var metadata: String?
+        /// The timeline's `global_start_time` (the timecode of its first frame), when it has one; composition time 0
+        /// is that time.
+        public var globalStartTime: MediaTime?
+        /// The effects left out under ``ReadingOptions/dropsUnsupportedEffects``, each at its place in the file.
+        public var droppedEffects: [DocumentProblem]
+        /// Every media file named, as written, with the path of its `target_url` in the file.
+        public var sourceReferences: [(source: String, path: DocumentPath)]
+        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. Splice's exports
+        /// carry no chapters: `splice export` lists them; the models have no place for them.
+        public var markers: [Marker]
+        /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
+        public var transitions: [Transition]
+        /// The documents of the timeline's nested Stacks, by the file their segments name (in a folder of the
+        /// temporary directory); ``OpenTimelineIO/load(from:options:assetLoader:)`` writes them there before the
+        /// sources are described, and the export pre-composes them as nested compositions.
+        public var nestedDocuments: [URL: CompositionDocument]
+        /// The clip (its JSON path in the file) each segment of ``document`` came from, by the segment's document
+        /// path (`composition.tracks[0].segments[2]`); also each track's.
+        public var origins: [DocumentPath: DocumentPath]
+    }
+
+    /// Reads the timeline in the `.otio` file at `url` without touching its media.
+    ///
+    /// - Parameters:
+    ///   - url: the `.otio` file.
+    ///   - options: how strictly to read.
+    /// - Returns: the document it maps to, with what was dropped.
+    /// - Throws: ``SpliceDocument/DocumentError`` listing every problem at its JSON path in the file, with line and
+    ///   column: an unreadable file or a JSON syntax error, an unknown schema or schema version, a time that is not
+    ///   exact, a clip without media (every MissingReference in one error), an effect Splice does not render.
+    public static func read(from url: URL, options: ReadingOptions = ReadingOptions()) throws(DocumentError) -> ImportedTimeline {
+        let tree = try DocumentReader.parsedFile(url, noun: "timeline")
+        let nestedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-otio-\(UUID().uuidString)")
+        var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
+        guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
+        return ImportedTimeline(
+            document: document, name: reader.name, metadata: reader.metadata, globalStartTime: reader.globalStartTime,
+            droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
+            transitions: reader.transitions,
+            nestedDocuments: Dictionary(reader.nestedDocuments.map { ($0.file, $0.document) }, uniquingKeysWith: { first, _ in first }),
+            origins: reader.segmentOrigins)
+    }
+
+    /// Reads the `.otio` file at `url` and loads it as a document: every media file described (relative
+    /// `target_url`s resolve against the file's folder), the composition built and checked.
+    ///
+    /// - Parameters:
+    ///   - url: the `.otio` file.
+    ///   - options: how strictly to read.
+    ///   - assetLoader: describes a media file; nil for ``SpliceDocument/CompositionDocument/nestingAssetLoader(intermediatesIn:enclosing:)``
+    ///     over the temporary directory.
+    /// - Returns: the loaded document (its ``SpliceDocument/LoadedDocument/form`` is
+    ///   ``SpliceDocument/LoadedDocument/Form/openTimelineIO``) and what was dropped.
+    /// - Throws: ``SpliceDocument/DocumentError`` with every problem at its place in the `.otio` file — all media
+    ///   that cannot be found or read together — or `CancellationError`.
+    public static func load(
+        from url: URL, options: ReadingOptions = ReadingOptions(), assetLoader: DocumentAssetLoader? = nil
+    ) async throws -> (loaded: LoadedDocument, timeline: ImportedTimeline) {
+        let timeline = try read(from: url, options: options)
+        let loader = assetLoader ?? CompositionDocument.nestingAssetLoader(
+            intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url])
+        for (file, document) in timeline.nestedDocuments {
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(JSONText.pretty(document).utf8).write(to: file)
+            } catch {
+                throw DocumentError(url: url, problems: [DocumentProblem(
+                    path: DocumentPath(), message: "cannot write a nested Stack's document to \(file.path): \(error.localizedDescription)")])
+            }
+        }
+        let (assets, loadProblems) = try await DocumentSources.load(
+            timeline.sourceReferences, folder: url.deletingLastPathComponent(), loader: loader)
+        guard loadProblems.isEmpty else { throw DocumentError(url: url, problems: located(loadProblems, in: url)) }
+        var loaded: LoadedDocument
+        do {
+            loaded = try timeline.document.compiled(assets: assets, url: url, form: .openTimelineIO)
+        } catch {
+            // The document's paths mean nothing to the author of the .otio file: point at the clips instead.
+            let mapped = error.problems.map { problem -> DocumentProblem in
+                var components = problem.path.components
+                while !components.isEmpty {
+                    if let origin = timeline.origins[DocumentPath(components)] {
+                        return DocumentProblem(path: origin, message: problem.message)
+                    }
+                    components.removeLast()
+                }
+                return DocumentProblem(path: DocumentPath(), message: "\(problem.path): \(problem.message)")
+            }
+            throw DocumentError(url: url, problems: located(mapped, in: url))
+        }
+        guard !timeline.transitions.isEmpty else { return (loaded, timeline) }
+        // Transitions need the sources' placements: drawn over the compiled composition, then checked.
+        var problems: [DocumentProblem] = []
+        if timeline.transitions.contains(where: { $0.mediaType == .video }) {
+            let (video, drawn) = videoComposition(
+                drawing: timeline.transitions, over: loaded.composition, base: loaded.videoComposition)
+            problems += drawn
+            problems += video.validate(for: loaded.composition).map {
+                DocumentProblem(path: DocumentPath(), message: "the transitions' video composition: \($0.message)")
+            }
+            loaded.videoComposition = video
+            loaded.document.videoComposition = video
+        }
+        if let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
+            problems += mix.validate(for: loaded.composition).map {
+                DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
+            }
+            loaded.audioMix = mix
+            loaded.document.audioMix = mix
+        }
+        guard problems.isEmpty else { throw DocumentError(url: url, problems: located(problems, in: url)) }
+        return (loaded, timeline)
+    }
+
+    /// `problems` with the line and column of their paths in the file (read again: only on failure).
+    private static func located(_ problems: [DocumentProblem], in url: URL) -> [DocumentProblem] {
+        guard let data = try? Data(contentsOf: url), let tree = try? JSONParser.parse(Array(data)) else { return problems }
+        return problems.map { problem in
+            guard problem.line == nil, let position = tree.closestPosition(to: problem.path.components) else { return problem }
+            var located = problem
+            located.line = position.line
+            located.column = position.column
+            return located
+        }
+    }
+}
+
+extension OpenTimelineIO {
+    /// A marker of a timeline: a named point or range, OpenTimelineIO's `Marker` placed in composition time.
+    public struct Marker: Sendable, Hashable {
+        /// The marker's name.
+        public var name: String
+        /// Composition time it marks (a zero duration for a point); a marker on a sped-up clip is placed where its
+        /// media time plays, one on a held picture at the clip's start.
+        public var timeRange: TimeRange
+        /// OpenTimelineIO's colour name (`RED`, `GREEN`, …), if any.
+        public var color: String?
+        /// The marker's comment, if any.
+        public var comment: String?
+        /// Where the Marker is in the `.otio` file.
+        public var path: DocumentPath
+    }
+
+    /// The key under `metadata` where Splice keeps what OpenTimelineIO has no field for (exact source ranges, track
+    /// IDs, speed ramps, the video composition, audio mix and export settings), read back when the file is read.
+    public static let metadataKey = "splice"
+
+    /// A loaded document as the text of an `.otio` file.
+    ///
+    /// - Parameters:
+    ///   - loaded: the document (its composition, video composition, audio mix and export settings).
+    ///   - timeline: when `loaded` came from an `.otio` file, what it was read with: its name, global start time and
+    ///     markers are written back.
+    ///   - folder: where the file will be saved: media paths are written relative to it when they are near.
+    /// - Returns: JSON text that OpenTimelineIO reads (`otio.adapters.read_from_file`), ending with a newline.
+    /// - Throws: `EncodingError` for a value that cannot be JSON (a non-finite number).
+    public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
+        try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
+                 export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
+                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], metadata: timeline?.metadata,
+                 relativeTo: folder)
+    }
+
+    /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
+    /// empty segment; times in whole frames of the video composition's frame rate where they are whole frames,
+    /// otherwise at their own timescale (exact either way).
+    ///
+    /// - Parameters:
+    ///   - composition: the composition; every segment's source is a file (its `AssetTrack.assetURL`).
+    ///   - videoComposition: how it is drawn; nil for `MutableVideoComposition(propertiesOf:)` (then not written).
+    ///   - audioMix: how it is mixed, or nil.
+    ///   - export: export settings to keep, or nil.
+    ///   - name: the timeline's name.
+    ///   - globalStartTime: the timecode of the first frame (`global_start_time`), if any.
+    ///   - markers: markers in composition time, written on the timeline's Stack.
+    ///   - metadata: the timeline's `metadata` as JSON text of an object (other tools' keys), written beside Splice's.
+    ///   - folder: where the file will be saved (media paths are written relative to it when near).
+    /// - Returns: JSON text ending with a newline.
+    /// - Throws: `EncodingError` for a value that cannot be JSON.
+    public static func text(
+        for composition: MutableComposition, videoComposition: MutableVideoComposition? = nil, audioMix: MutableAudioMix? = nil,
+        export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
+        metadata: String? = nil, relativeTo folder: URL
+    ) throws -> String {
+        let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
+        let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
+        let writer = OpenTimelineIOWriter(folder: folder, rate: rate)
+        let tree = try writer.timeline(
+            name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
+            globalStartTime: globalStartTime, markers: markers, metadata: metadata)
+        return tree.prettyPrinted() + "\n"
+    }
+}

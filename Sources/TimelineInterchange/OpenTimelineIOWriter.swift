@@ -1,0 +1,180 @@
+import AudioMix
+import Composition
+import Foundation
+import SpliceDocument
+import VideoComposition
+
+/// Builds the JSON tree of an `.otio` file from a composition: a Timeline whose Stack holds one Track per composition
+/// track (video tracks bottom-most first, as OpenTimelineIO orders them, then the audio tracks), a Clip per segment
+/// with an ExternalReference to its file, a Gap per empty segment.
+///
+/// What OpenTimelineIO cannot say exactly is kept under the `splice` key of the objects' `metadata`, and read back
+/// from there: a clip's exact source range (a LinearTimeWarp's `time_scalar` is a double), its source track when it
+/// is not the file's first of its kind, a speed ramp; a track's ID, volume; the video composition, audio mix and
+/// export settings of the timeline.
+struct OpenTimelineIOWriter {
+    /// The folder the file is saved in: media paths are written relative to it when near.
+    let folder: URL
+    /// The rate times are written at when they are whole frames of it (the video composition's frame rate).
+    let rate: OpenTimelineIORate
+
+    // MARK: - Objects
+
+    /// The Timeline of `composition`.
+    func timeline(
+        name: String, composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
+        export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
+    ) throws -> JSONNode {
+        var tracks: [JSONNode] = []
+        for track in composition.tracks(withMediaType: .video).reversed() { tracks.append(try self.track(track, kind: "Video")) }
+        for track in composition.tracks(withMediaType: .audio) { tracks.append(try self.track(track, kind: "Audio")) }
+        var splice: [JSONNode.Member] = []
+        if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
+        if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
+        if let export { splice.append(member("export", try Self.encoded(export))) }
+        if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
+        var timelineMetadata = metadata(splice)
+        if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
+            timelineMetadata = JSONNode(.object(members.filter { $0.key != OpenTimelineIO.metadataKey } + (timelineMetadata.members ?? [])))
+        }
+        return object("Timeline.1", [
+            member("metadata", timelineMetadata),
+            member("name", .string(name)),
+            member("global_start_time", globalStartTime.map(rationalTime) ?? JSONNode(.null)),
+            member("tracks", object("Stack.1", [
+                member("metadata", metadata([])), member("name", .string("tracks")), member("source_range", JSONNode(.null)),
+                member("effects", .array([])), member("markers", .array(markers.map(marker))), member("enabled", .bool(true)),
+                member("color", JSONNode(.null)), member("children", .array(tracks)),
+            ])),
+        ])
+    }
+
+    private func track(_ track: CompositionTrack, kind: String) throws -> JSONNode {
+        var children: [JSONNode] = []
+        for segment in track.segments {
+            children.append(segment.isEmpty ? gap(segment.timeMapping.target.duration) : try clip(segment))
+        }
+        var splice = [member("trackID", .number("\(track.trackID)"))]
+        if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
+        return object("Track.1", [
+            member("metadata", metadata(splice)), member("name", .string("\(kind == "Video" ? "V" : "A")\(track.trackID)")),
+            member("source_range", JSONNode(.null)), member("effects", .array([])), member("markers", .array([])),
+            member("enabled", .bool(track.isEnabled)), member("color", JSONNode(.null)),
+            member("children", .array(children)), member("kind", .string(kind)),
+        ])
+    }
+
+    private func gap(_ duration: MediaTime) -> JSONNode {
+        object("Gap.1", [
+            member("metadata", metadata([])), member("name", .string("")),
+            member("source_range", timeRange(TimeRange(start: .zero, duration: duration))),
+            member("effects", .array([])), member("markers", .array([])), member("enabled", .bool(true)), member("color", JSONNode(.null)),
+        ])
+    }
+
+    private func clip(_ segment: CompositionTrackSegment) throws -> JSONNode {
+        guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
+        let read = segment.timeMapping.source
+        let length = segment.timeMapping.target.duration
+        var splice: [JSONNode.Member] = [member("sourceRange", try Self.encoded(read))]
+        splice.append(member("sourceTrackID", .number("\(source.trackID)")))
+        var effects: [JSONNode] = []
+        var start = read.start
+        switch segment.timeEffect {
+        case .freezeFrame(let sound)?:
+            effects.append(effect("FreezeFrame.1", name: "FreezeFrame", scalar: "0.0"))
+            if sound != .silence { splice.append(member("freezeSound", try Self.encoded(sound))) }
+        case .reverse?:
+            start = read.end
+            effects.append(effect("LinearTimeWarp.1", name: "LinearTimeWarp", scalar: "-" + Self.ratio(read.duration, length)))
+        case .speedRamp(let ramp)?:
+            splice.append(member("speedRamp", try Self.encoded(ramp)))
+            effects.append(effect("LinearTimeWarp.1", name: "LinearTimeWarp", scalar: Self.ratio(read.duration, length)))
+        case nil:
+            if read.duration != length {
+                effects.append(effect("LinearTimeWarp.1", name: "LinearTimeWarp", scalar: Self.ratio(read.duration, length)))
+            }
+        }
+        let reference = object("ExternalReference.1", [
+            member("metadata", metadata([])), member("name", .string("")),
+            member("available_range", timeRange(source.timeRange)), member("available_image_bounds", JSONNode(.null)),
+            member("target_url", .string(DocumentSources.relativePath(of: source.assetURL, from: folder))),
+        ])
+        return object("Clip.2", [
+            member("metadata", metadata(splice)), member("name", .string(source.assetURL.lastPathComponent)),
+            member("source_range", timeRange(TimeRange(start: start, duration: length))),
+            member("effects", .array(effects)), member("markers", .array([])), member("enabled", .bool(true)),
+            member("color", JSONNode(.null)),
+            member("media_references", JSONNode(.object([member("DEFAULT_MEDIA", reference)]))),
+            member("active_media_reference_key", .string("DEFAULT_MEDIA")),
+        ])
+    }
+
+    /// A marker on the timeline's Stack, whose time is composition time.
+    private func marker(_ marker: OpenTimelineIO.Marker) -> JSONNode {
+        object("Marker.2", [
+            member("metadata", metadata([])), member("name", .string(marker.name)),
+            member("color", marker.color.map { .string($0) } ?? .null), member("marked_range", timeRange(marker.timeRange)),
+            member("comment", .string(marker.comment ?? "")),
+        ])
+    }
+
+    private func effect(_ schema: String, name: String, scalar: String) -> JSONNode {
+        object(schema, [
+            member("metadata", metadata([])), member("name", .string("")), member("effect_name", .string(name)),
+            member("enabled", .bool(true)), member("time_scalar", .number(scalar)),
+        ])
+    }
+
+    // MARK: - Times
+
+    /// A `RationalTime`: whole frames at ``rate`` when the time is one, else its own timescale as the rate (exact
+    /// either way).
+    func rationalTime(_ time: MediaTime) -> JSONNode {
+        let (value, rate): (String, String)
+        if let frames = self.rate.wholeFrames(in: time) {
+            (value, rate) = ("\(frames).0", self.rate.literal)
+        } else {
+            (value, rate) = ("\(time.value).0", "\(time.timescale).0")
+        }
+        return object("RationalTime.1", [member("rate", .number(rate)), member("value", .number(value))])
+    }
+
+    func timeRange(_ range: TimeRange) -> JSONNode {
+        object("TimeRange.1", [member("duration", rationalTime(range.duration)), member("start_time", rationalTime(range.start))])
+    }
+
+    /// `numerator / denominator` as the shortest decimal text of the nearest double (OpenTimelineIO's `time_scalar`).
+    static func ratio(_ numerator: MediaTime, _ denominator: MediaTime) -> String {
+        number(numerator.seconds / denominator.seconds)
+    }
+
+    /// A double as JSON number text: `2.0`, `0.5`.
+    static func number(_ value: Double) -> String {
+        let text = "\(value)"
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    // MARK: - JSON
+
+    private func object(_ schema: String, _ members: [JSONNode.Member]) -> JSONNode {
+        JSONNode(.object([member("OTIO_SCHEMA", .string(schema))] + members))
+    }
+
+    private func member(_ key: String, _ value: JSONNode.Value) -> JSONNode.Member {
+        JSONNode.Member(key: key, value: JSONNode(value))
+    }
+
+    private func member(_ key: String, _ value: JSONNode) -> JSONNode.Member {
+        JSONNode.Member(key: key, value: value)
+    }
+
+    private func metadata(_ splice: [JSONNode.Member]) -> JSONNode {
+        JSONNode(.object(splice.isEmpty ? [] : [member(OpenTimelineIO.metadataKey, JSONNode(.object(splice)))]))
+    }
+
+    /// A model's own `Codable` JSON as a tree.
+    static func encoded(_ value: some Encodable) throws -> JSONNode {
+        try JSONParser.parse(Array(JSONText.compact(value).utf8))
+    }
+}

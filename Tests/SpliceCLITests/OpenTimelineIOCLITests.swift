@@ -1,0 +1,110 @@
+import Foundation
+import Splice
+import SpliceTestSupport
+import Testing
+
+/// `splice` reads `.otio` timelines wherever it reads a document, and converts between the two.
+@Suite("splice: OpenTimelineIO")
+struct OpenTimelineIOCLITests {
+    /// A timeline made by OpenTimelineIO's Python API over the canonical clips (30 fps): A[15, 75) · gap 30 ·
+    /// B[0, 45) on V1, A's sound for 60 frames on A1.
+    static let script = """
+        import sys
+        import opentimelineio as otio
+        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+        path, a, b = sys.argv[1:4]
+        def clip(url, start, duration):
+            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, 30), RT(120, 30)))
+            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, 30), RT(duration, 30)))
+        timeline = otio.schema.Timeline(name="cli")
+        video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+        video.extend([clip(a, 15, 60), otio.schema.Gap(source_range=TR(RT(0, 30), RT(30, 30))), clip(b, 0, 45)])
+        audio = otio.schema.Track(kind=otio.schema.TrackKind.Audio)
+        audio.append(clip(a, 0, 60))
+        timeline.tracks.extend([video, audio])
+        otio.adapters.write_to_file(timeline, path)
+        """
+
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func exportValidateAndConvertReadOTIO() async throws {
+        let scratch = try ScratchDirectory("otio-cli")
+        defer { scratch.remove() }
+        let edit = scratch.file("edit.otio")
+        _ = try await PythonVerifier.run(Self.script, [
+            edit.path, Package.fixture("canonical/clipA.mp4").path, "file://" + Package.fixture("canonical/clipB.mp4").path,
+        ])
+        let validated = try await SpliceTool.run(["validate", edit.path])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout.contains("valid — OpenTimelineIO form, 4.500 s, 640x360 at 30 fps, 1 video + 1 audio track"),
+                "\(validated.stdout)")
+
+        let graph = try await SpliceTool.run(["graph", edit.path])
+        #expect(graph.status == 0, "\(graph.stderr)")
+        #expect(!graph.stdout.isEmpty)
+        let picture = scratch.file("frame.png")
+        let frame = try await SpliceTool.run(["frame", edit.path, "--at", "2.5s", "-o", picture.path])
+        #expect(frame.status == 0, "\(frame.stderr)")
+        #expect(FileManager.default.fileExists(atPath: picture.path))
+
+        let movie = scratch.file("edit.mp4")
+        let exported = try await SpliceTool.run(["export", edit.path, "-o", movie.path, "--progress", "none"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let asset = try await Asset.load(from: movie)
+        #expect(asset.tracks(withMediaType: .video).first?.video?.frameCount == 135)
+        // The audio track's one clip lasts 2 s; the movie's sound runs to the composition's end, silent after it.
+        #expect(asset.tracks(withMediaType: .audio).first?.timeRange.duration == MediaTime(value: 9, timescale: 2))
+
+        let document = scratch.file("converted/edit.json")
+        try FileManager.default.createDirectory(at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let converted = try await SpliceTool.run(["convert", edit.path, "-o", document.path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let reloaded = try await CompositionDocument.load(from: document)
+        #expect(reloaded.composition.duration == MediaTime(value: 9, timescale: 2))
+        let segments = try #require(reloaded.composition.tracks(withMediaType: .video).first?.segments)
+        #expect(segments.map(\.isEmpty) == [false, true, false])
+        #expect(segments.map(\.timeMapping.target.start) == [.zero, MediaTime(seconds: 2), MediaTime(seconds: 3)])
+        #expect(segments[0].timeMapping.source == TimeRange(start: MediaTime(value: 1, timescale: 2), duration: MediaTime(seconds: 2)))
+        #expect(segments[2].timeMapping.source == TimeRange(start: .zero, duration: MediaTime(value: 3, timescale: 2)))
+    }
+
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func theCanonicalEditConvertsToOTIOAndRendersFromIt() async throws {
+        let scratch = try ScratchDirectory("otio-cli-write")
+        defer { scratch.remove() }
+        let timeline = scratch.file("canonical.otio")
+        let converted = try await SpliceTool.run(["convert", Package.example("canonical-edit.json").path, "-o", timeline.path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let printed = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(timeline.duration(), [(t.kind, len(t)) for t in timeline.tracks])
+            """, [timeline.path])
+        // Two clips of 4 s on the video track; the music on its own audio track; the clips' sound on another.
+        #expect(printed.hasPrefix("RationalTime(240, 30) ["), "\(printed)")
+        #expect(printed.contains("('Video', 2)"), "\(printed)")
+        let movie = scratch.file("canonical.mp4")
+        let exported = try await SpliceTool.run(["export", timeline.path, "-o", movie.path, "--progress", "none"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let asset = try await Asset.load(from: movie)
+        #expect(asset.tracks(withMediaType: .video).first?.video?.frameCount == 240)
+    }
+
+    @Test func aTimelineWithMissingMediaIsInvalidInput() async throws {
+        let scratch = try ScratchDirectory("otio-cli-missing")
+        defer { scratch.remove() }
+        let edit = try scratch.write("edit.otio", """
+            { "OTIO_SCHEMA": "Timeline.1", "tracks": { "OTIO_SCHEMA": "Stack.1", "children": [
+              { "OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
+                { "OTIO_SCHEMA": "Clip.1", "name": "x",
+                  "media_reference": { "OTIO_SCHEMA": "ExternalReference.1", "target_url": "nowhere.mov",
+                    "available_range": { "OTIO_SCHEMA": "TimeRange.1",
+                      "start_time": { "OTIO_SCHEMA": "RationalTime.1", "rate": 24.0, "value": 0.0 },
+                      "duration": { "OTIO_SCHEMA": "RationalTime.1", "rate": 24.0, "value": 48.0 } } } } ] } ] } }
+            """)
+        let run = try await SpliceTool.run(["export", edit.path, "-o", scratch.file("x.mp4").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("edit.otio:4:80: tracks.children[0].children[0].media_reference.target_url: no such file 'nowhere.mov'"),
+                "\(run.stderr)")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Splice
+import SpliceTestSupport
+import Testing
+
+/// OpenTimelineIO's transitions: `SMPTE_Dissolve` is the cross-dissolve on pictures and a crossfade on sound; the
+/// incoming clip goes on a lane of its own and both clips play their handles over the transition's range.
+@Suite("OpenTimelineIO: transitions")
+struct OpenTimelineIOTransitionTests {
+    /// V1: A[10, 34) ⟋6|6⟍ B[20, 44), a dissolve centred on the cut at frame 24; A1: the same on the sound.
+    static let script = """
+        import sys
+        import opentimelineio as otio
+        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+        path, a, b, kind = sys.argv[1:5]
+        ntsc = 24000 / 1001
+        def clip(url, start, duration):
+            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
+            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, ntsc), RT(duration, ntsc)))
+        def dissolve():
+            if kind == "dissolve":
+                return otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc))
+            return otio.schema.Transition(name=kind, transition_type="Custom_Transition", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc))
+        timeline = otio.schema.Timeline(name="dissolve")
+        video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+        video.extend([clip(a, 10, 24), dissolve(), clip(b, 20, 24)])
+        audio = otio.schema.Track(kind=otio.schema.TrackKind.Audio)
+        audio.extend([clip(a, 10, 24), otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc)), clip(b, 20, 24)])
+        timeline.tracks.extend([video, audio])
+        otio.adapters.write_to_file(timeline, path)
+        print(timeline.duration().value)
+        """
+
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func smpteDissolveIsTheCrossDissolve() async throws {
+        let scratch = try ScratchDirectory("otio-dissolve")
+        defer { scratch.remove() }
+        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let edit = scratch.file("edit.otio")
+        let printed = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov", "dissolve"])
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "48.0")
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
+        let frame = InterchangeMedia.frameDuration
+        let overlap = TimeRange(start: frame * 18, duration: frame * 12)
+        #expect(timeline.transitions.map(\.timeRange) == [overlap, overlap])
+        #expect(timeline.transitions.map(\.style) == [.crossDissolve, .crossDissolve])
+        #expect(loaded.composition.duration == frame * 48)
+        // Two video lanes (B's on top) and two audio lanes; A plays 6 frames past the cut, B starts 6 before it.
+        let videoTracks = loaded.composition.tracks(withMediaType: .video)
+        #expect(videoTracks.count == 2)
+        #expect(loaded.audioMix?.crossfades.map(\.timeRange) == [overlap])
+
+        let output = scratch.file("edit.mp4")
+        try await loaded.makeExportSession(outputURL: output).export()
+        let colours = try await InterchangeMedia.averageColours(of: output)
+        let shown = try await InterchangeMedia.shownFrames(of: output)
+        #expect(shown.count == 48)
+        // Outside the dissolve: A's frames 10 + k, then B's frames k − 4, exactly.
+        for k in Array(0...18) + Array(30..<48) where k < shown.count {
+            let want = k <= 18 ? InterchangeMedia.Shown(blue: 64, frame: 10 + k) : InterchangeMedia.Shown(blue: 192, frame: k - 4)
+            #expect(shown[k] == want, "output frame \(k)")
+        }
+        // Inside it, B's share grows linearly: blue = 64 + 128 × (k − 18) / 12, within encoding noise.
+        for k in 19..<30 where k < colours.count {
+            let expected = 64 + 128 * Double(k - 18) / 12
+            #expect(abs(Double(colours[k][2]) - expected) <= 4, "frame \(k): blue \(colours[k][2]), expected \(expected)")
+        }
+    }
+
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func customTransitionsMapToTheCatalogueOrAreRefusedByName() async throws {
+        let scratch = try ScratchDirectory("otio-wipe")
+        defer { scratch.remove() }
+        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let wipe = scratch.file("wipe.otio")
+        _ = try await PythonVerifier.run(Self.script, [wipe.path, "a.mov", "b.mov", "wipeleft"])
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: wipe)
+        #expect(timeline.transitions.first?.style == .wipeLeft)
+        #expect(loaded.videoComposition?.instructions.compactMap(\.transition).map(\.style) == [.wipeLeft])
+
+        let page = scratch.file("page.otio")
+        _ = try await PythonVerifier.run(Self.script, [page.path, "a.mov", "b.mov", "PageCurl"])
+        let error = try #require(throws: DocumentError.self) { try OpenTimelineIO.read(from: page) }
+        #expect(error.problems.map(\.path.description) == ["tracks.children[0].children[1]"])
+        #expect(error.problems.first?.message.hasPrefix("custom transition 'PageCurl' has no equivalent in Splice's transitions") == true)
+    }
+}
