@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SpliceDocument", targets: ["SpliceDocument"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AssetIO", targets: ["AssetIO"]),
+        .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -41,9 +42,11 @@ let package = Package(
         .target(name: "Capture", dependencies: ["CMedia", "SpliceFFmpeg", "Composition"]),
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "Export"]),
+        // What a delivery service ships beside the export: loudness (EBU R128) and storyboards, over Export.
+        .target(name: "Delivery", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
-        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture", "AssetIO"]),
+        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "Delivery"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "Capture", "AssetIO", "Delivery"]),
         // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
         .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
@@ -67,6 +70,8 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Splice", "SpliceFFmpeg", "CMedia", "SpliceTesting", "SpliceTestSupport"]),
         // Reads and writes samples; the `ffmpeg`/`ffprobe` CLI is the second reader of every file.
         .testTarget(name: "AssetIOTests", dependencies: ["AssetIO", "Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
+        // Loudness and storyboards; pyloudnorm, ffmpeg's ebur128 and ffprobe are the second readers.
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
         .testTarget(name: "ArchitectureTests"),
