@@ -7,7 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
-        case plan, renderSegment = "render-segment", join, submit
+        case plan, renderSegment = "render-segment", join, submit, batch
     }
 
     /// What was asked for.
@@ -59,9 +59,10 @@ struct CommandLineArguments: Equatable {
         case .export:
             return [output, overwrite, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "segments", short: nil, takesValue: true),
+                    Option(name: "loudness", short: nil, takesValue: true), Option(name: "true-peak", short: nil, takesValue: true),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
-            return [Option(name: "json", short: nil, takesValue: false)]
+            return [Option(name: "json", short: nil, takesValue: false), Option(name: "loudness", short: nil, takesValue: false)]
         case .frame:
             return [output, overwrite, Option(name: "at", short: nil, takesValue: true),
                     Option(name: "dynamic-range", short: nil, takesValue: true, allowedValues: ["force-sdr", "match-source"])]
@@ -84,6 +85,8 @@ struct CommandLineArguments: Equatable {
             return [output, Option(name: "segments", short: nil, takesValue: true), Option(name: "parts", short: nil, takesValue: true)]
         case .renderSegment:
             return [Option(name: "index", short: nil, takesValue: true)]
+        case .batch:
+            return [Option(name: "jobs", short: "j", takesValue: true)]
         case .join:
             return [output, overwrite]
         case .submit:
@@ -98,7 +101,7 @@ struct CommandLineArguments: Equatable {
         switch command {
         case .export, .frame, .graph, .validate, .expand, .repair: return (1, 1)
         case .devices, .record: return (0, 0)
-        case .plan, .renderSegment, .join, .submit: return (1, 1)
+        case .plan, .renderSegment, .join, .submit, .batch: return (1, 1)
         case .probe: return (1, nil)
         case .help: return (0, 1)
         }
@@ -110,6 +113,7 @@ struct CommandLineArguments: Equatable {
         case .export, .frame, .graph, .validate, .expand, .plan: return "a document (DOC.json)"
         case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
         case .repair: return "a movie (MOVIE)"
+        case .batch: return "a batch file (JOBS.jsonl)"
         case .probe: return "at least one file"
         case .devices, .record, .help: return "no operand"
         }

@@ -29,6 +29,7 @@ do {
             case .renderSegment: try await SegmentCommands.renderSegment(arguments)
             case .join: try await SegmentCommands.join(arguments)
             case .submit: try await SubmitCommand.run(arguments)
+            case .batch: try await BatchCommand.run(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success
