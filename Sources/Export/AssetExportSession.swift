@@ -150,6 +150,15 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.overwritesExistingFile = newValue } }
     }
 
+    /// A true-peak limiter on the mix, for loudness delivery: the mixed sound is oversampled 4× and passed through
+    /// libavfilter's `alimiter` (lookahead, delay compensated, no automatic level) with its limit at this many dBTP,
+    /// then resampled back, before the encoder. nil (default): no limiter. Applies to an ordinary export (not smart
+    /// rendering or concurrent segments).
+    package var truePeakLimit: Double? {
+        get { request.withLock { $0.truePeakLimit } }
+        set { request.withLock { $0.truePeakLimit = newValue } }
+    }
+
     /// Set to encode the video as a joinable part of a segmented export (``SegmentedExport``) whose whole duration
     /// this is: IDR first, closed GOPs, the same encoder clock in every part.
     var segmentedExportDuration: MediaTime? {

@@ -60,6 +60,7 @@ struct CommandLineArguments: Equatable {
             return [output, overwrite, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "segments", short: nil, takesValue: true),
                     Option(name: "loudness", short: nil, takesValue: true), Option(name: "true-peak", short: nil, takesValue: true),
+                    Option(name: "limit-true-peak", short: nil, takesValue: false),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false), Option(name: "loudness", short: nil, takesValue: false)]

@@ -2,7 +2,7 @@ import Foundation
 import Splice
 
 /// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--loudness LUFS] [--true-peak DBTP]
-/// [--progress MODE]`.
+/// [--limit-true-peak] [--progress MODE]`.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
@@ -16,11 +16,12 @@ enum ExportCommand {
             segments = count
         }
         var loudness = LoudnessNormalization?.none
-        if arguments.has("loudness") || arguments.has("true-peak") {
+        if arguments.has("loudness") || arguments.has("true-peak") || arguments.has("limit-true-peak") {
             guard let target = Double(arguments.value("loudness") ?? "-23"), let ceiling = Double(arguments.value("true-peak") ?? "-1") else {
                 throw Usage.fail("--loudness LUFS and --true-peak DBTP are numbers (e.g. --loudness -16 --true-peak -1)", command: .export)
             }
-            loudness = LoudnessNormalization(integratedLoudness: target, truePeakCeiling: ceiling)
+            loudness = LoudnessNormalization(integratedLoudness: target, truePeakCeiling: ceiling,
+                                             usesTruePeakLimiter: arguments.has("limit-true-peak"))
             do throws(LoudnessError) {
                 try loudness?.validate()
             } catch {
@@ -103,8 +104,9 @@ enum ExportCommand {
         reporter.completed(output: outputURL.path, bytes: bytes)
         if let normalized, mode != .json {
             Console.error("loudness: the mix measured \(Console.number(normalized.measured.integratedLoudness, decimals: 1)) LUFS, "
-                + "gain \(Console.number(normalized.gain, decimals: 2)) dB, true peak about "
-                + "\(Console.number(normalized.expectedTruePeak, decimals: 1)) dBTP")
+                + "gain \(Console.number(normalized.gain, decimals: 2)) dB, "
+                + (normalized.limiterLimit.map { "true peaks limited to \(Console.number($0, decimals: 1)) dBTP" }
+                    ?? "true peak about \(Console.number(normalized.expectedTruePeak, decimals: 1)) dBTP"))
         }
         if let report = session.smartRenderReport, mode != .json {
             for line in report.description.split(separator: "\n") { Console.error("smart rendering: \(line)") }

@@ -71,7 +71,7 @@ enum Help {
 
     static let export = """
         Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
-                             [--true-peak DBTP] [--progress bar|plain|json|none]
+                             [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
@@ -93,6 +93,8 @@ enum Help {
                                 gain (export.loudness); a gain that would lift the true peak over the ceiling is
                                 refused (exit 1), never limited silently
           --true-peak DBTP      the true-peak ceiling for --loudness (-70…0, default -1)
+          --limit-true-peak     when the gain would lift the true peak over the ceiling, hold the peaks under it
+                                with a true-peak limiter (4x oversampled alimiter) instead of refusing
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:

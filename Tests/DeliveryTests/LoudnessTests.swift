@@ -109,6 +109,33 @@ import Testing
         #expect(ffmpeg.truePeak <= -1 + 0.1)
     }
 
+    /// Speech raised so far that its peaks would pass −1 dBTP: refused without the limiter, and with it the peaks
+    /// stay under the ceiling while the loudness still reaches the target.
+    @Test(.enabled(if: PythonVerifier.isAvailable)) func theLimiterHoldsPeaksUnderTheCeilingOnlyWhenAsked() async throws {
+        let scratch = try ScratchDirectory("loudness")
+        defer { scratch.remove() }
+        let (composition, mix) = try Self.programme([(try await Self.speechAsset(in: scratch), 1)])
+        var target = LoudnessNormalization(integratedLoudness: -10, truePeakCeiling: -1)
+        await #expect(throws: LoudnessError.self) {
+            try await Self.session(composition, mix, to: scratch.file("refused.m4a")).export(normalizingLoudness: target)
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("refused.m4a").path))
+        target.usesTruePeakLimiter = true
+        let output = scratch.file("limited.m4a")
+        let report = try await Self.session(composition, mix, to: output).export(normalizingLoudness: target)
+        #expect(report.limiterLimit == -1.5)
+        #expect(report.measured.truePeak + report.gain > -1, "the gain alone would pass the ceiling: \(report)")
+        let ffmpeg = try await SecondReaders.ebur128Summary(of: output)
+        let reference = try await SecondReaders.pyloudnormIntegrated(of: output)
+        #expect(ffmpeg.truePeak <= -1 + 0.1, "true peak \(ffmpeg.truePeak) dBTP")
+        #expect(abs(ffmpeg.integrated - -10) <= 0.5, "ebur128: \(ffmpeg.integrated) LUFS")
+        #expect(abs(reference - -10) <= 0.5, "pyloudnorm: \(reference) LUFS")
+        // The limiter moves no sample: the output lasts the programme's 6 s exactly (288 000 samples at 48 kHz).
+        let samples = try await SecondReaders.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                              "stream=duration_ts", "-of", "csv=p=0", output.path])
+        #expect(samples.output == "288000\n")
+    }
+
     @Test func silenceTargetsOutOfRangeAndPeaksOverTheCeilingAreRefusedWithoutAFile() async throws {
         let scratch = try ScratchDirectory("loudness")
         defer { scratch.remove() }

@@ -9,7 +9,10 @@ extension AssetExportSession {
     /// into a lossless PCM file in the temporary directory, and measured with ``LoudnessMeter``; then the session
     /// exports as ``AssetExportSession/export()`` does with its ``AssetExportSession/audioMix`` scaled by one linear
     /// gain (``MutableAudioMix/scaled(by:for:)``), so the output's integrated loudness is the target and its
-    /// dynamics are the mix's own. The measuring file is removed whatever happens.
+    /// dynamics are the mix's own — unless the gain would lift the true peak over the ceiling and
+    /// ``LoudnessNormalization/usesTruePeakLimiter`` is set: then, and only then, the export's true-peak limiter holds
+    /// the peaks ``LoudnessNormalization/limiterHeadroom`` dB under the ceiling. The measuring file is removed
+    /// whatever happens.
     ///
     /// The session's ``AssetExportSession/audioMix`` is left set to the scaled mix.
     ///
@@ -17,7 +20,8 @@ extension AssetExportSession {
     /// - Throws: ``LoudnessError/targetOutOfRange(_:)`` or ``LoudnessError/ceilingOutOfRange(_:)`` before anything
     ///   is rendered; ``LoudnessError/exportHasNoAudioEncoding(_:)`` for passthrough or video-only settings or a
     ///   composition without audio; ``LoudnessError/silentProgramme(integratedLoudness:)`` and
-    ///   ``LoudnessError/truePeakAboveCeiling(truePeak:gain:ceiling:)`` after the measurement (nothing written);
+    ///   ``LoudnessError/truePeakAboveCeiling(truePeak:gain:ceiling:)`` or ``LoudnessError/limiterUnavailable(_:)``
+    ///   after the measurement (nothing written);
     ///   the errors of ``AssetExportSession/export()``; `CancellationError`.
     @discardableResult
     public func export(normalizingLoudness loudness: LoudnessNormalization) async throws -> LoudnessNormalizationReport {
@@ -42,10 +46,18 @@ extension AssetExportSession {
         measuring.timeRange = timeRange
         try await measuring.export()
         let measured = try await LoudnessMeter.measure(mixFile)
-        let gain = try loudness.gain(for: measured)
+        let (gain, needsLimiter) = try loudness.gain(for: measured)
+        var limit: Double?
+        if needsLimiter {
+            guard !smartRendering, (concurrentSegments ?? 1) == 1 else {
+                throw LoudnessError.limiterUnavailable("smart rendering and concurrent segments render the sound apart from the mix's last stage")
+            }
+            limit = loudness.truePeakCeiling - LoudnessNormalization.limiterHeadroom
+            truePeakLimit = limit
+        }
 
         audioMix = (audioMix ?? MutableAudioMix()).scaled(by: pow(10, gain / 20), for: asset)
         try await export()
-        return LoudnessNormalizationReport(measured: measured, gain: gain)
+        return LoudnessNormalizationReport(measured: measured, gain: gain, limiterLimit: limit)
     }
 }

@@ -12,11 +12,14 @@ public enum LoudnessError: Error, Sendable, Hashable, CustomStringConvertible {
     case targetOutOfRange(Double)
     /// The true-peak ceiling is outside −70…0 dBTP.
     case ceilingOutOfRange(Double)
-    /// The gain that reaches the target would raise the true peak above the ceiling: the measured true peak (dBTP),
-    /// the gain (dB) and the ceiling (dBTP). Lower the target or raise the ceiling.
+    /// The gain that reaches the target would raise the true peak above the ceiling and no limiter was asked for: the
+    /// measured true peak (dBTP), the gain (dB) and the ceiling (dBTP). Ask for the limiter, lower the target or raise
+    /// the ceiling.
     case truePeakAboveCeiling(truePeak: Double, gain: Double, ceiling: Double)
     /// The export cannot carry a normalised mix: passthrough (no re-encode) or video-only settings.
     case exportHasNoAudioEncoding(String)
+    /// The limiter is needed but the export renders its audio elsewhere (smart rendering, concurrent segments).
+    case limiterUnavailable(String)
 
     /// The refusal in words, with the figures.
     public var description: String {
@@ -32,8 +35,9 @@ public enum LoudnessError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the true-peak ceiling \(db(ceiling)) dBTP is outside -70…0 dBTP"
         case .truePeakAboveCeiling(let peak, let gain, let ceiling):
             return "a gain of \(db(gain)) dB would raise the true peak from \(db(peak)) to \(db(peak + gain)) dBTP, above the "
-                + "\(db(ceiling)) dBTP ceiling; lower the target or raise the ceiling"
+                + "\(db(ceiling)) dBTP ceiling; ask for the true-peak limiter, lower the target or raise the ceiling"
         case .exportHasNoAudioEncoding(let why): return "loudness normalisation needs an export that encodes audio: \(why)"
+        case .limiterUnavailable(let why): return "the true-peak limiter the gain needs cannot run: \(why)"
         }
     }
 }
