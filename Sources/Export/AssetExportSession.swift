@@ -299,6 +299,15 @@ public final class AssetExportSession: Sendable {
         }
     }
 
+    /// Exports `part` as a step of this session's work: ``cancelExport()`` on this session cancels it too.
+    /// - Throws: the part's errors; `CancellationError` when this session is cancelled before or during it.
+    package func exportAsPart(_ part: AssetExportSession) async throws {
+        state.withLock { $0.parts.append(part) }
+        defer { state.withLock { $0.parts.removeAll { $0 === part } } }
+        if cancellation.isCancelled { throw CancellationError() }
+        try await part.export()
+    }
+
     func publish(progress value: Double) {
         let observer = state.withLock { state -> (@Sendable (Double) -> Void)? in
             guard value > state.progress else { return nil }

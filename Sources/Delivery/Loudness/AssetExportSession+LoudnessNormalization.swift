@@ -44,7 +44,7 @@ extension AssetExportSession {
         measuring.outputFileType = .mkv
         measuring.audioMix = audioMix
         measuring.timeRange = timeRange
-        try await measuring.export()
+        try await exportAsPart(measuring)  // cancelExport() stops the measuring pass too
         let measured = try await LoudnessMeter.measure(mixFile)
         let (gain, needsLimiter) = try loudness.gain(for: measured)
         var limit: Double?
