@@ -90,6 +90,30 @@ import Glibc
         #expect(rerun.stderr.contains("0 completed, 5 skipped, 5 failed"))
     }
 
+    @Test func ctrlCCancelsEveryRunningExportAndLeavesNoPartialOutput() async throws {
+        let scratch = try Self.folder()
+        defer { scratch.remove() }
+        let count = 6
+        _ = try scratch.write("jobs.jsonl", (1...count).map { #"{"document": "clipA.json", "output": "out/\#($0).mp4"}"# }.joined(separator: "\n"))
+        let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
+        // Two 4 s exports at once take several seconds: 1.5 s in, the first two are rendering.
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        started.process.send(SIGINT)
+        let run = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 60)
+        #expect(run.status == 130, "\(run.stderr)")
+        let results = try Self.results(run.stdout)
+        #expect(results.count == count, "every job has a result line: \(run.stdout)")
+        let cancelled = results.values.filter { $0["status"] as? String == "cancelled" }.count
+        let completed = results.values.filter { $0["status"] as? String == "completed" }.count
+        #expect(cancelled >= count - 2 && cancelled + completed == count, "\(results)")
+        // A job that was running when the signal came reports how long it ran; one never started does not.
+        #expect(results.values.contains { $0["status"] as? String == "cancelled" && $0["elapsed"] != nil }, "\(results)")
+        #expect(run.stderr.contains("cancelling"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path)
+        #expect(left.count == completed, "only complete outputs are left: \(left)")
+        for name in left { #expect(try await Self.duration(of: scratch.file("out/\(name)")) == 4) }
+    }
+
     @Test func aKilledBatchLeavesNoPartialOutputAndARerunFinishesTheRest() async throws {
         let scratch = try Self.folder()
         defer { scratch.remove() }
