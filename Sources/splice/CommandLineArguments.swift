@@ -7,7 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
-        case plan, renderSegment = "render-segment", join, submit, batch
+        case plan, renderSegment = "render-segment", join, submit, batch, storyboard
     }
 
     /// What was asked for.
@@ -88,6 +88,8 @@ struct CommandLineArguments: Equatable {
             return [Option(name: "index", short: nil, takesValue: true)]
         case .batch:
             return [Option(name: "jobs", short: "j", takesValue: true)]
+        case .storyboard:
+            return [output, overwrite] + ["every", "grid", "width", "name"].map { Option(name: $0, short: nil, takesValue: true) }
         case .join:
             return [output, overwrite]
         case .submit:
@@ -100,7 +102,7 @@ struct CommandLineArguments: Equatable {
     /// How many operands each command takes: (minimum, maximum; nil for any number).
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .repair: return (1, 1)
+        case .export, .frame, .graph, .validate, .expand, .repair, .storyboard: return (1, 1)
         case .devices, .record: return (0, 0)
         case .plan, .renderSegment, .join, .submit, .batch: return (1, 1)
         case .probe: return (1, nil)
@@ -111,7 +113,7 @@ struct CommandLineArguments: Equatable {
     /// What a command's operands are, for the message when they are missing: `a document (DOC.json)`.
     static func operandName(of command: Command) -> String {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .plan: return "a document (DOC.json)"
+        case .export, .frame, .graph, .validate, .expand, .plan, .storyboard: return "a document (DOC.json)"
         case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
         case .repair: return "a movie (MOVIE)"
         case .batch: return "a batch file (JOBS.jsonl)"

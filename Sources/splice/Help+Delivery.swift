@@ -1,5 +1,25 @@
 /// The help text of the delivery commands (docs/delivery.md).
 extension Help {
+    static let storyboard = """
+        Usage: splice storyboard DOC.json -o DIR [--every T] [--grid CxR] [--width W] [--name NAME] [--overwrite]
+
+        Writes a scrubbing storyboard of the composition into the existing folder DIR: a thumbnail every T (default
+        10s; thumbnail i shows the picture the export shows at i x T), COLUMNS x ROWS to a JPEG sprite sheet (default
+        5x5; NAME-0.jpg, NAME-1.jpg, …), each W pixels wide (default 160, even; height from the aspect ratio), and
+        NAME.vtt (default name: storyboard), the WebVTT thumbnail track players read: one cue per thumbnail, from its
+        time to the next one's, its text NAME-k.jpg#xywh=x,y,w,h. Files are moved into place only when all are done.
+
+        Options:
+          -o, --output DIR  the folder (required, must exist)
+          --every T         time between thumbnails (3.5s, 250ms, 90f, 1001/30000)
+          --grid CxR        thumbnails across and down a sheet, 1…64 each
+          --width W         thumbnail width in pixels, even, 16…1920
+          --name NAME       the files' base name
+          --overwrite       replace files already there
+
+        \(exitCodes)
+        """
+
     static let batch = """
         Usage: splice batch JOBS.jsonl [--jobs N]
 

@@ -23,6 +23,7 @@ enum Help {
           export DOC.json -o OUT.mp4   render a composition document to a file
           probe FILE…                  describe media files (tracks, durations, sizes); --loudness: EBU R128
           frame DOC.json --at T -o F   render one picture of a document as PNG
+          storyboard DOC.json -o DIR   thumbnail sprite sheets (JPEG) and their WebVTT track
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
           expand DOC.json              print the full form of a (short-form) document
@@ -66,6 +67,7 @@ enum Help {
         case .join: return join
         case .submit: return submit
         case .batch: return batch
+        case .storyboard: return storyboard
         }
     }
 
