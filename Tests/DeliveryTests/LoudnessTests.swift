@@ -91,6 +91,7 @@ import Testing
         #expect(abs(secondReport.gain) < 0.3, "gain \(secondReport.gain) dB on a file at the target")
         let secondReference = try await SecondReaders.pyloudnormIntegrated(of: second)
         #expect(abs(secondReference - -23) <= 0.5, "pyloudnorm: \(secondReference) LUFS")
+        #expect(scratch.contents == ["again.m4a", "normalised.m4a", "speech.mkv"], "only the outputs are left: \(scratch.contents)")
     }
 
     /// Music alone brought up to the streaming target, −16 LUFS (about +2 dB: its true peak stays far below −1 dBTP).
@@ -168,6 +169,7 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(scratch.contents.allSatisfy { !$0.hasPrefix("out") })
+        #expect(!scratch.contents.contains { $0.hasPrefix(".splice-loudness") }, "a measuring folder was left: \(scratch.contents)")
     }
 
     @Test func scalingAMixScalesTheDefaultVolumeAndEveryRamp() throws {

@@ -6,13 +6,13 @@ import Foundation
 extension AssetExportSession {
     /// Exports with the audio mix normalised to `loudness`, in two passes: the session's mix is rendered once, audio
     /// only, through the export's own audio path (same composition, audio mix, time range, sample rate and channels)
-    /// into a lossless PCM file in the temporary directory, and measured with ``LoudnessMeter``; then the session
-    /// exports as ``AssetExportSession/export()`` does with its ``AssetExportSession/audioMix`` scaled by one linear
-    /// gain (``MutableAudioMix/scaled(by:for:)``), so the output's integrated loudness is the target and its
-    /// dynamics are the mix's own — unless the gain would lift the true peak over the ceiling and
-    /// ``LoudnessNormalization/usesTruePeakLimiter`` is set: then, and only then, the export's true-peak limiter holds
-    /// the peaks ``LoudnessNormalization/limiterHeadroom`` dB under the ceiling. The measuring file is removed
-    /// whatever happens.
+    /// into a lossless PCM file in a hidden folder beside ``AssetExportSession/outputURL``, and measured with
+    /// ``LoudnessMeter``; then the session exports as ``AssetExportSession/export()`` does with its
+    /// ``AssetExportSession/audioMix`` scaled by one linear gain (``MutableAudioMix/scaled(by:for:)``), so the
+    /// output's integrated loudness is the target and its dynamics are the mix's own — unless the gain would lift the
+    /// true peak over the ceiling and ``LoudnessNormalization/usesTruePeakLimiter`` is set: then, and only then, the
+    /// export's true-peak limiter holds the peaks ``LoudnessNormalization/limiterHeadroom`` dB under the ceiling. The
+    /// measuring folder is removed whatever happens.
     ///
     /// The session's ``AssetExportSession/audioMix`` is left set to the scaled mix.
     ///
@@ -33,7 +33,9 @@ extension AssetExportSession {
         }
         try await validate()  // the final export's own checks (output location, settings, models) before rendering
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-loudness-\(UUID().uuidString)")
+        // Beside the output (the caller chose that file system for a file of this length), hidden.
+        let place = outputURL?.deletingLastPathComponent() ?? FileManager.default.temporaryDirectory
+        let folder = place.appendingPathComponent(".splice-loudness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let mixFile = folder.appendingPathComponent("mix.mkv")
