@@ -56,11 +56,20 @@ import Testing
         }
     }
 
-    @Test func meterRefusesAFileWithoutSoundAndAMissingFile() async throws {
+    @Test func meterRefusesAFileWithoutSoundAMissingFileAndADamagedOne() async throws {
         await #expect(throws: LoudnessError.noAudio(Fixture.url("rates/no-audio-25.mp4"))) {
             try await LoudnessMeter.measure(Fixture.url("rates/no-audio-25.mp4"))
         }
         await #expect(throws: AssetLoadingError.self) { try await LoudnessMeter.measure(Fixture.url("no/such/file.mp4")) }
+        await #expect(throws: AssetLoadingError.self) { try await LoudnessMeter.measure(Fixture.url("broken/garbage.mp4")) }
+        // Cut off inside its media data: the decoder's refusal, named with the file, not a figure for half of it.
+        do {
+            _ = try await LoudnessMeter.measure(Fixture.url("broken/truncated.mp4"))
+            Issue.record("a truncated file was measured")
+        } catch LoudnessError.unreadable(let url, let reason) {
+            #expect(url.lastPathComponent == "truncated.mp4")
+            #expect(reason.contains("Invalid data"))
+        }
     }
 
     /// Speech quieter than the music under it, normalised to −23 LUFS; then the output, already at the target, again
