@@ -22,7 +22,7 @@ enum Help {
         Commands:
           export DOC.json -o OUT.mp4   render a composition document to a file
           probe FILE…                  describe media files (tracks, durations, sizes); --loudness: EBU R128
-          frame DOC.json --at T -o F   render one picture of a document as PNG
+          frame DOC.json --at T -o F   render one picture of a document as PNG (.jpg: a poster)
           storyboard DOC.json -o DIR   thumbnail sprite sheets (JPEG) and their WebVTT track
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
@@ -138,15 +138,16 @@ enum Help {
         """
 
     static let frame = """
-        Usage: splice frame DOC.json --at TIME -o FRAME.png [--dynamic-range force-sdr|match-source] [--overwrite]
+        Usage: splice frame DOC.json --at TIME -o FRAME.png|POSTER.jpg [--dynamic-range force-sdr|match-source] [--overwrite]
 
         Renders the picture the export of DOC.json shows at TIME (the output frame containing it), through the
         same compositor, and writes it as an RGBA PNG of the render size: 8-bit SDR, or with match-source 16-bit
         in the composition's own colour space (BT.2100 HLG/PQ code values for an HDR composition, not tone-mapped).
+        A FILE ending in .jpg or .jpeg is a poster frame instead: the same picture as a baseline JPEG (8-bit SDR).
 
         Options:
           --at TIME             composition time: 3.5s, 250ms, 00:00:03.5, 90f or 7/2
-          -o, --output FILE     the PNG to write (required)
+          -o, --output FILE     the PNG, or JPEG poster, to write (required)
           --dynamic-range R     force-sdr (default) or match-source (AssetImageGenerator's dynamicRangePolicy)
           --overwrite           replace FILE if it exists
 

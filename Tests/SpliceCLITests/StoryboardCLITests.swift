@@ -50,5 +50,15 @@ import Testing
         #expect(badGrid.stderr.contains("columns 0 is outside 1…64"))
         let noFolder = try await SpliceTool.run(["storyboard", "red.json", "-o", "missing"], in: scratch.url)
         #expect(noFolder.status == 1)
+
+        // A poster: `frame` with a JPEG name.
+        let poster = try await SpliceTool.run(["frame", "red.json", "--at", "1.5s", "-o", "poster.jpg"], in: scratch.url)
+        #expect(poster.status == 0, "\(poster.stderr)")
+        let probe = try await MediaTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
+                                                        scratch.file("poster.jpg").path])
+        #expect(probe.output == "mjpeg,320,240\n")
+        let hdr = try await SpliceTool.run(["frame", "red.json", "--at", "1s", "-o", "p.jpeg", "--dynamic-range", "match-source"],
+                                           in: scratch.url)
+        #expect(hdr.status == 2)
     }
 }
