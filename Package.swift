@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TimelineInterchange", targets: ["TimelineInterchange"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AssetIO", targets: ["AssetIO"]),
+        .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
     ],
@@ -44,11 +45,13 @@ let package = Package(
         .target(name: "Capture", dependencies: ["CMedia", "CZBar", "SpliceFFmpeg", "Composition"]),
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
+        // What a delivery service ships beside the export: loudness (EBU R128) and storyboards, over Export.
+        .target(name: "Delivery", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
-        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export"]),
+        .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "Delivery"]),
         // OpenTimelineIO (.otio) timelines read into documents and written from them, over SpliceDocument's JSON parser.
         .target(name: "TimelineInterchange", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "SpliceDocument"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "TimelineInterchange", "Capture", "AssetIO"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "TimelineInterchange", "Capture", "AssetIO", "Delivery"]),
         // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
         .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),
@@ -74,6 +77,8 @@ let package = Package(
         .testTarget(name: "AssetIOTests", dependencies: ["AssetIO", "Splice", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Timelines built by OpenTimelineIO's own Python package, read and rendered; what Splice writes, read back by it.
         .testTarget(name: "TimelineInterchangeTests", dependencies: ["TimelineInterchange", "Splice", "SpliceTesting", "SpliceTestSupport"]),
+        // Loudness and storyboards; pyloudnorm, ffmpeg's ebur128 and ffprobe are the second readers.
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
         .testTarget(name: "ArchitectureTests"),

@@ -162,9 +162,6 @@ extension AssetExportSession {
                 }
             }
         }
-        state.withLock { $0.parts.append(session) }
-        defer { state.withLock { $0.parts.removeAll { $0 === session } } }
-        if cancellation.isCancelled { throw CancellationError() }
-        try await session.export()
+        try await exportAsPart(session)
     }
 }

@@ -150,6 +150,15 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.overwritesExistingFile = newValue } }
     }
 
+    /// A true-peak limiter on the mix, for loudness delivery: the mixed sound is oversampled 4× and passed through
+    /// libavfilter's `alimiter` (lookahead, delay compensated, no automatic level) with its limit at this many dBTP,
+    /// then resampled back, before the encoder. nil (default): no limiter. Applies to an ordinary export (not smart
+    /// rendering or concurrent segments).
+    package var truePeakLimit: Double? {
+        get { request.withLock { $0.truePeakLimit } }
+        set { request.withLock { $0.truePeakLimit = newValue } }
+    }
+
     /// Set to encode the video as a joinable part of a segmented export (``SegmentedExport``) whose whole duration
     /// this is: IDR first, closed GOPs, the same encoder clock in every part.
     var segmentedExportDuration: MediaTime? {
@@ -288,6 +297,15 @@ public final class AssetExportSession: Sendable {
             try Self.checkSources(of: plan, cancellation: cancellation)
             return try ExportJob(plan: plan).run(cancellation: cancellation) { [self] value in publish(progress: value) }
         }
+    }
+
+    /// Exports `part` as a step of this session's work: ``cancelExport()`` on this session cancels it too.
+    /// - Throws: the part's errors; `CancellationError` when this session is cancelled before or during it.
+    package func exportAsPart(_ part: AssetExportSession) async throws {
+        state.withLock { $0.parts.append(part) }
+        defer { state.withLock { $0.parts.removeAll { $0 === part } } }
+        if cancellation.isCancelled { throw CancellationError() }
+        try await part.export()
     }
 
     func publish(progress value: Double) {

@@ -3,6 +3,7 @@
 @_exported import AudioMix
 @_exported import Capture
 @_exported import Composition
+@_exported import Delivery
 @_exported import Export
 @_exported import SpliceFFmpeg
 @_exported import SpliceDocument

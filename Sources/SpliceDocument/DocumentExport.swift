@@ -1,4 +1,5 @@
 import Composition
+import Delivery
 import Export
 
 /// The export settings of a document: an AVFoundation preset or explicit encoder settings, the container, the part
@@ -40,12 +41,18 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// memory of about N exports, worth it only when the encoder cannot use the cores by itself); nil or 1 for one
     /// ordinary export.
     public var concurrentSegments: Int?
+    /// Normalise the audio mix to an EBU R128 integrated loudness and true-peak ceiling, in two passes
+    /// (``Delivery/LoudnessNormalization``: `{"integratedLoudness": -16, "truePeakCeiling": -1}`); nil leaves the mix
+    /// as it is. `splice export` applies it; in Swift, export the session with
+    /// ``Export/AssetExportSession/export(normalizingLoudness:)``.
+    public var loudness: LoudnessNormalization?
 
     /// Export settings; every part optional.
     public init(
         preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
         metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil,
-        smartRendering: Bool? = nil, passthroughAudioCuts: PassthroughAudioCuts? = nil, concurrentSegments: Int? = nil
+        smartRendering: Bool? = nil, passthroughAudioCuts: PassthroughAudioCuts? = nil, concurrentSegments: Int? = nil,
+        loudness: LoudnessNormalization? = nil
     ) {
         self.preset = preset
         self.settings = settings
@@ -57,5 +64,6 @@ public struct DocumentExport: Sendable, Hashable, Codable {
         self.smartRendering = smartRendering
         self.passthroughAudioCuts = passthroughAudioCuts
         self.concurrentSegments = concurrentSegments
+        self.loudness = loudness
     }
 }

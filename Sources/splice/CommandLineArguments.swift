@@ -7,7 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
-        case plan, renderSegment = "render-segment", join, submit, convert
+        case plan, renderSegment = "render-segment", join, submit, convert, batch, storyboard
     }
 
     /// What was asked for.
@@ -61,9 +61,11 @@ struct CommandLineArguments: Equatable {
         case .export:
             return [output, overwrite, dropEffects, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "segments", short: nil, takesValue: true),
+                    Option(name: "loudness", short: nil, takesValue: true), Option(name: "true-peak", short: nil, takesValue: true),
+                    Option(name: "limit-true-peak", short: nil, takesValue: false),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"])]
         case .probe:
-            return [Option(name: "json", short: nil, takesValue: false)]
+            return [Option(name: "json", short: nil, takesValue: false), Option(name: "loudness", short: nil, takesValue: false)]
         case .frame:
             return [output, overwrite, dropEffects, Option(name: "at", short: nil, takesValue: true),
                     Option(name: "dynamic-range", short: nil, takesValue: true, allowedValues: ["force-sdr", "match-source"])]
@@ -90,6 +92,10 @@ struct CommandLineArguments: Equatable {
             return [output, Option(name: "segments", short: nil, takesValue: true), Option(name: "parts", short: nil, takesValue: true)]
         case .renderSegment:
             return [Option(name: "index", short: nil, takesValue: true)]
+        case .batch:
+            return [Option(name: "jobs", short: "j", takesValue: true)]
+        case .storyboard:
+            return [output, overwrite] + ["every", "grid", "width", "name"].map { Option(name: $0, short: nil, takesValue: true) }
         case .join:
             return [output, overwrite]
         case .submit:
@@ -102,9 +108,9 @@ struct CommandLineArguments: Equatable {
     /// How many operands each command takes: (minimum, maximum; nil for any number).
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .repair, .convert: return (1, 1)
+        case .export, .frame, .graph, .validate, .expand, .repair, .convert, .storyboard: return (1, 1)
         case .devices, .record: return (0, 0)
-        case .plan, .renderSegment, .join, .submit: return (1, 1)
+        case .plan, .renderSegment, .join, .submit, .batch: return (1, 1)
         case .probe: return (1, nil)
         case .help: return (0, 1)
         }
@@ -113,10 +119,11 @@ struct CommandLineArguments: Equatable {
     /// What a command's operands are, for the message when they are missing: `a document (DOC.json)`.
     static func operandName(of command: Command) -> String {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .plan: return "a document (DOC.json)"
+        case .export, .frame, .graph, .validate, .expand, .plan, .storyboard: return "a document (DOC.json)"
         case .convert: return "a document or timeline to convert (DOC.json or EDIT.otio)"
         case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
         case .repair: return "a movie (MOVIE)"
+        case .batch: return "a batch file (JOBS.jsonl)"
         case .probe: return "at least one file"
         case .devices, .record, .help: return "no operand"
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Splice
 
-/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--progress MODE]`.
+/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--loudness LUFS] [--true-peak DBTP]
+/// [--limit-true-peak] [--progress MODE]`.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
@@ -13,6 +14,19 @@ enum ExportCommand {
                 throw Usage.fail("--segments N must be a whole number ≥ 1 (1: one ordinary export)", command: .export)
             }
             segments = count
+        }
+        var loudness = LoudnessNormalization?.none
+        if arguments.has("loudness") || arguments.has("true-peak") || arguments.has("limit-true-peak") {
+            guard let target = Double(arguments.value("loudness") ?? "-23"), let ceiling = Double(arguments.value("true-peak") ?? "-1") else {
+                throw Usage.fail("--loudness LUFS and --true-peak DBTP are numbers (e.g. --loudness -16 --true-peak -1)", command: .export)
+            }
+            loudness = LoudnessNormalization(integratedLoudness: target, truePeakCeiling: ceiling,
+                                             usesTruePeakLimiter: arguments.has("limit-true-peak"))
+            do throws(LoudnessError) {
+                try loudness?.validate()
+            } catch {
+                throw Usage.fail("\(error)", command: .export)
+            }
         }
         let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
         let loaded: LoadedDocument
@@ -26,6 +40,7 @@ enum ExportCommand {
             }
             throw error
         }
+        loudness = loudness ?? loaded.export.loudness
         let outputURL = URL(fileURLWithPath: output)
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         if arguments.has("smart") { session.smartRendering = true }
@@ -63,13 +78,23 @@ enum ExportCommand {
             for await progress in updates { reporter.update(progress) }
             return reporter
         }
+        var normalized: LoudnessNormalizationReport?
         do {
-            try await session.export()
+            if let loudness {
+                normalized = try await session.export(normalizingLoudness: loudness)
+            } else {
+                try await session.export()
+            }
         } catch {
+            progressTask.cancel()
             reporter = await progressTask.value
             if error is CancellationError || session.status == .cancelled {
                 reporter.stopped(status: .cancelled, message: "export cancelled; no file was written")
                 throw CommandExit(status: .cancelled)
+            }
+            if let error = error as? LoudnessError {
+                reporter.stopped(status: .invalidInput, message: "cannot normalise the loudness: \(error)")
+                throw CommandExit(status: .invalidInput)
             }
             reporter.stopped(status: .renderFailed, message: "export failed: \(ExportMessages.text(error))")
             throw CommandExit(status: .renderFailed)
@@ -78,6 +103,12 @@ enum ExportCommand {
         let attributes = try? FileManager.default.attributesOfItem(atPath: outputURL.path)
         let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         reporter.completed(output: outputURL.path, bytes: bytes)
+        if let normalized, mode != .json {
+            Console.error("loudness: the mix measured \(Console.number(normalized.measured.integratedLoudness, decimals: 1)) LUFS, "
+                + "gain \(Console.number(normalized.gain, decimals: 2)) dB, "
+                + (normalized.limiterLimit.map { "true peaks limited to \(Console.number($0, decimals: 1)) dBTP" }
+                    ?? "true peak about \(Console.number(normalized.expectedTruePeak, decimals: 1)) dBTP"))
+        }
         if let report = session.smartRenderReport, mode != .json {
             for line in report.description.split(separator: "\n") { Console.error("smart rendering: \(line)") }
         }

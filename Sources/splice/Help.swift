@@ -21,8 +21,9 @@ enum Help {
 
         Commands:
           export DOC.json -o OUT.mp4   render a composition document to a file
-          probe FILE…                  describe media files (tracks, durations, sizes)
-          frame DOC.json --at T -o F   render one picture of a document as PNG
+          probe FILE…                  describe media files (tracks, durations, sizes); --loudness: EBU R128
+          frame DOC.json --at T -o F   render one picture of a document as PNG (.jpg: a poster)
+          storyboard DOC.json -o DIR   thumbnail sprite sheets (JPEG) and their WebVTT track
           graph DOC.json               print the FFmpeg filter graphs an export would use
           validate DOC.json            list every problem of a document (exit 0 when valid)
           expand DOC.json              print the full form of a (short-form) document
@@ -34,6 +35,7 @@ enum Help {
           render-segment PLAN.json --index I           render one segment (any machine, any order)
           join PLAN.json -o OUT.mp4                    check the parts and join them with the audio
           submit --slurm|--kubernetes PLAN.json -o OUT run the steps on Slurm / print a Kubernetes Job
+          batch JOBS.jsonl --jobs N                    one export per line, N at a time, a JSON result per job
           help [COMMAND]               this text, or a command's
 
         Options: --help (-h) on any command; --version prints the version and the linked FFmpeg.
@@ -67,11 +69,14 @@ enum Help {
         case .join: return join
         case .submit: return submit
         case .convert: return convert
+        case .batch: return batch
+        case .storyboard: return storyboard
         }
     }
 
     static let export = """
-        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--progress bar|plain|json|none]
+        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
+                             [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
@@ -88,6 +93,13 @@ enum Help {
           --segments N          render the video as N segments at once and join them (export.concurrentSegments);
                                 costs the memory of about N exports, pays only when the encoder cannot use the
                                 cores by itself; never automatic; not with --smart
+          --loudness LUFS       normalise the audio mix to this EBU R128 integrated loudness (-70…0; e.g. -23,
+                                -16) in two passes: the mix is rendered and measured, then exported with one linear
+                                gain (export.loudness); a gain that would lift the true peak over the ceiling is
+                                refused (exit 1), never limited silently
+          --true-peak DBTP      the true-peak ceiling for --loudness (-70…0, default -1)
+          --limit-true-peak     when the gain would lift the true peak over the ceiling, hold the peaks under it
+                                with a true-peak limiter (4x oversampled alimiter) instead of refusing
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:
@@ -108,14 +120,17 @@ enum Help {
         """
 
     static let probe = """
-        Usage: splice probe FILE… [--json]
+        Usage: splice probe FILE… [--json] [--loudness]
 
         Describes media files as Splice sees them: container, duration, and per track its ID (what documents call
         "track"), type, codec, size (and upright display size when rotated), frame rate, frame count, colour,
         sample rate and channels. Times are exact (seconds, and the fraction).
 
         Options:
-          --json    print the Asset model as JSON (an object for one file, an array for several)
+          --json      print the Asset model as JSON (an object for one file, an array for several)
+          --loudness  measure each file's sound instead (EBU R128 through FFmpeg's ebur128): integrated
+                      loudness (LUFS), loudness range (LU), true peak (dBTP); with --json, an array of
+                      {"path", "integratedLoudness", "loudnessRange", "truePeak"} (null for silence)
 
         Examples:
           splice probe clip.mov
@@ -126,15 +141,16 @@ enum Help {
         """
 
     static let frame = """
-        Usage: splice frame DOC.json --at TIME -o FRAME.png [--dynamic-range force-sdr|match-source] [--overwrite]
+        Usage: splice frame DOC.json --at TIME -o FRAME.png|POSTER.jpg [--dynamic-range force-sdr|match-source] [--overwrite]
 
         Renders the picture the export of DOC.json shows at TIME (the output frame containing it), through the
         same compositor, and writes it as an RGBA PNG of the render size: 8-bit SDR, or with match-source 16-bit
         in the composition's own colour space (BT.2100 HLG/PQ code values for an HDR composition, not tone-mapped).
+        A FILE ending in .jpg or .jpeg is a poster frame instead: the same picture as a baseline JPEG (8-bit SDR).
 
         Options:
           --at TIME             composition time: 3.5s, 250ms, 00:00:03.5, 90f or 7/2
-          -o, --output FILE     the PNG to write (required)
+          -o, --output FILE     the PNG, or JPEG poster, to write (required)
           --dynamic-range R     force-sdr (default) or match-source (AssetImageGenerator's dynamicRangePolicy)
           --overwrite           replace FILE if it exists
 

@@ -1,20 +1,13 @@
 import Foundation
 import Splice
 
-/// `splice probe FILE… [--json]`.
+/// `splice probe FILE… [--json] [--loudness]`.
 enum ProbeCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        if arguments.has("loudness") { return try await loudness(arguments) }
         var assets: [Asset] = []
-        var failed = false
-        for path in arguments.operands {
-            do {
-                assets.append(try await Asset.load(from: URL(fileURLWithPath: path)))
-            } catch is CancellationError {
-                throw CommandExit(status: .cancelled)
-            } catch {
-                Console.error("splice: \(error)")
-                failed = true
-            }
+        let failed = try await forEachFile(arguments.operands) { path in
+            assets.append(try await Asset.load(from: URL(fileURLWithPath: path)))
         }
         if arguments.has("json") {
             do {
@@ -97,5 +90,57 @@ enum ProbeCommand {
     /// `4.000 s (4/1)`.
     static func exact(_ time: MediaTime) -> String {
         time.isNumeric ? "\(time)" : time.description
+    }
+
+    /// Runs `body` for each path in turn: a failure is printed and the others still run; cancellation ends the
+    /// command. Returns true when one failed.
+    static func forEachFile(_ paths: [String], _ body: (String) async throws -> Void) async throws(CommandExit) -> Bool {
+        var failed = false
+        for path in paths {
+            do {
+                try await body(path)
+            } catch is CancellationError {
+                throw CommandExit(status: .cancelled)
+            } catch {
+                Console.error("splice: \(error)")
+                failed = true
+            }
+        }
+        return failed
+    }
+
+    /// One file's loudness for `--loudness --json` (a true peak of digital silence, −∞, is null).
+    struct LoudnessLine: Encodable {
+        var path: String
+        var integratedLoudness: Double
+        var loudnessRange: Double
+        var truePeak: Double?
+    }
+
+    /// `splice probe --loudness FILE…`: each file's EBU R128 figures (libavfilter's `ebur128`), one line per file or
+    /// a JSON array with `--json`.
+    static func loudness(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        var lines: [LoudnessLine] = []
+        let failed = try await forEachFile(arguments.operands) { path in
+            let measured = try await LoudnessMeter.measure(URL(fileURLWithPath: path))
+            let line = LoudnessLine(path: path, integratedLoudness: measured.integratedLoudness,
+                                    loudnessRange: measured.loudnessRange,
+                                    truePeak: measured.truePeak.isFinite ? measured.truePeak : nil)
+            lines.append(line)
+            if !arguments.has("json") {
+                func tenths(_ value: Double) -> String { String(format: "%.1f", value) }
+                Console.out("\(path)  integrated \(tenths(line.integratedLoudness)) LUFS  range \(tenths(line.loudnessRange)) LU"
+                    + "  true peak \(line.truePeak.map(tenths) ?? "-inf") dBTP")
+            }
+        }
+        if arguments.has("json") {
+            do {
+                Console.out(try JSONText.pretty(lines))
+            } catch {
+                Console.error("splice: cannot write JSON: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
+        }
+        if failed { throw CommandExit(status: .invalidInput) }
     }
 }

@@ -30,6 +30,8 @@ do {
             case .join: try await SegmentCommands.join(arguments)
             case .submit: try await SubmitCommand.run(arguments)
             case .convert: try await ConvertCommand.run(arguments)
+            case .batch: try await BatchCommand.run(arguments)
+            case .storyboard: try await StoryboardCommand.run(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success

@@ -92,7 +92,10 @@ final class ExportWriter {
         }
         video?.stop()
         if videoEncoder != nil { try encode(nil, stream: videoStream) }
-        if audioEncoder != nil { try encode(nil, stream: audioStream) }
+        if audioEncoder != nil {
+            if !limitReached { try audioConverter?.flush { try encode($0, stream: audioStream) } }
+            try encode(nil, stream: audioStream)
+        }
         progress(ExportProgress.flushed)
         try writing { try outputFile.finish() }
         progress(ExportProgress.finished)
@@ -141,8 +144,9 @@ final class ExportWriter {
         let (encoder, stream) = try addEncoder(settings.encoderConfiguration(for: audio.format), settingsDescription: "\(settings)")
         audioStream = stream
         audioFrameSize = encoder.frameSize > 0 ? encoder.frameSize : 1024
-        if encoder.sampleFormat != AV_SAMPLE_FMT_FLTP {
-            audioConverter = try SampleFormatConverter(format: audio.format, to: encoder.sampleFormat)
+        if encoder.sampleFormat != AV_SAMPLE_FMT_FLTP || audio.truePeakLimit != nil {
+            audioConverter = try SampleFormatConverter(format: audio.format, to: encoder.sampleFormat,
+                                                       truePeakLimit: audio.truePeakLimit, frameSize: audioFrameSize)
         }
         audioEncoder = encoder
     }
@@ -164,7 +168,8 @@ final class ExportWriter {
     }
 
     /// Converts the mixer's planar float to the encoder's sample format (PCM: s16, Opus: interleaved float), by
-    /// `aformat`; nil when the encoder takes planar float (AAC).
+    /// `aformat`, after the true-peak limiter when the plan has one; nil when the encoder takes planar float (AAC)
+    /// and there is no limiter.
     private var audioConverter: SampleFormatConverter?
 
     /// Encodes `frame` (nil: flushes) on `stream` and writes what the encoder gives; then notes whether the file

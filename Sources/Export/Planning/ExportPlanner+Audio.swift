@@ -37,7 +37,7 @@ extension ExportPlanner {
         }
         return AudioPlan(
             format: format, duration: range.duration, tracks: tracks.map { RenderTrack($0, exporting: range) },
-            gains: gains, varispeedTrackIDs: varispeed, crossfades: crossfades)
+            gains: gains, varispeedTrackIDs: varispeed, crossfades: crossfades, truePeakLimit: request.truePeakLimit)
     }
 }
 

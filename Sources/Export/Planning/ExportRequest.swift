@@ -34,4 +34,6 @@ struct ExportRequest: Sendable {
     var customVideoCompositor: (any VideoCompositing)?
     /// ``AssetExportSession/_rebuildsEffectGraphPerFrame``: the graph-per-frame path for effect ramps (benchmarks).
     var rebuildsEffectGraphPerFrame = false
+    /// ``AssetExportSession/truePeakLimit``: the mix's true peaks held at or under this many dBTP; nil for none.
+    var truePeakLimit: Double?
 }

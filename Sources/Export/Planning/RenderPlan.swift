@@ -116,6 +116,8 @@ struct AudioPlan: Sendable {
     var varispeedTrackIDs: Set<Int32>
     /// The crossfades each track takes part in, on the output sample grid, by track ID.
     var crossfades: [Int32: [CrossfadeWindow]] = [:]
+    /// The true-peak limit of the mix in dBTP (``AssetExportSession/truePeakLimit``), nil for no limiter.
+    var truePeakLimit: Double?
 
     /// Output samples: the composition duration on the output grid.
     var sampleCount: Int64 { format.sampleIndex(of: duration) }

@@ -1,0 +1,68 @@
+import Foundation
+import SpliceTestSupport
+
+/// The readers Delivery's outputs are checked with: FFmpeg's command-line tools (its own `ebur128` summary,
+/// `ffprobe`) and pyloudnorm from the repository's `.venv`.
+enum SecondReaders {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `ffmpeg`/`ffprobe` from `PATH`.
+    static func tool(_ name: String) -> String { Executable.find(name) ?? "/usr/bin/\(name)" }
+
+    /// Runs `tool` with `arguments`; returns (standard output, standard error).
+    /// - Throws: ``Failure`` when it does not exit with 0 within 120 s.
+    static func run(_ name: String, _ arguments: [String]) async throws -> (output: String, errors: String) {
+        let scratch = try ScratchDirectory("reader")
+        defer { scratch.remove() }
+        let output = scratch.file("stdout"), errors = scratch.file("stderr")
+        let child = try ChildProcess(executable: tool(name), arguments: arguments, standardOutput: output, standardError: errors)
+        guard await child.wait(seconds: 120) else {
+            child.stop()
+            throw Failure(description: "\(name) did not end within 120 s")
+        }
+        let result = (contents(output), contents(errors))
+        guard child.exitCode == 0 else { throw Failure(description: "\(name) \(arguments) failed: \(result.1)") }
+        return result
+    }
+
+    private static func contents(_ url: URL) -> String {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return "" }
+        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The `ffmpeg -af ebur128=peak=true` summary of `url`: integrated loudness (LUFS) and true peak (dBFS, as the
+    /// filter prints it, to 0.1).
+    static func ebur128Summary(of url: URL) async throws -> (integrated: Double, truePeak: Double) {
+        let (_, log) = try await run("ffmpeg", ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a:0",
+                                                "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let summary = log.components(separatedBy: "Summary:").last ?? ""
+        func value(after label: String) -> Double? {
+            guard let range = summary.range(of: label) else { return nil }
+            return Double(summary[range.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).first ?? "")
+        }
+        guard let integrated = value(after: "I:"), let peak = value(after: "Peak:") else {
+            throw Failure(description: "no ebur128 summary in: \(summary)")
+        }
+        return (integrated, peak)
+    }
+
+    /// pyloudnorm's integrated loudness (LUFS) of `url`'s first audio stream, decoded to 48 kHz float by `ffmpeg`.
+    static func pyloudnormIntegrated(of url: URL) async throws -> Double {
+        let script = """
+            import subprocess, sys
+            import numpy as np, pyloudnorm
+            raw = subprocess.run([sys.argv[2], '-v', 'error', '-i', sys.argv[1], '-map', '0:a:0', '-ac', '2', '-ar', '48000',
+                                  '-f', 'f32le', '-'], capture_output=True, check=True).stdout
+            samples = np.frombuffer(raw, dtype='<f4').reshape(-1, 2).astype(np.float64)
+            print(pyloudnorm.Meter(48000).integrated_loudness(samples))
+            """
+        let output = try await PythonVerifier.run(script, [url.path, tool("ffmpeg")])
+        guard let value = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "pyloudnorm printed '\(output)'")
+        }
+        return value
+    }
+}

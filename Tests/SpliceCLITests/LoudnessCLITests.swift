@@ -1,0 +1,58 @@
+import Foundation
+import SpliceTestSupport
+import Testing
+
+/// `splice probe --loudness` and `splice export --loudness` / `export.loudness`, read back by FFmpeg's `ebur128`.
+@Suite struct LoudnessCLITests {
+    /// The integrated loudness in FFmpeg's own `ebur128` summary of `url` (LUFS, to 0.1).
+    static func ebur128Integrated(of url: URL) async throws -> Double? {
+        let run = try await MediaTool.run("ffmpeg", ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a:0",
+                                                     "-af", "ebur128", "-f", "null", "-"])
+        guard let summary = run.errors.components(separatedBy: "Summary:").last, let range = summary.range(of: "I:") else { return nil }
+        return Double(summary[range.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\n" }).first ?? "")
+    }
+
+    @Test func probeMeasuresLoudnessAsTextAndJSON() async throws {
+        let clip = Package.fixture("canonical/clipA.mp4").path
+        let text = try await SpliceTool.run(["probe", "--loudness", clip])
+        #expect(text.status == 0)
+        #expect(text.stdout == "\(clip)  integrated -12.7 LUFS  range 0.0 LU  true peak -11.8 dBTP\n")
+        let json = try await SpliceTool.run(["probe", "--loudness", "--json", clip, Package.fixture("rates/no-audio-25.mp4").path])
+        #expect(json.status == 1)  // the second file has no sound: named on stderr, the first still measured
+        #expect(json.stderr.contains("no-audio-25.mp4 has no audio stream"))
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 1)
+        let integrated = try #require(array.first?["integratedLoudness"] as? Double)
+        #expect(abs(integrated - -12.69) < 0.02)
+    }
+
+    @Test func exportNormalisesTheMixFromTheDocumentOrTheCommandLine() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        _ = try scratch.write("edit.json", """
+            { "version": 1, "clips": [ { "source": "clipA.mp4" }, { "source": "clipB.mp4" } ],
+              "export": { "settings": { "video": { "encoderPreset": "ultrafast" } }, "loudness": { "integratedLoudness": -20 } } }
+            """)
+        let fromDocument = try await SpliceTool.run(["export", "edit.json", "-o", "doc.mp4", "--progress", "none"], in: scratch.url, timeout: 300)
+        #expect(fromDocument.status == 0, "\(fromDocument.stderr)")
+        #expect(fromDocument.stderr.contains("loudness: the mix measured -1"), "\(fromDocument.stderr)")
+        let measured = try #require(try await Self.ebur128Integrated(of: scratch.file("doc.mp4")))
+        #expect(abs(measured - -20) <= 0.5, "ebur128: \(measured) LUFS")
+
+        let fromOption = try await SpliceTool.run(["export", "edit.json", "-o", "cli.mp4", "--loudness", "-30", "--progress", "none"],
+                                                  in: scratch.url, timeout: 300)
+        #expect(fromOption.status == 0, "\(fromOption.stderr)")
+        let option = try #require(try await Self.ebur128Integrated(of: scratch.file("cli.mp4")))
+        #expect(abs(option - -30) <= 0.5, "ebur128: \(option) LUFS")
+
+        let refused = try await SpliceTool.run(["export", "edit.json", "-o", "bad.mp4", "--loudness", "-80"], in: scratch.url)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("-80.00 LUFS is outside -70…0 LUFS"))
+        let tooLoud = try await SpliceTool.run(["export", "edit.json", "-o", "loud.mp4", "--loudness", "-1", "--true-peak", "-1",
+                                                "--progress", "none"], in: scratch.url, timeout: 300)
+        #expect(tooLoud.status == 1)
+        #expect(tooLoud.stderr.contains("above the -1.00 dBTP ceiling"), "\(tooLoud.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("bad.mp4").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("loud.mp4").path))
+    }
+}
