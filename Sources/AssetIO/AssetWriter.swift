@@ -11,6 +11,11 @@ import SpliceFFmpeg
 /// finished, then ``finishWriting()``. The encoding and muxing run on a thread of the writer's own; the file is
 /// written beside ``outputURL`` and appears under that name only when ``finishWriting()`` succeeds (as an export's:
 /// a failure, a cancellation or a crash leaves nothing).
+///
+/// A writer made with ``init(contentType:)`` writes no file: it cuts fragmented MP4 into an initialization segment
+/// and media segments of about ``preferredOutputSegmentInterval`` each, every one starting on a key frame, and hands
+/// them to its ``delegate`` as they are made (AVFoundation's segment output; ``HLSSegmentFileWriter`` writes them as
+/// files with an HLS playlist).
 public final class AssetWriter: Sendable {
     /// Where the writer is in its life.
     public enum Status: Sendable, Hashable {
@@ -32,10 +37,18 @@ public final class AssetWriter: Sendable {
         var error: AssetWriterError?
         var sessionStart: MediaTime?
         var shouldOptimizeForNetworkUse = false
+        var outputFileTypeProfile: AssetWriterFileTypeProfile?
+        var preferredOutputSegmentInterval = MediaTime.invalid
+        var initialSegmentStartTime = MediaTime.zero
+        var delegate: (any AssetWriterDelegate)?
     }
 
-    /// The file written.
-    public let outputURL: URL
+    /// The segment interval used when ``preferredOutputSegmentInterval`` is invalid: 6 s, the target duration
+    /// Apple's HLS authoring rules recommend.
+    public static let defaultOutputSegmentInterval = MediaTime(seconds: 6)
+
+    /// The file written; nil for a writer made with ``init(contentType:)``, which hands segments to its delegate.
+    public let outputURL: URL?
     /// Its container.
     public let outputFileType: FileType
     private let state = Locked(State())
@@ -52,6 +65,19 @@ public final class AssetWriter: Sendable {
         }
         if FileManager.default.fileExists(atPath: outputURL.path) { throw AssetWriterError.outputFileExists(outputURL) }
         self.outputURL = outputURL
+        outputFileType = fileType
+    }
+
+    /// A writer that writes no file but hands fragmented-MP4 segments to its ``delegate`` (AVFoundation's
+    /// `init(contentType:)`); set ``outputFileTypeProfile`` and ``delegate`` before ``startWriting()``.
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` for another type than ``FileType/mp4`` (segments
+    ///   are fragmented MPEG-4).
+    public init(contentType fileType: FileType) throws {
+        guard fileType == .mp4 else {
+            throw AssetWriterError.invalidState(operation: "create a segment writer",
+                                                reason: "segments are fragmented MPEG-4 (.mp4), not .\(fileType.rawValue)")
+        }
+        outputURL = nil
         outputFileType = fileType
     }
 
@@ -84,6 +110,39 @@ public final class AssetWriter: Sendable {
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.shouldOptimizeForNetworkUse } }
         set { state.withLock { if $0.status == .unknown { $0.shouldOptimizeForNetworkUse = newValue } } }
+    }
+
+    /// The segments' format (AVFoundation's `outputFileTypeProfile`); required for a writer made with
+    /// ``init(contentType:)``, refused (at ``startWriting()``) for one that writes a file. Set before ``startWriting()``.
+    public var outputFileTypeProfile: AssetWriterFileTypeProfile? {
+        get { state.withLock { $0.outputFileTypeProfile } }
+        set { state.withLock { if $0.status == .unknown { $0.outputFileTypeProfile = newValue } } }
+    }
+
+    /// The segment duration wanted (AVFoundation's `preferredOutputSegmentInterval`): a segment is cut at the first
+    /// video key frame at or after each ``initialSegmentStartTime`` + k × interval (k = 1, 2, …), so segments last
+    /// the interval rounded up to key frames, without drift. Invalid (the default) means
+    /// ``defaultOutputSegmentInterval``; it must otherwise be positive and numeric (AVFoundation's indefinite
+    /// interval with `flushSegment()` is not available). Set before ``startWriting()``.
+    public var preferredOutputSegmentInterval: MediaTime {
+        get { state.withLock { $0.preferredOutputSegmentInterval } }
+        set { state.withLock { if $0.status == .unknown { $0.preferredOutputSegmentInterval = newValue } } }
+    }
+
+    /// Where the segments' timeline starts (AVFoundation's `initialSegmentStartTime`): the sample appended at the
+    /// session's start time is at this time in the segments, and the interval's boundaries count from it. Zero by
+    /// default (AVFoundation's default is invalid, which it then refuses). Set before ``startWriting()``.
+    public var initialSegmentStartTime: MediaTime {
+        get { state.withLock { $0.initialSegmentStartTime } }
+        set { state.withLock { if $0.status == .unknown { $0.initialSegmentStartTime = newValue } } }
+    }
+
+    /// Receives the segments of a writer made with ``init(contentType:)``. Held strongly until the writer ends
+    /// (AVFoundation holds its delegate weakly), so an object made only to receive the segments stays alive. Set
+    /// before ``startWriting()``.
+    public var delegate: (any AssetWriterDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { if $0.status == .unknown { $0.delegate = newValue } } }
     }
 
     /// The session's start time, once ``startSession(atSourceTime:)`` was called.
@@ -140,15 +199,49 @@ public final class AssetWriter: Sendable {
                 state.error = error
                 throw error
             }
+            let segmentation: WriterJob.Segmentation?
+            do throws(AssetWriterError) {
+                segmentation = try self.segmentation(of: state)
+            } catch {
+                state.status = .failed
+                state.error = error
+                throw error
+            }
             state.status = .writing
             return WriterJob(url: outputURL, fileType: outputFileType,
                              inputs: state.inputs.map { WriterJob.Input(mediaType: $0.mediaType, settings: $0.outputSettings) },
-                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse)
+                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, segmentation: segmentation)
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {
             WriterEngine.run(job: job, channel: channel, cancellation: cancellation)
         }
+    }
+
+    /// The segment settings checked: nil for a file writer, else the profile, interval, start and delegate.
+    private func segmentation(of state: State) throws(AssetWriterError) -> WriterJob.Segmentation? {
+        guard outputURL == nil else {
+            guard state.outputFileTypeProfile == nil else {
+                throw .invalidState(operation: "start writing", reason: "an output file type profile needs a writer made with init(contentType:), which writes segments instead of a file")
+            }
+            return nil
+        }
+        guard let profile = state.outputFileTypeProfile else {
+            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs an outputFileTypeProfile")
+        }
+        guard let delegate = state.delegate else {
+            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs a delegate to take its segments")
+        }
+        var interval = state.preferredOutputSegmentInterval
+        if !interval.isValid { interval = Self.defaultOutputSegmentInterval }
+        guard interval.isNumeric, interval > .zero else {
+            throw .invalidState(operation: "start writing", reason: "preferredOutputSegmentInterval \(interval) is not a positive time")
+        }
+        guard state.initialSegmentStartTime.isNumeric else {
+            throw .invalidState(operation: "start writing", reason: "initialSegmentStartTime \(state.initialSegmentStartTime) is not a numeric time")
+        }
+        return WriterJob.Segmentation(profile: profile == .mpeg4CMAFCompliant ? .cmaf : .hls, interval: interval,
+                                      initialStart: state.initialSegmentStartTime, delegate: delegate, writer: self)
     }
 
     /// Starts the session at `time`: samples are written relative to it (a sample at `time` lands at 0 in the

@@ -28,6 +28,9 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidSettings(input: String, reason: String)
     /// Encoding or writing failed: the file and FFmpeg's cause.
     case writeFailed(URL, reason: String)
+    /// Writing segments (a writer made with ``AssetWriter/init(contentType:)``) failed: the segment and FFmpeg's
+    /// cause, or the error the delegate threw.
+    case segmentOutputFailed(reason: String)
     /// FFmpeg could not allocate memory.
     case outOfMemory
 
@@ -47,6 +50,7 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
         case .sampleMismatch(let input, let reason): return "\(input): \(reason)"
         case .invalidSettings(let input, let reason): return "\(input): \(reason)"
         case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
+        case .segmentOutputFailed(let reason): return "writing segments failed: \(reason)"
         case .outOfMemory: return "out of memory"
         }
     }

@@ -11,14 +11,32 @@ struct WriterJob: Sendable {
         var settings: AssetWriterInputSettings?
     }
 
-    var url: URL
+    /// Segment output: the segmenter's settings and where its segments go.
+    struct Segmentation: Sendable {
+        var profile: FragmentedMP4Segmenter.Profile
+        var interval: MediaTime
+        var initialStart: MediaTime
+        var delegate: any AssetWriterDelegate
+        weak var writer: AssetWriter?
+    }
+
+    /// The file; nil when the output is segments.
+    var url: URL?
     var fileType: FileType
     var inputs: [Input]
     var optimizeForNetworkUse: Bool
+    var segmentation: Segmentation?
+
+    /// The error for a failure whose cause is `reason`: naming the file, or the segments when there is none.
+    func failure(_ reason: String) -> AssetWriterError {
+        guard let url else { return .segmentOutputFailed(reason: reason) }
+        return .writeFailed(url, reason: reason)
+    }
 }
 
 /// A writer's thread: the ``TemporaryOutputFile``, the ``EncodingMuxer`` (its ``OutputFile`` and encoders), and per
-/// encoding input a ``FilterGraph`` converting appended pictures or sound to the encoder's format. Confined to the
+/// encoding input a ``FilterGraph`` converting appended pictures or sound to the encoder's format. For segment
+/// output there is no file: the muxer writes through a ``FragmentedMP4Segmenter`` whose segments go to the delegate. Confined to the
 /// thread; every FFmpeg object is freed by its owner's `deinit` when the thread ends.
 ///
 /// The file's header needs every track's description, so samples wait (in order) until every input has appended
@@ -26,7 +44,7 @@ struct WriterJob: Sendable {
 /// written.
 final class WriterEngine {
     private let job: WriterJob
-    private let temporary: TemporaryOutputFile
+    private let temporary: TemporaryOutputFile?
     private let muxer: EncodingMuxer
     private var sessionStart: MediaTime = .zero
     private var pending: [(input: Int, sample: SampleBuffer)] = []
@@ -38,21 +56,23 @@ final class WriterEngine {
     /// Runs the writer's command loop until it finishes, fails or is cancelled, and closes `channel` with the
     /// outcome.
     static func run(job: WriterJob, channel: WriterChannel, cancellation: CancellationFlag) {
-        let temporary = TemporaryOutputFile(for: job.url)
+        let temporary = job.url.map { TemporaryOutputFile(for: $0) }
         do {
             let engine: WriterEngine
             do {
                 engine = try WriterEngine(job: job, temporary: temporary, cancellation: cancellation)
             } catch {
-                throw AssetWriterError.writeFailed(job.url, reason: "opening the file: \(error)")
+                throw job.failure("opening the \(job.url == nil ? "segmenter" : "file"): \(error)")
             }
             while true {
                 switch channel.receive() {
-                case .startSession(let time): engine.sessionStart = time
+                case .startSession(let time):
+                    // Segments: the session's start lands at the initial segment start time.
+                    engine.sessionStart = time - (job.segmentation?.initialStart ?? .zero)
                 case .sample(let input, let sample): try engine.append(sample, to: input)
                 case .finishInput(let input): try engine.finishInput(input)
                 case .cancel:
-                    temporary.discard()
+                    temporary?.discard()
                     channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
                     return
                 case .finish:
@@ -62,30 +82,65 @@ final class WriterEngine {
                 }
             }
         } catch {
-            temporary.discard()
+            temporary?.discard()
             if cancellation.isCancelled {
                 channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
             } else {
-                channel.close(.failure(error as? AssetWriterError ?? .writeFailed(job.url, reason: FailureReason.words(for: error))))
+                channel.close(.failure(error as? AssetWriterError ?? job.failure(FailureReason.words(for: error))))
             }
         }
     }
 
-    private init(job: WriterJob, temporary: TemporaryOutputFile, cancellation: CancellationFlag) throws {
+    private init(job: WriterJob, temporary: TemporaryOutputFile?, cancellation: CancellationFlag) throws {
         self.job = job
         self.temporary = temporary
-        muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        if let segmentation = job.segmentation {
+            let inputs = job.inputs
+            let segmenter = try FragmentedMP4Segmenter(profile: segmentation.profile, initialStart: segmentation.initialStart,
+                                                       interval: segmentation.interval) { segment in
+                try Self.deliver(segment, to: segmentation, inputs: inputs)
+            }
+            muxer = try EncodingMuxer(segmenter: segmenter)
+        } else if let temporary {
+            muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        } else {
+            throw AssetWriterError.invalidState(operation: "write", reason: "neither a file nor segments to write")
+        }
+    }
+
+    /// Hands one segment to the delegate, with its report. Every input has one stream, added in input order, so a
+    /// stream's index is its input's.
+    private static func deliver(_ segment: FragmentedMP4Segmenter.Segment, to segmentation: WriterJob.Segmentation,
+                                inputs: [WriterJob.Input]) throws {
+        guard let writer = segmentation.writer else { return }
+        let report: AssetSegmentReport?
+        switch segment.kind {
+        case .initialization: report = nil
+        case .media:
+            report = AssetSegmentReport(segmentType: .separable, sequenceNumber: segment.sequenceNumber, trackReports: segment.tracks.map { track in
+                AssetSegmentTrackReport(trackID: Int32(track.stream + 1), mediaType: inputs[track.stream].mediaType,
+                                        earliestPresentationTimeStamp: track.earliestPresentationTime, duration: track.duration,
+                                        sampleCount: track.sampleCount, firstSampleIsSyncSample: track.startsWithKeyFrame)
+            })
+        }
+        do {
+            try segmentation.delegate.assetWriter(writer, didOutputSegmentData: Data(segment.bytes),
+                                                  segmentType: report == nil ? .initialization : .separable, segmentReport: report)
+        } catch {
+            let name = report.map { "media segment \($0.sequenceNumber)" } ?? "the initialization segment"
+            throw AssetWriterError.segmentOutputFailed(reason: "the delegate failed on \(name): \(error)")
+        }
     }
 
     private func fail(_ error: Error, _ doing: String) -> AssetWriterError {
         if let error = error as? AssetWriterError { return error }
         if let failure = error as? EncodingMuxer.Failure {
             switch failure {
-            case .encoding(let error): return .writeFailed(job.url, reason: "\(doing): encoding: \(error)")
-            case .writing(let error): return .writeFailed(job.url, reason: "\(doing): writing: \(error)")
+            case .encoding(let error): return job.failure("\(doing): encoding: \(error)")
+            case .writing(let error): return job.failure("\(doing): writing: \(error)")
             }
         }
-        return .writeFailed(job.url, reason: "\(doing): \(error)")
+        return job.failure("\(doing): \(error)")
     }
 
     private func append(_ sample: SampleBuffer, to input: Int) throws {
@@ -122,7 +177,7 @@ final class WriterEngine {
             }
         }
         do {
-            try muxer.writeHeader(options: job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
+            try muxer.writeHeader(options: job.segmentation != nil ? [:] : job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
         } catch {
             throw fail(error, "writing the header")
         }
@@ -153,10 +208,11 @@ final class WriterEngine {
         } catch {
             throw fail(error, "writing the trailer")
         }
+        guard let temporary, let url = job.url else { return }
         do {
-            try temporary.commit(to: job.url, replacing: false)
+            try temporary.commit(to: url, replacing: false)
         } catch {
-            throw AssetWriterError.writeFailed(job.url, reason: FailureReason.words(for: error))
+            throw AssetWriterError.writeFailed(url, reason: FailureReason.words(for: error))
         }
     }
 }
@@ -164,7 +220,7 @@ final class WriterEngine {
 /// One track of the file being written: a copied stream (passthrough) or an encoder with the graph feeding it.
 final class TrackWriter {
     let name: String
-    private let stream: Int
+    let stream: Int
     private let sessionStart: MediaTime
     private let kind: Kind
     private let packet: Packet
@@ -217,7 +273,7 @@ final class TrackWriter {
             packet.pointer.pointee.flags = sample.isKeyFrame ? AV_PKT_FLAG_KEY : 0
             packet.prepareForMuxing(stream: stream)
             packet.rescaleTimestamps(from: timeBase, to: muxer.output.timeBase(ofStream: stream))
-            try muxer.output.write(packet)
+            try muxer.write(packet)
         case .video(let encoding):
             guard let picture = sample.imageBuffer else { return }
             try encoding.append(picture, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
@@ -235,5 +291,6 @@ final class TrackWriter {
         case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer)
         case .audio(let encoding): try encoding.finish(stream: stream, muxer: muxer)
         }
+        try muxer.endStream(stream)
     }
 }
