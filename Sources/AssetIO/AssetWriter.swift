@@ -36,7 +36,9 @@ public final class AssetWriter: Sendable {
         var status: Status = .unknown
         var error: AssetWriterError?
         var sessionStart: MediaTime?
+        var sessionEnd: MediaTime?
         var shouldOptimizeForNetworkUse = false
+        var metadata: [MetadataItem] = []
         var outputFileTypeProfile: AssetWriterFileTypeProfile?
         var preferredOutputSegmentInterval = MediaTime.invalid
         var initialSegmentStartTime = MediaTime.zero
@@ -112,6 +114,16 @@ public final class AssetWriter: Sendable {
         set { state.withLock { if $0.status == .unknown { $0.shouldOptimizeForNetworkUse = newValue } } }
     }
 
+    /// Container metadata written in the header (AVFoundation's `metadata`), by FFmpeg's keys: `title`,
+    /// `creation_time` (ISO 8601, e.g. `2026-12-04T12:00:00.000000Z`), `location` (ISO 6709, e.g.
+    /// `+48.8584+002.2945/`), `artist`, `comment`, … — the muxer writes the keys its container knows (MP4/MOV:
+    /// `udta` items, `mvhd` creation time; Matroska/WebM: tags) and leaves out the others. Set before
+    /// ``startWriting()``.
+    public var metadata: [MetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
+    }
+
     /// The segments' format (AVFoundation's `outputFileTypeProfile`); required for a writer made with
     /// ``init(contentType:)``, refused (at ``startWriting()``) for one that writes a file. Set before ``startWriting()``.
     public var outputFileTypeProfile: AssetWriterFileTypeProfile? {
@@ -144,6 +156,9 @@ public final class AssetWriter: Sendable {
         get { state.withLock { $0.delegate } }
         set { state.withLock { if $0.status == .unknown { $0.delegate = newValue } } }
     }
+
+    /// The session's end time, once ``endSession(atSourceTime:)`` was called.
+    var sessionEnd: MediaTime? { state.withLock { $0.sessionEnd } }
 
     /// The session's start time, once ``startSession(atSourceTime:)`` was called.
     var sessionStart: MediaTime? { state.withLock { $0.sessionStart } }
@@ -207,10 +222,25 @@ public final class AssetWriter: Sendable {
                 state.error = error
                 throw error
             }
+            let inputs: [WriterJob.Input]
+            do throws(AssetWriterError) {
+                inputs = try state.inputs.enumerated().map { index, input throws(AssetWriterError) in
+                    if let code = input.languageCode, code.count != 3 || !code.allSatisfy({ ("a"..."z").contains($0) }) {
+                        throw .invalidSettings(input: "\(input.mediaType.rawValue) input \(index)",
+                                               reason: "language code \"\(code)\" is not an ISO 639-2/T code (three lowercase letters)")
+                    }
+                    return WriterJob.Input(mediaType: input.mediaType, settings: input.outputSettings,
+                                           transform: input.transform, languageCode: input.languageCode)
+                }
+            } catch {
+                state.status = .failed
+                state.error = error
+                throw error
+            }
             state.status = .writing
-            return WriterJob(url: outputURL, fileType: outputFileType,
-                             inputs: state.inputs.map { WriterJob.Input(mediaType: $0.mediaType, settings: $0.outputSettings) },
-                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, segmentation: segmentation)
+            return WriterJob(url: outputURL, fileType: outputFileType, inputs: inputs,
+                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, metadata: state.metadata,
+                             segmentation: segmentation)
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {
@@ -252,6 +282,41 @@ public final class AssetWriter: Sendable {
             state.sessionStart = time
             // Queued under the writer's lock: no append can pass its session check and reach the thread first.
             channel.post(.startSession(time))
+        }
+    }
+
+    /// Ends the session at `time` (AVFoundation's `endSession(atSourceTime:)`): the tracks end there — the last
+    /// picture lasts until `time`, sound appended later is cut at the sample — and appends at or after it are
+    /// refused (``AssetWriterError/timeAfterSessionEnd(input:time:sessionEnd:)``). Optional: without it the file
+    /// ends with the last sample. Call once, after ``startSession(atSourceTime:)`` and before ``finishWriting()``.
+    ///
+    /// Unlike AVFoundation, which writes samples past the end and hides them with an edit list, the samples are cut
+    /// before they are written, so call it before appending what reaches past `time`: pictures already appended
+    /// must be presented before `time`, sound already appended must end by `time`.
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when the session has not started or already
+    ///   ended, `time` is not numeric or is before the session's start, or an input already has a sample reaching
+    ///   past it (named, with its time).
+    public func endSession(atSourceTime time: MediaTime) throws {
+        try state.withLock { state throws(AssetWriterError) in
+            guard state.status == .writing, let start = state.sessionStart else {
+                throw .invalidState(operation: "end the session", reason: "the session has not started")
+            }
+            guard state.sessionEnd == nil else {
+                throw .invalidState(operation: "end the session", reason: "it already ended at \(state.sessionEnd!)")
+            }
+            guard time.isNumeric, time >= start else {
+                throw .invalidState(operation: "end the session", reason: "\(time) is not a time at or after the session start \(start)")
+            }
+            for (index, input) in state.inputs.enumerated() {
+                guard let latest = input.latestPresentation else { continue }
+                let reach = input.mediaType == .video ? latest.time : latest.end
+                if input.mediaType == .video ? reach >= time : reach > time {
+                    throw .invalidState(operation: "end the session at \(time)",
+                                        reason: "\(input.mediaType.rawValue) input \(index) already has a sample \(input.mediaType == .video ? "at" : "reaching") \(reach)")
+                }
+            }
+            state.sessionEnd = time
+            channel.post(.endSession(time))
         }
     }
 

@@ -9,6 +9,8 @@ struct WriterJob: Sendable {
     struct Input: Sendable {
         var mediaType: MediaType
         var settings: AssetWriterInputSettings?
+        var transform = AffineTransform2D.identity
+        var languageCode: String?
     }
 
     /// Segment output: the segmenter's settings and where its segments go.
@@ -25,6 +27,7 @@ struct WriterJob: Sendable {
     var fileType: FileType
     var inputs: [Input]
     var optimizeForNetworkUse: Bool
+    var metadata: [MetadataItem] = []
     var segmentation: Segmentation?
 
     /// The error for a failure whose cause is `reason`: naming the file, or the segments when there is none.
@@ -47,6 +50,7 @@ final class WriterEngine {
     private let temporary: TemporaryOutputFile?
     private let muxer: EncodingMuxer
     private var sessionStart: MediaTime = .zero
+    private var sessionEnd: MediaTime?
     private var pending: [(input: Int, sample: SampleBuffer)] = []
     private var firstSamples: [Int: SampleBuffer] = [:]
     private var finishedInputs: Set<Int> = []
@@ -69,6 +73,9 @@ final class WriterEngine {
                 case .startSession(let time):
                     // Segments: the session's start lands at the initial segment start time.
                     engine.sessionStart = time - (job.segmentation?.initialStart ?? .zero)
+                case .endSession(let time):
+                    engine.sessionEnd = time
+                    for track in engine.tracks.values { track.sessionEnd = time }
                 case .sample(let input, let sample): try engine.append(sample, to: input)
                 case .finishInput(let input): try engine.finishInput(input)
                 case .cancel:
@@ -172,11 +179,13 @@ final class WriterEngine {
             do {
                 tracks[index] = try TrackWriter(input: input, name: name, first: firstSamples[index], fileType: job.fileType,
                                                 muxer: muxer, sessionStart: sessionStart)
+                tracks[index]?.sessionEnd = sessionEnd
             } catch {
                 throw fail(error, "adding the track of \(name)")
             }
         }
         do {
+            try describeTracks()
             try muxer.writeHeader(options: job.segmentation != nil ? [:] : job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
         } catch {
             throw fail(error, "writing the header")
@@ -186,6 +195,26 @@ final class WriterEngine {
         pending = []
         for (input, sample) in waiting { try write(sample, to: input) }
         for input in finishedInputs.sorted() { try tracks[input]?.finish(muxer: muxer) }
+    }
+
+    /// The container's metadata, each video track's display matrix and each track's language, before the header.
+    private func describeTracks() throws {
+        muxer.output.setMetadata(job.metadata.map { ($0.key, $0.value) })
+        for (index, input) in job.inputs.enumerated() {
+            guard let track = tracks[index] else { continue }
+            if input.mediaType == .video, input.transform != .identity, job.fileType != .mkv, job.fileType != .webm {
+                try muxer.output.setDisplayMatrix(Self.displayMatrix(of: input.transform), onStream: track.stream)
+            }
+            if let code = input.languageCode { muxer.output.setMetadata([("language", code)], onStream: track.stream) }
+        }
+    }
+
+    /// FFmpeg's display matrix for `transform`: `[a b 0; c d 0; tx ty 1]`, a b c d tx ty in 16.16 fixed point and
+    /// the last column in 2.30 (the QuickTime `tkhd` layout, the same meaning as the transform's).
+    static func displayMatrix(of transform: AffineTransform2D) -> [Int32] {
+        func fixed(_ value: Double) -> Int32 { Int32(clamping: Int64((value * 65536).rounded())) }
+        return [fixed(transform.a), fixed(transform.b), 0, fixed(transform.c), fixed(transform.d), 0,
+                fixed(transform.tx), fixed(transform.ty), 1 << 30]
     }
 
     private func write(_ sample: SampleBuffer, to input: Int) throws {
@@ -222,6 +251,9 @@ final class TrackWriter {
     let name: String
     let stream: Int
     private let sessionStart: MediaTime
+    /// Where the session ends (the appended samples' timeline), once known: later samples are dropped, sound is cut
+    /// there, the last picture lasts until it.
+    var sessionEnd: MediaTime?
     private let kind: Kind
     private let packet: Packet
     private var finished = false
@@ -261,6 +293,7 @@ final class TrackWriter {
     }
 
     func append(_ sample: SampleBuffer, muxer: EncodingMuxer) throws {
+        if let sessionEnd, sample.presentationTime >= sessionEnd { return }
         switch kind {
         case .passthrough(let timeBase):
             guard let data = sample.dataBuffer else { return }
@@ -269,7 +302,11 @@ final class TrackWriter {
             let shift = sessionStart
             let pts = (sample.presentationTime - shift).timestamp(in: timeBase) ?? 0
             let dts = (sample.decodeTime - shift).timestamp(in: timeBase) ?? pts
-            packet.setTiming(presentation: pts, decoding: dts, duration: sample.duration.timestamp(in: timeBase) ?? 0)
+            var duration = sample.duration.timestamp(in: timeBase) ?? 0
+            if let end = sessionEnd.flatMap({ ($0 - shift).timestamp(in: timeBase) }), sample.formatDescription.mediaType == .video {
+                duration = min(duration, end - pts)
+            }
+            packet.setTiming(presentation: pts, decoding: dts, duration: duration)
             packet.pointer.pointee.flags = sample.isKeyFrame ? AV_PKT_FLAG_KEY : 0
             packet.prepareForMuxing(stream: stream)
             packet.rescaleTimestamps(from: timeBase, to: muxer.output.timeBase(ofStream: stream))
@@ -279,7 +316,11 @@ final class TrackWriter {
             try encoding.append(picture, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
         case .audio(let encoding):
             guard let sound = sample.audioBuffer else { return }
-            try encoding.append(sound, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
+            // Cut at the session's end, to the sample.
+            let frames = sessionEnd.map { end in
+                min(sound.frameCount, Int((end - sample.presentationTime).convertScale(Int32(sound.sampleRate), method: .towardZero).value))
+            } ?? sound.frameCount
+            try encoding.append(sound, frameCount: frames, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
         }
     }
 
@@ -288,7 +329,7 @@ final class TrackWriter {
         finished = true
         switch kind {
         case .passthrough: break
-        case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer)
+        case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer, end: sessionEnd.map { $0 - sessionStart })
         case .audio(let encoding): try encoding.finish(stream: stream, muxer: muxer)
         }
         try muxer.endStream(stream)
