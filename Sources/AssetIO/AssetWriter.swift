@@ -143,7 +143,8 @@ public final class AssetWriter: Sendable {
 
     /// Where the segments' timeline starts (AVFoundation's `initialSegmentStartTime`): the sample appended at the
     /// session's start time is at this time in the segments, and the interval's boundaries count from it. Zero by
-    /// default (AVFoundation's default is invalid, which it then refuses). Set before ``startWriting()``.
+    /// default (AVFoundation's default is invalid, which it then refuses); a negative time fails ``startWriting()``.
+    /// Set before ``startWriting()``.
     public var initialSegmentStartTime: MediaTime {
         get { state.withLock { $0.initialSegmentStartTime } }
         set { state.withLock { if $0.status == .unknown { $0.initialSegmentStartTime = newValue } } }
@@ -267,8 +268,8 @@ public final class AssetWriter: Sendable {
         guard interval.isNumeric, interval > .zero else {
             throw .invalidState(operation: "start writing", reason: "preferredOutputSegmentInterval \(interval) is not a positive time")
         }
-        guard state.initialSegmentStartTime.isNumeric else {
-            throw .invalidState(operation: "start writing", reason: "initialSegmentStartTime \(state.initialSegmentStartTime) is not a numeric time")
+        guard state.initialSegmentStartTime.isNumeric, state.initialSegmentStartTime >= .zero else {
+            throw .invalidState(operation: "start writing", reason: "initialSegmentStartTime \(state.initialSegmentStartTime) is not a time at or after 0")
         }
         return WriterJob.Segmentation(profile: profile == .mpeg4CMAFCompliant ? .cmaf : .hls, interval: interval,
                                       initialStart: state.initialSegmentStartTime, delegate: delegate, writer: self)

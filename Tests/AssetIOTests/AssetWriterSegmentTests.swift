@@ -203,6 +203,57 @@ struct AssetWriterSegmentTests {
         #expect(first.split(separator: "\n").first?.hasPrefix("1,11.000000,I") == true, "\(first)")
     }
 
+    @Test("a phone clip remuxed into HLS segments: the same packets, cut at its key frames (0, 2, 3 s)",
+          .enabled(if: Fixture.sharedMediaIsAvailable))
+    func passthroughSegments() async throws {
+        let source = Fixture.sharedMedia("M09_h264_1080p30_audio-longer-than-video.mp4")
+        let scratch = try ScratchDirectory("segments-remux")
+        defer { scratch.remove() }
+        let asset = try await Asset.load(from: source)
+        let reader = AssetReader(asset: asset)
+        let writer = try AssetWriter(contentType: .mp4)
+        writer.outputFileTypeProfile = .mpeg4AppleHLS
+        writer.preferredOutputSegmentInterval = MediaTime(seconds: 1)
+        let recorder = SegmentRecorder(files: try HLSSegmentFileWriter(directory: scratch.url))
+        writer.delegate = recorder
+        var pairs: [(AssetReaderTrackOutput, AssetWriterInput)] = []
+        for track in asset.tracks where track.mediaType == .video || track.mediaType == .audio {
+            let output = AssetReaderTrackOutput(track: track, outputSettings: nil)
+            let input = AssetWriterInput(mediaType: track.mediaType, outputSettings: nil)
+            try reader.add(output)
+            try writer.add(input)
+            pairs.append((output, input))
+        }
+        reader.startReading()
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (output, input) in pairs {
+                group.addTask {
+                    for try await sample in output { try await input.append(sample) }
+                    input.markAsFinished()
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await writer.finishWriting()
+        let playlistURL = try recorder.files.writePlaylist()
+        let videoReports = recorder.segments.compactMap { $0.report?.trackReports.first { $0.mediaType == .video } }
+        #expect(videoReports.map(\.earliestPresentationTimeStamp.seconds) == [0, 2, 3])
+        #expect(videoReports.map(\.sampleCount) == [60, 30, 16])
+        #expect(recorder.files.playlist.durationsInMicroseconds == [2_000_000, 1_000_000, 533_333])
+
+        let errors = try await CommandLineTool.run("ffmpeg", ["-v", "error", "-i", playlistURL.path, "-f", "null", "-", "-y"])
+        #expect(errors.isEmpty)
+        // The playlist's video packets are the source's, byte for byte and in order.
+        let arguments = ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "MD5", "-show_entries",
+                         "packet=data_hash", "-of", "csv=p=0"]
+        let expected = try await CommandLineTool.run("ffprobe", arguments + [source.path])
+        let actual = try await CommandLineTool.run("ffprobe", arguments + [playlistURL.path])
+        #expect(actual.split(separator: "\n").count == 106)
+        #expect(actual == expected)
+    }
+
     @Test("segment writers refuse another container, a missing profile or delegate, and a non-positive interval")
     func refusedSegmentSettings() async throws {
         #expect(throws: AssetWriterError.self) { try AssetWriter(contentType: .mov) }
@@ -228,7 +279,14 @@ struct AssetWriterSegmentTests {
             try noDelegate.startWriting()
         }
         let negative = try writer(profile: .mpeg4AppleHLS, delegate: files, interval: MediaTime(value: -1, timescale: 1))
-        #expect(throws: AssetWriterError.self) { try negative.startWriting() }
+        #expect(throws: AssetWriterError.invalidState(operation: "start writing", reason: "preferredOutputSegmentInterval -1.000 s (-1/1) is not a positive time")) {
+            try negative.startWriting()
+        }
+        let early = try writer(profile: .mpeg4AppleHLS, delegate: files)
+        early.initialSegmentStartTime = MediaTime(seconds: -2)
+        #expect(throws: AssetWriterError.invalidState(operation: "start writing", reason: "initialSegmentStartTime -2.000 s (-2/1) is not a time at or after 0")) {
+            try early.startWriting()
+        }
         #expect(throws: AssetWriterError.invalidState(operation: "write HLS files", reason: "/nonexistent/folder is not an existing folder")) {
             try HLSSegmentFileWriter(directory: URL(fileURLWithPath: "/nonexistent/folder"))
         }
