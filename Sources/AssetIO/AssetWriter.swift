@@ -38,6 +38,7 @@ public final class AssetWriter: Sendable {
         var sessionStart: MediaTime?
         var sessionEnd: MediaTime?
         var shouldOptimizeForNetworkUse = false
+        var movieFragmentInterval = MediaTime.invalid
         var metadata: [MetadataItem] = []
         var outputFileTypeProfile: AssetWriterFileTypeProfile?
         var preferredOutputSegmentInterval = MediaTime.invalid
@@ -112,6 +113,19 @@ public final class AssetWriter: Sendable {
     public var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.shouldOptimizeForNetworkUse } }
         set { state.withLock { if $0.status == .unknown { $0.shouldOptimizeForNetworkUse = newValue } } }
+    }
+
+    /// How often the file is written as a movie fragment (AVFoundation's `movieFragmentInterval`), for MP4 and MOV:
+    /// invalid (the default) writes a regular movie. With a positive interval the file is a fragmented MP4
+    /// (`movflags=frag_custom+empty_moov+default_base_moof`): a fragment is written and flushed to disk each time
+    /// a sample reaches the next multiple of the interval, so a process killed while writing leaves a file that
+    /// plays up to its last fragment. For that the file is written under ``outputURL`` itself from the start (as
+    /// AVFoundation does) instead of appearing only when finished; a failure or ``cancelWriting()`` still removes
+    /// it. The finished file stays fragmented (AVFoundation rewrites it as a regular movie), and
+    /// ``shouldOptimizeForNetworkUse`` does not apply. Set before ``startWriting()``.
+    public var movieFragmentInterval: MediaTime {
+        get { state.withLock { $0.movieFragmentInterval } }
+        set { state.withLock { if $0.status == .unknown { $0.movieFragmentInterval = newValue } } }
     }
 
     /// Container metadata written in the header (AVFoundation's `metadata`), by FFmpeg's keys: `title`,
@@ -238,10 +252,25 @@ public final class AssetWriter: Sendable {
                 state.error = error
                 throw error
             }
+            var fragmentInterval: MediaTime?
+            if state.movieFragmentInterval.isValid {
+                let interval = state.movieFragmentInterval
+                let problem: String? = if !interval.isNumeric || interval <= .zero { "\(interval) is not a positive time" }
+                    else if outputURL == nil { "a segment writer is cut by preferredOutputSegmentInterval" }
+                    else if outputFileType != .mp4 && outputFileType != .mov { "a .\(outputFileType.rawValue) file is not fragmented" }
+                    else { nil }
+                if let problem {
+                    let error = AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: \(problem)")
+                    state.status = .failed
+                    state.error = error
+                    throw error
+                }
+                fragmentInterval = interval
+            }
             state.status = .writing
             return WriterJob(url: outputURL, fileType: outputFileType, inputs: inputs,
                              optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, metadata: state.metadata,
-                             segmentation: segmentation)
+                             segmentation: segmentation, fragmentInterval: fragmentInterval)
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {

@@ -3,6 +3,9 @@ import Composition
 import Export
 import SpliceFFmpeg
 internal import CMedia
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a writer's thread writes: plain data handed to the thread.
 struct WriterJob: Sendable {
@@ -29,6 +32,8 @@ struct WriterJob: Sendable {
     var optimizeForNetworkUse: Bool
     var metadata: [MetadataItem] = []
     var segmentation: Segmentation?
+    /// A fragmented file written under ``url`` itself, a fragment every so often; nil for a regular movie.
+    var fragmentInterval: MediaTime?
 
     /// The error for a failure whose cause is `reason`: naming the file, or the segments when there is none.
     func failure(_ reason: String) -> AssetWriterError {
@@ -51,6 +56,8 @@ final class WriterEngine {
     private let muxer: EncodingMuxer
     private var sessionStart: MediaTime = .zero
     private var sessionEnd: MediaTime?
+    /// The file time at which the next movie fragment is written (fragmented files only).
+    private var nextFragment: MediaTime?
     private var pending: [(input: Int, sample: SampleBuffer)] = []
     private var firstSamples: [Int: SampleBuffer] = [:]
     private var finishedInputs: Set<Int> = []
@@ -60,7 +67,23 @@ final class WriterEngine {
     /// Runs the writer's command loop until it finishes, fails or is cancelled, and closes `channel` with the
     /// outcome.
     static func run(job: WriterJob, channel: WriterChannel, cancellation: CancellationFlag) {
-        let temporary = job.url.map { TemporaryOutputFile(for: $0) }
+        let temporary = job.fragmentInterval == nil ? job.url.map { TemporaryOutputFile(for: $0) } : nil
+        // A fragmented file is written under its own name; the writer removes it unless it finishes.
+        let direct = job.fragmentInterval == nil ? nil : job.url
+        if let direct {
+            // Created exclusively: a file that appeared since the writer was made is neither overwritten nor removed.
+            let descriptor = open(direct.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            guard descriptor >= 0 else {
+                channel.close(.failure(.outputFileExists(direct)))
+                return
+            }
+            close(descriptor)
+        }
+        // Before the outcome is announced: whoever waits for it finds nothing left.
+        func discardOutput() {
+            temporary?.discard()
+            if let direct { try? FileManager.default.removeItem(at: direct) }
+        }
         do {
             let engine: WriterEngine
             do {
@@ -79,7 +102,7 @@ final class WriterEngine {
                 case .sample(let input, let sample): try engine.append(sample, to: input)
                 case .finishInput(let input): try engine.finishInput(input)
                 case .cancel:
-                    temporary?.discard()
+                    discardOutput()
                     channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
                     return
                 case .finish:
@@ -89,7 +112,7 @@ final class WriterEngine {
                 }
             }
         } catch {
-            temporary?.discard()
+            discardOutput()
             if cancellation.isCancelled {
                 channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
             } else {
@@ -110,6 +133,9 @@ final class WriterEngine {
             muxer = try EncodingMuxer(segmenter: segmenter)
         } else if let temporary {
             muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        } else if let url = job.url, let interval = job.fragmentInterval {
+            muxer = try EncodingMuxer(path: url.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+            nextFragment = interval
         } else {
             throw AssetWriterError.invalidState(operation: "write", reason: "neither a file nor segments to write")
         }
@@ -186,7 +212,10 @@ final class WriterEngine {
         }
         do {
             try describeTracks()
-            try muxer.writeHeader(options: job.segmentation != nil ? [:] : job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
+            let options: [String: String] = if job.segmentation != nil { [:] }
+                else if job.fragmentInterval != nil { ["movflags": "+frag_custom+empty_moov+default_base_moof"] }
+                else { job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse) }
+            try muxer.writeHeader(options: options)
         } catch {
             throw fail(error, "writing the header")
         }
@@ -221,6 +250,12 @@ final class WriterEngine {
         guard let track = tracks[input] else { return }
         do {
             try track.append(sample, muxer: muxer)
+            if let next = nextFragment, let interval = job.fragmentInterval, sample.presentationTime - sessionStart >= next {
+                try muxer.output.writeFragment()
+                var following = next + interval
+                while following <= sample.presentationTime - sessionStart { following = following + interval }
+                nextFragment = following
+            }
         } catch {
             throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.seconds) s")
         }

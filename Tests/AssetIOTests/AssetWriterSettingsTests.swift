@@ -190,3 +190,75 @@ struct AssetWriterSettingsTests {
         #expect(stream.trimmingCharacters(in: .whitespacesAndNewlines) == "1.450000")
     }
 }
+
+@Suite("AssetWriter movie fragments")
+struct AssetWriterFragmentTests {
+    @Test("movieFragmentInterval: the file on disk mid-write plays up to its last fragment; the finished one is whole")
+    func fragmentsReadableBeforeTheEnd() async throws {
+        let scratch = try ScratchDirectory("fragments")
+        defer { scratch.remove() }
+        let target = scratch.file("fragmented.mp4")
+        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
+        writer.movieFragmentInterval = MediaTime(seconds: 1)
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<120)    // 4 s
+        // What a kill now would leave: a copy of the file as it is on disk, read while the writer is still open.
+        var decoded = 0
+        for _ in 0..<100 where decoded < 60 {
+            let copy = scratch.file("copy.mp4")
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.copyItem(at: target, to: copy)
+            let frames = try? await CommandLineTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames",
+                                                                    "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", copy.path])
+            decoded = Int(frames?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            if decoded < 60 { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        // A fragment is written each time an appended picture reaches a whole second (holding what the encoder has
+        // given by then): at least 2 s (60 pictures) become readable while the last ones are still being encoded.
+        #expect(decoded >= 60 && decoded < 120, "\(decoded) pictures readable mid-write")
+        video.markAsFinished()
+        try await writer.finishWriting()
+        let frames = try await CommandLineTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames",
+                                                               "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", target.path])
+        #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "120")
+        let boxes = try AssetWriterSettingsTests.topLevelBoxes(of: target)
+        #expect(boxes.filter { $0 == "moof" }.count >= 4, "\(boxes)")
+    }
+
+    @Test("movieFragmentInterval: a cancelled writer leaves nothing; other containers and intervals are refused")
+    func fragmentsRefusedAndCancelled() async throws {
+        let scratch = try ScratchDirectory("fragments-refused")
+        defer { scratch.remove() }
+        let target = scratch.file("cancelled.mp4")
+        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
+        writer.movieFragmentInterval = MediaTime(seconds: 1)
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<60)
+        writer.cancelWriting()
+        await writer.waitUntilEnded()
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+
+        let mkv = try AssetWriter(outputURL: scratch.file("a.mkv"), fileType: .mkv)
+        mkv.movieFragmentInterval = MediaTime(seconds: 1)
+        try mkv.add(AssetWriterInput(mediaType: .video, outputSettings: .video(size: Size(width: 64, height: 48))))
+        #expect(throws: AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: a .mkv file is not fragmented")) {
+            try mkv.startWriting()
+        }
+        let zero = try AssetWriter(outputURL: scratch.file("b.mp4"), fileType: .mp4)
+        zero.movieFragmentInterval = .zero
+        try zero.add(AssetWriterInput(mediaType: .video, outputSettings: .video(size: Size(width: 64, height: 48))))
+        #expect(throws: AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: 0.000 s (0/1) is not a positive time")) {
+            try zero.startWriting()
+        }
+    }
+}
