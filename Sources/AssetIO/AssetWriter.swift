@@ -351,14 +351,31 @@ public final class AssetWriter: Sendable {
     }
 
     /// Finishes every input not yet finished, writes the file's trailer and gives the file its name.
+    ///
+    /// Cancelling the calling task cancels the writer (as ``cancelWriting()``: nothing is left) and throws
+    /// `CancellationError`.
     /// - Throws: the ``AssetWriterError`` the writer failed with (also in ``error``; status `failed`);
-    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing.
+    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing; `CancellationError`.
     public func finishWriting() async throws {
         guard state.withLock({ $0.status }) == .writing else {
             throw AssetWriterError.invalidState(operation: "finish writing", reason: "the writer is not writing")
         }
+        if Task.isCancelled {
+            cancelWriting()
+            throw CancellationError()
+        }
         channel.post(.finish)
-        let outcome = await channel.outcome()
+        let outcome = await withTaskCancellationHandler {
+            await channel.outcome()
+        } onCancel: {
+            cancelWriting()
+        }
+        if state.withLock({ $0.status }) == .cancelled {
+            // A cancellation that came as the file was being named: it still leaves nothing.
+            if case .success = outcome, let outputURL { try? FileManager.default.removeItem(at: outputURL) }
+            if Task.isCancelled { throw CancellationError() }
+            throw AssetWriterError.invalidState(operation: "finish writing", reason: "writing was cancelled")
+        }
         state.withLock { state in
             guard state.status == .writing else { return }
             switch outcome {

@@ -109,8 +109,11 @@ public final class AssetWriterInput: Sendable {
     ///   ``AssetWriterError/timeBeforeSessionStart(input:time:sessionStart:)``,
     ///   ``AssetWriterError/pictureMismatch(input:expected:appended:)``, ``AssetWriterError/sampleMismatch(input:reason:)``
     ///   — the sample is then not appended and the writer goes on; the writer's own failure, once it has failed;
-    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing.
+    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing; `CancellationError`
+    ///   when the calling task is cancelled (checked before the sample is queued; the writer goes on, and a writer
+    ///   dropped unfinished is cancelled, leaving nothing).
     public func append(_ sample: SampleBuffer) async throws {
+        try Task.checkCancellation()
         let (writer, index) = try validate(sample)
         guard await writer.channel.send(.sample(input: index, sample)) else {
             if let failure = writer.channel.failure { throw failure }

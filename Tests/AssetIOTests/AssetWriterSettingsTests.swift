@@ -262,3 +262,54 @@ struct AssetWriterFragmentTests {
         }
     }
 }
+
+@Suite("AssetWriter task cancellation")
+struct AssetWriterTaskCancellationTests {
+    @Test("a cancelled finishWriting cancels the writer: CancellationError, status cancelled, nothing at the URL")
+    func cancelledFinish() async throws {
+        let scratch = try ScratchDirectory("cancelled-finish")
+        defer { scratch.remove() }
+        let target = scratch.file("cancelled.mp4")
+        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
+        writer.movieFragmentInterval = MediaTime(seconds: 1)     // written under its own name: something to remove
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<30)
+        #expect(FileManager.default.fileExists(atPath: target.path))
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            try await writer.finishWriting()
+        }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(writer.status == .cancelled)
+        await writer.waitUntilEnded()
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
+    @Test("an append in a cancelled task throws CancellationError and queues nothing")
+    func cancelledAppend() async throws {
+        let scratch = try ScratchDirectory("cancelled-append")
+        defer { scratch.remove() }
+        let writer = try AssetWriter(outputURL: scratch.file("a.mp4"), fileType: .mp4)
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<1)
+        }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The refused picture did not pin the input's time: the same time is still accepted.
+        try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<1)
+        writer.cancelWriting()
+    }
+}
