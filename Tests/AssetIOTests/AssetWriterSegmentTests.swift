@@ -210,33 +210,12 @@ struct AssetWriterSegmentTests {
         let scratch = try ScratchDirectory("segments-remux")
         defer { scratch.remove() }
         let asset = try await Asset.load(from: source)
-        let reader = AssetReader(asset: asset)
         let writer = try AssetWriter(contentType: .mp4)
         writer.outputFileTypeProfile = .mpeg4AppleHLS
         writer.preferredOutputSegmentInterval = MediaTime(seconds: 1)
         let recorder = SegmentRecorder(files: try HLSSegmentFileWriter(directory: scratch.url))
         writer.delegate = recorder
-        var pairs: [(AssetReaderTrackOutput, AssetWriterInput)] = []
-        for track in asset.tracks where track.mediaType == .video || track.mediaType == .audio {
-            let output = AssetReaderTrackOutput(track: track, outputSettings: nil)
-            let input = AssetWriterInput(mediaType: track.mediaType, outputSettings: nil)
-            try reader.add(output)
-            try writer.add(input)
-            pairs.append((output, input))
-        }
-        reader.startReading()
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (output, input) in pairs {
-                group.addTask {
-                    for try await sample in output { try await input.append(sample) }
-                    input.markAsFinished()
-                }
-            }
-            try await group.waitForAll()
-        }
-        try await writer.finishWriting()
+        try await PassthroughCopy.copy(asset, into: writer)
         let playlistURL = try recorder.files.writePlaylist()
         let videoReports = recorder.segments.compactMap { $0.report?.trackReports.first { $0.mediaType == .video } }
         #expect(videoReports.map(\.earliestPresentationTimeStamp.seconds) == [0, 2, 3])

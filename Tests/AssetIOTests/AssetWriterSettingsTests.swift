@@ -47,6 +47,21 @@ struct AssetWriterSettingsTests {
         return boxes
     }
 
+    /// A writer of `url` (MP4) with one 64 × 48 H.264 input (x264 `ultrafast`) and a BGRA8 adaptor, started, its
+    /// session at 0; fragmented when `movieFragmentInterval` is given.
+    static func startedVideoWriter(_ url: URL, movieFragmentInterval: MediaTime? = nil) throws
+        -> (AssetWriter, AssetWriterInput, AssetWriterInputPixelBufferAdaptor) {
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        if let movieFragmentInterval { writer.movieFragmentInterval = movieFragmentInterval }
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        return (writer, video, adaptor)
+    }
+
     static func ffprobe(_ arguments: [String]) async throws -> String {
         try await CommandLineTool.run("ffprobe", ["-v", "error"] + arguments)
     }
@@ -198,14 +213,7 @@ struct AssetWriterFragmentTests {
         let scratch = try ScratchDirectory("fragments")
         defer { scratch.remove() }
         let target = scratch.file("fragmented.mp4")
-        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
-        writer.movieFragmentInterval = MediaTime(seconds: 1)
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, video, adaptor) = try AssetWriterSettingsTests.startedVideoWriter(target, movieFragmentInterval: MediaTime(seconds: 1))
         try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<120)    // 4 s
         // What a kill now would leave: a copy of the file as it is on disk, read while the writer is still open.
         var decoded = 0
@@ -235,14 +243,7 @@ struct AssetWriterFragmentTests {
         let scratch = try ScratchDirectory("fragments-refused")
         defer { scratch.remove() }
         let target = scratch.file("cancelled.mp4")
-        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
-        writer.movieFragmentInterval = MediaTime(seconds: 1)
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, _, adaptor) = try AssetWriterSettingsTests.startedVideoWriter(target, movieFragmentInterval: MediaTime(seconds: 1))
         try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<60)
         writer.cancelWriting()
         await writer.waitUntilEnded()
@@ -270,14 +271,8 @@ struct AssetWriterTaskCancellationTests {
         let scratch = try ScratchDirectory("cancelled-finish")
         defer { scratch.remove() }
         let target = scratch.file("cancelled.mp4")
-        let writer = try AssetWriter(outputURL: target, fileType: .mp4)
-        writer.movieFragmentInterval = MediaTime(seconds: 1)     // written under its own name: something to remove
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        // Fragmented: written under its own name, so there is something to remove.
+        let (writer, _, adaptor) = try AssetWriterSettingsTests.startedVideoWriter(target, movieFragmentInterval: MediaTime(seconds: 1))
         try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<30)
         #expect(FileManager.default.fileExists(atPath: target.path))
         let task = Task {
@@ -295,13 +290,7 @@ struct AssetWriterTaskCancellationTests {
     func cancelledAppend() async throws {
         let scratch = try ScratchDirectory("cancelled-append")
         defer { scratch.remove() }
-        let writer = try AssetWriter(outputURL: scratch.file("a.mp4"), fileType: .mp4)
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, _, adaptor) = try AssetWriterSettingsTests.startedVideoWriter(scratch.file("a.mp4"), movieFragmentInterval: nil)
         let task = Task {
             while !Task.isCancelled { await Task.yield() }
             try await AssetWriterSettingsTests.appendPictures(adaptor, 0..<1)
