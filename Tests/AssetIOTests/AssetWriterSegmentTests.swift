@@ -233,6 +233,39 @@ struct AssetWriterSegmentTests {
         #expect(actual == expected)
     }
 
+    @Test("a segment writer cancelled mid-way delivers nothing more and refuses appends")
+    func cancelledSegmentWriter() async throws {
+        let scratch = try ScratchDirectory("segments-cancelled")
+        defer { scratch.remove() }
+        let writer = try AssetWriter(contentType: .mp4)
+        writer.outputFileTypeProfile = .mpeg4CMAFCompliant
+        writer.preferredOutputSegmentInterval = MediaTime(seconds: 1)
+        let recorder = SegmentRecorder(files: try HLSSegmentFileWriter(directory: scratch.url))
+        writer.delegate = recorder
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "ultrafast", keyFrameInterval: 15), size: Size(width: 64, height: 48)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for index in 0..<90 {
+            var picture = adaptor.makePixelBuffer()
+            picture.fill(with: [20, 40, 60, 255])
+            try await adaptor.append(picture, withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+        }
+        writer.cancelWriting()
+        await writer.waitUntilEnded()
+        let delivered = recorder.segments.count
+        #expect(writer.status == .cancelled)
+        var picture = adaptor.makePixelBuffer()
+        picture.fill(with: [20, 40, 60, 255])
+        await #expect(throws: AssetWriterError.self) {
+            try await adaptor.append(picture, withPresentationTime: MediaTime(seconds: 4))
+        }
+        #expect(recorder.segments.count == delivered)
+        #expect(recorder.segments.filter { $0.type == .separable }.count < 3, "the last segments were never cut")
+    }
+
     @Test("segment writers refuse another container, a missing profile or delegate, and a non-positive interval")
     func refusedSegmentSettings() async throws {
         #expect(throws: AssetWriterError.self) { try AssetWriter(contentType: .mov) }
