@@ -11,6 +11,11 @@ import SpliceFFmpeg
 /// finished, then ``finishWriting()``. The encoding and muxing run on a thread of the writer's own; the file is
 /// written beside ``outputURL`` and appears under that name only when ``finishWriting()`` succeeds (as an export's:
 /// a failure, a cancellation or a crash leaves nothing).
+///
+/// A writer made with ``init(contentType:)`` writes no file: it cuts fragmented MP4 into an initialization segment
+/// and media segments of about ``preferredOutputSegmentInterval`` each, every one starting on a key frame, and hands
+/// them to its ``delegate`` as they are made (AVFoundation's segment output; ``HLSSegmentFileWriter`` writes them as
+/// files with an HLS playlist).
 public final class AssetWriter: Sendable {
     /// Where the writer is in its life.
     public enum Status: Sendable, Hashable {
@@ -31,11 +36,22 @@ public final class AssetWriter: Sendable {
         var status: Status = .unknown
         var error: AssetWriterError?
         var sessionStart: MediaTime?
+        var sessionEnd: MediaTime?
         var shouldOptimizeForNetworkUse = false
+        var movieFragmentInterval = MediaTime.invalid
+        var metadata: [MetadataItem] = []
+        var outputFileTypeProfile: AssetWriterFileTypeProfile?
+        var preferredOutputSegmentInterval = MediaTime.invalid
+        var initialSegmentStartTime = MediaTime.zero
+        var delegate: (any AssetWriterDelegate)?
     }
 
-    /// The file written.
-    public let outputURL: URL
+    /// The segment interval used when ``preferredOutputSegmentInterval`` is invalid: 6 s, the target duration
+    /// Apple's HLS authoring rules recommend.
+    public static let defaultOutputSegmentInterval = MediaTime(seconds: 6)
+
+    /// The file written; nil for a writer made with ``init(contentType:)``, which hands segments to its delegate.
+    public let outputURL: URL?
     /// Its container.
     public let outputFileType: FileType
     private let state = Locked(State())
@@ -52,6 +68,19 @@ public final class AssetWriter: Sendable {
         }
         if FileManager.default.fileExists(atPath: outputURL.path) { throw AssetWriterError.outputFileExists(outputURL) }
         self.outputURL = outputURL
+        outputFileType = fileType
+    }
+
+    /// A writer that writes no file but hands fragmented-MP4 segments to its ``delegate`` (AVFoundation's
+    /// `init(contentType:)`); set ``outputFileTypeProfile`` and ``delegate`` before ``startWriting()``.
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` for another type than ``FileType/mp4`` (segments
+    ///   are fragmented MPEG-4).
+    public init(contentType fileType: FileType) throws {
+        guard fileType == .mp4 else {
+            throw AssetWriterError.invalidState(operation: "create a segment writer",
+                                                reason: "segments are fragmented MPEG-4 (.mp4), not .\(fileType.rawValue)")
+        }
+        outputURL = nil
         outputFileType = fileType
     }
 
@@ -85,6 +114,66 @@ public final class AssetWriter: Sendable {
         get { state.withLock { $0.shouldOptimizeForNetworkUse } }
         set { state.withLock { if $0.status == .unknown { $0.shouldOptimizeForNetworkUse = newValue } } }
     }
+
+    /// How often the file is written as a movie fragment (AVFoundation's `movieFragmentInterval`), for MP4 and MOV:
+    /// invalid (the default) writes a regular movie. With a positive interval the file is a fragmented MP4
+    /// (`movflags=frag_custom+empty_moov+default_base_moof`): a fragment is written and flushed to disk each time
+    /// a sample reaches the next multiple of the interval, so a process killed while writing leaves a file that
+    /// plays up to its last fragment. For that the file is written under ``outputURL`` itself from the start (as
+    /// AVFoundation does) instead of appearing only when finished; a failure or ``cancelWriting()`` still removes
+    /// it. The finished file stays fragmented (AVFoundation rewrites it as a regular movie), and
+    /// ``shouldOptimizeForNetworkUse`` does not apply. Set before ``startWriting()``.
+    public var movieFragmentInterval: MediaTime {
+        get { state.withLock { $0.movieFragmentInterval } }
+        set { state.withLock { if $0.status == .unknown { $0.movieFragmentInterval = newValue } } }
+    }
+
+    /// Container metadata written in the header (AVFoundation's `metadata`), by FFmpeg's keys: `title`,
+    /// `creation_time` (ISO 8601, e.g. `2026-12-04T12:00:00.000000Z`), `location` (ISO 6709, e.g.
+    /// `+48.8584+002.2945/`), `artist`, `comment`, … — the muxer writes the keys its container knows (MP4/MOV:
+    /// `udta` items, `mvhd` creation time; Matroska/WebM: tags) and leaves out the others. Set before
+    /// ``startWriting()``.
+    public var metadata: [MetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
+    }
+
+    /// The segments' format (AVFoundation's `outputFileTypeProfile`); required for a writer made with
+    /// ``init(contentType:)``, refused (at ``startWriting()``) for one that writes a file. Set before ``startWriting()``.
+    public var outputFileTypeProfile: AssetWriterFileTypeProfile? {
+        get { state.withLock { $0.outputFileTypeProfile } }
+        set { state.withLock { if $0.status == .unknown { $0.outputFileTypeProfile = newValue } } }
+    }
+
+    /// The segment duration wanted (AVFoundation's `preferredOutputSegmentInterval`): a segment is cut at the first
+    /// video key frame at or after each ``initialSegmentStartTime`` + k × interval (k = 1, 2, …), so segments last
+    /// the interval rounded up to key frames, without drift. Invalid (the default) means
+    /// ``defaultOutputSegmentInterval``; it must otherwise be positive and numeric (AVFoundation's indefinite
+    /// interval with `flushSegment()` is not available). Set before ``startWriting()``.
+    public var preferredOutputSegmentInterval: MediaTime {
+        get { state.withLock { $0.preferredOutputSegmentInterval } }
+        set { state.withLock { if $0.status == .unknown { $0.preferredOutputSegmentInterval = newValue } } }
+    }
+
+    /// Where the segments' timeline starts (AVFoundation's `initialSegmentStartTime`): the sample appended at the
+    /// session's start time is at this time in the segments, and the interval's boundaries count from it. Zero by
+    /// default (AVFoundation's default is invalid, which it then refuses); a negative time fails ``startWriting()``.
+    /// Set before ``startWriting()``.
+    public var initialSegmentStartTime: MediaTime {
+        get { state.withLock { $0.initialSegmentStartTime } }
+        set { state.withLock { if $0.status == .unknown { $0.initialSegmentStartTime = newValue } } }
+    }
+
+    /// Receives the segments of a writer made with ``init(contentType:)``. Held strongly until the writer ends
+    /// (AVFoundation holds its delegate weakly), so an object made only to receive the segments stays alive. Set
+    /// before ``startWriting()``.
+    public var delegate: (any AssetWriterDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { if $0.status == .unknown { $0.delegate = newValue } } }
+    }
+
+    /// The session's end time, once ``endSession(atSourceTime:)`` was called.
+    var sessionEnd: MediaTime? { state.withLock { $0.sessionEnd } }
 
     /// The session's start time, once ``startSession(atSourceTime:)`` was called.
     var sessionStart: MediaTime? { state.withLock { $0.sessionStart } }
@@ -140,15 +229,79 @@ public final class AssetWriter: Sendable {
                 state.error = error
                 throw error
             }
+            let segmentation: WriterJob.Segmentation?
+            do throws(AssetWriterError) {
+                segmentation = try self.segmentation(of: state)
+            } catch {
+                state.status = .failed
+                state.error = error
+                throw error
+            }
+            let inputs: [WriterJob.Input]
+            do throws(AssetWriterError) {
+                inputs = try state.inputs.enumerated().map { index, input throws(AssetWriterError) in
+                    if let code = input.languageCode, code.count != 3 || !code.allSatisfy({ ("a"..."z").contains($0) }) {
+                        throw .invalidSettings(input: "\(input.mediaType.rawValue) input \(index)",
+                                               reason: "language code \"\(code)\" is not an ISO 639-2/T code (three lowercase letters)")
+                    }
+                    return WriterJob.Input(mediaType: input.mediaType, settings: input.outputSettings,
+                                           transform: input.transform, languageCode: input.languageCode)
+                }
+            } catch {
+                state.status = .failed
+                state.error = error
+                throw error
+            }
+            var fragmentInterval: MediaTime?
+            if state.movieFragmentInterval.isValid {
+                let interval = state.movieFragmentInterval
+                let problem: String? = if !interval.isNumeric || interval <= .zero { "\(interval) is not a positive time" }
+                    else if outputURL == nil { "a segment writer is cut by preferredOutputSegmentInterval" }
+                    else if outputFileType != .mp4 && outputFileType != .mov { "a .\(outputFileType.rawValue) file is not fragmented" }
+                    else { nil }
+                if let problem {
+                    let error = AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: \(problem)")
+                    state.status = .failed
+                    state.error = error
+                    throw error
+                }
+                fragmentInterval = interval
+            }
             state.status = .writing
-            return WriterJob(url: outputURL, fileType: outputFileType,
-                             inputs: state.inputs.map { WriterJob.Input(mediaType: $0.mediaType, settings: $0.outputSettings) },
-                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse)
+            return WriterJob(url: outputURL, fileType: outputFileType, inputs: inputs,
+                             optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, metadata: state.metadata,
+                             segmentation: segmentation, fragmentInterval: fragmentInterval)
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {
             WriterEngine.run(job: job, channel: channel, cancellation: cancellation)
         }
+    }
+
+    /// The segment settings checked: nil for a file writer, else the profile, interval, start and delegate.
+    private func segmentation(of state: State) throws(AssetWriterError) -> WriterJob.Segmentation? {
+        guard outputURL == nil else {
+            guard state.outputFileTypeProfile == nil else {
+                throw .invalidState(operation: "start writing", reason: "an output file type profile needs a writer made with init(contentType:), which writes segments instead of a file")
+            }
+            return nil
+        }
+        guard let profile = state.outputFileTypeProfile else {
+            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs an outputFileTypeProfile")
+        }
+        guard let delegate = state.delegate else {
+            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs a delegate to take its segments")
+        }
+        var interval = state.preferredOutputSegmentInterval
+        if !interval.isValid { interval = Self.defaultOutputSegmentInterval }
+        guard interval.isNumeric, interval > .zero else {
+            throw .invalidState(operation: "start writing", reason: "preferredOutputSegmentInterval \(interval) is not a positive time")
+        }
+        guard state.initialSegmentStartTime.isNumeric, state.initialSegmentStartTime >= .zero else {
+            throw .invalidState(operation: "start writing", reason: "initialSegmentStartTime \(state.initialSegmentStartTime) is not a time at or after 0")
+        }
+        return WriterJob.Segmentation(profile: profile == .mpeg4CMAFCompliant ? .cmaf : .hls, interval: interval,
+                                      initialStart: state.initialSegmentStartTime, delegate: delegate, writer: self)
     }
 
     /// Starts the session at `time`: samples are written relative to it (a sample at `time` lands at 0 in the
@@ -162,15 +315,67 @@ public final class AssetWriter: Sendable {
         }
     }
 
+    /// Ends the session at `time` (AVFoundation's `endSession(atSourceTime:)`): the tracks end there — the last
+    /// picture lasts until `time`, sound appended later is cut at the sample — and appends at or after it are
+    /// refused (``AssetWriterError/timeAfterSessionEnd(input:time:sessionEnd:)``). Optional: without it the file
+    /// ends with the last sample. Call once, after ``startSession(atSourceTime:)`` and before ``finishWriting()``.
+    ///
+    /// Unlike AVFoundation, which writes samples past the end and hides them with an edit list, the samples are cut
+    /// before they are written, so call it before appending what reaches past `time`: pictures already appended
+    /// must be presented before `time`, sound already appended must end by `time`.
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when the session has not started or already
+    ///   ended, `time` is not numeric or is before the session's start, or an input already has a sample reaching
+    ///   past it (named, with its time).
+    public func endSession(atSourceTime time: MediaTime) throws {
+        try state.withLock { state throws(AssetWriterError) in
+            guard state.status == .writing, let start = state.sessionStart else {
+                throw .invalidState(operation: "end the session", reason: "the session has not started")
+            }
+            guard state.sessionEnd == nil else {
+                throw .invalidState(operation: "end the session", reason: "it already ended at \(state.sessionEnd!)")
+            }
+            guard time.isNumeric, time >= start else {
+                throw .invalidState(operation: "end the session", reason: "\(time) is not a time at or after the session start \(start)")
+            }
+            for (index, input) in state.inputs.enumerated() {
+                guard let latest = input.latestPresentation else { continue }
+                let reach = input.mediaType == .video ? latest.time : latest.end
+                if input.mediaType == .video ? reach >= time : reach > time {
+                    throw .invalidState(operation: "end the session at \(time)",
+                                        reason: "\(input.mediaType.rawValue) input \(index) already has a sample \(input.mediaType == .video ? "at" : "reaching") \(reach)")
+                }
+            }
+            state.sessionEnd = time
+            channel.post(.endSession(time))
+        }
+    }
+
     /// Finishes every input not yet finished, writes the file's trailer and gives the file its name.
+    ///
+    /// Cancelling the calling task cancels the writer (as ``cancelWriting()``: nothing is left) and throws
+    /// `CancellationError`.
     /// - Throws: the ``AssetWriterError`` the writer failed with (also in ``error``; status `failed`);
-    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing.
+    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing; `CancellationError`.
     public func finishWriting() async throws {
         guard state.withLock({ $0.status }) == .writing else {
             throw AssetWriterError.invalidState(operation: "finish writing", reason: "the writer is not writing")
         }
+        if Task.isCancelled {
+            cancelWriting()
+            throw CancellationError()
+        }
         channel.post(.finish)
-        let outcome = await channel.outcome()
+        let outcome = await withTaskCancellationHandler {
+            await channel.outcome()
+        } onCancel: {
+            cancelWriting()
+        }
+        if state.withLock({ $0.status }) == .cancelled {
+            // A cancellation that came as the file was being named: it still leaves nothing.
+            if case .success = outcome, let outputURL { try? FileManager.default.removeItem(at: outputURL) }
+            if Task.isCancelled { throw CancellationError() }
+            throw AssetWriterError.invalidState(operation: "finish writing", reason: "writing was cancelled")
+        }
         state.withLock { state in
             guard state.status == .writing else { return }
             switch outcome {

@@ -19,6 +19,8 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
     case nonIncreasingTime(input: String, previous: MediaTime, appended: MediaTime)
     /// A sample lies before the session's start time.
     case timeBeforeSessionStart(input: String, time: MediaTime, sessionStart: MediaTime)
+    /// A sample lies at or after the time given to ``AssetWriter/endSession(atSourceTime:)``.
+    case timeAfterSessionEnd(input: String, time: MediaTime, sessionEnd: MediaTime)
     /// A picture's size or pixel format is not the one the input (or its adaptor) was set up for.
     case pictureMismatch(input: String, expected: String, appended: String)
     /// A sample of the wrong kind: sound on a video input, a decoded sample on a passthrough input, a compressed one
@@ -28,6 +30,9 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidSettings(input: String, reason: String)
     /// Encoding or writing failed: the file and FFmpeg's cause.
     case writeFailed(URL, reason: String)
+    /// Writing segments (a writer made with ``AssetWriter/init(contentType:)``) failed: the segment and FFmpeg's
+    /// cause, or the error the delegate threw.
+    case segmentOutputFailed(reason: String)
     /// FFmpeg could not allocate memory.
     case outOfMemory
 
@@ -42,11 +47,14 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
             return "\(input): appended time \(appended) (\(appended.seconds) s) is not after the previous \(previous) (\(previous.seconds) s)"
         case .timeBeforeSessionStart(let input, let time, let start):
             return "\(input): time \(time) is before the session start \(start)"
+        case .timeAfterSessionEnd(let input, let time, let end):
+            return "\(input): time \(time) is at or after the session end \(end)"
         case .pictureMismatch(let input, let expected, let appended):
             return "\(input): appended picture is \(appended), the input takes \(expected)"
         case .sampleMismatch(let input, let reason): return "\(input): \(reason)"
         case .invalidSettings(let input, let reason): return "\(input): \(reason)"
         case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
+        case .segmentOutputFailed(let reason): return "writing segments failed: \(reason)"
         case .outOfMemory: return "out of memory"
         }
     }

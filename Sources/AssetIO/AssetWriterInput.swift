@@ -23,9 +23,13 @@ public final class AssetWriterInput: Sendable {
         var index = -1
         var finished = false
         var lastTime: MediaTime?
+        /// The latest presentation time, and the latest end (presentation time + duration), appended.
+        var latestPresentation: (time: MediaTime, end: MediaTime)?
         var firstPicture: (width: Int, height: Int, format: PixelBuffer.PixelFormat)?
         var firstSound: (rate: Int, channels: Int, format: AudioBuffer.SampleFormat)?
         var codec: String?
+        var transform = AffineTransform2D.identity
+        var languageCode: String?
     }
 
     private let state = Locked(State())
@@ -36,10 +40,31 @@ public final class AssetWriterInput: Sendable {
         self.outputSettings = outputSettings
     }
 
+    /// How the video is to be shown (AVFoundation's `transform`): written as the track's display matrix (`tkhd`),
+    /// which players apply — e.g. `AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: height, ty: 0)` for a picture
+    /// stored sideways to be turned a quarter clockwise (an iPhone portrait clip's). MP4/MOV only (Matroska and WebM
+    /// keep no display matrix); the identity by default. Set before ``AssetWriter/startWriting()``.
+    public var transform: AffineTransform2D {
+        get { state.withLock { $0.transform } }
+        set { state.withLock { $0.transform = newValue } }
+    }
+
+    /// The track's language as an ISO 639-2/T code, e.g. `eng`, `fra` (AVFoundation's `languageCode`), written as the
+    /// stream's `language` (MP4/MOV `mdhd`, Matroska `Language`); nil leaves it undetermined. Checked by
+    /// ``AssetWriter/startWriting()`` (three lowercase letters). Set before ``AssetWriter/startWriting()``.
+    public var languageCode: String? {
+        get { state.withLock { $0.languageCode } }
+        set { state.withLock { $0.languageCode = newValue } }
+    }
+
+    /// The latest presentation time and presentation end appended so far (nil before the first sample).
+    var latestPresentation: (time: MediaTime, end: MediaTime)? { state.withLock { $0.latestPresentation } }
+
     /// "video input 0", for messages.
     var name: String { "\(mediaType.rawValue) input \(state.withLock { $0.index })" }
 
     func attach(to writer: AssetWriter, index: Int) throws {
+        let name = "\(mediaType.rawValue) input \(index)"
         switch outputSettings {
         case .video(let video)?:
             guard mediaType == .video else {
@@ -50,6 +75,9 @@ public final class AssetWriterInput: Sendable {
             }
             guard video.frameDuration.isNumeric, video.frameDuration > .zero, video.timeScale > 0 else {
                 throw AssetWriterError.invalidSettings(input: name, reason: "the frame duration and time scale must be positive")
+            }
+            if video.profile != nil || video.level != nil, video.encoding.codec != .h264, video.encoding.codec != .hevc {
+                throw AssetWriterError.invalidSettings(input: name, reason: "a profile or level is set for H.264 or HEVC, not \(video.encoding.codec.rawValue)")
             }
         case .audio(let audio)?:
             guard mediaType == .audio else {
@@ -81,8 +109,11 @@ public final class AssetWriterInput: Sendable {
     ///   ``AssetWriterError/timeBeforeSessionStart(input:time:sessionStart:)``,
     ///   ``AssetWriterError/pictureMismatch(input:expected:appended:)``, ``AssetWriterError/sampleMismatch(input:reason:)``
     ///   — the sample is then not appended and the writer goes on; the writer's own failure, once it has failed;
-    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing.
+    ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing; `CancellationError`
+    ///   when the calling task is cancelled (checked before the sample is queued; the writer goes on, and a writer
+    ///   dropped unfinished is cancelled, leaving nothing).
     public func append(_ sample: SampleBuffer) async throws {
+        try Task.checkCancellation()
         let (writer, index) = try validate(sample)
         guard await writer.channel.send(.sample(input: index, sample)) else {
             if let failure = writer.channel.failure { throw failure }
@@ -146,11 +177,20 @@ public final class AssetWriterInput: Sendable {
             if outputSettings != nil, sample.presentationTime < sessionStart {
                 throw AssetWriterError.timeBeforeSessionStart(input: name, time: sample.presentationTime, sessionStart: sessionStart)
             }
+            if let end = writer.sessionEnd, sample.presentationTime >= end {
+                throw AssetWriterError.timeAfterSessionEnd(input: name, time: sample.presentationTime, sessionEnd: end)
+            }
             if let previous = state.lastTime, time <= previous {
                 throw AssetWriterError.nonIncreasingTime(input: name, previous: previous, appended: time)
             }
             // Accepted: only now does the sample pin the input's format and time.
             state.lastTime = time
+            let end = sample.duration.isNumeric ? sample.presentationTime + sample.duration : sample.presentationTime
+            if let latest = state.latestPresentation {
+                state.latestPresentation = (max(latest.time, sample.presentationTime), max(latest.end, end))
+            } else {
+                state.latestPresentation = (sample.presentationTime, end)
+            }
             switch outputSettings {
             case nil: state.codec = sample.formatDescription.codecName
             case .video?:

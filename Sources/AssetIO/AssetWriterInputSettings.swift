@@ -14,8 +14,10 @@ public enum AssetWriterInputSettings: Sendable, Hashable {
     /// second units.
     public static func video(_ encoding: VideoSettings = VideoSettings(), size: Size,
                              frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
-                             timeScale: Int32 = 90_000) -> AssetWriterInputSettings {
-        .video(WriterVideoSettings(encoding: encoding, size: size, frameDuration: frameDuration, timeScale: timeScale))
+                             timeScale: Int32 = 90_000, profile: String? = nil, level: String? = nil,
+                             allowsFrameReordering: Bool = true) -> AssetWriterInputSettings {
+        .video(WriterVideoSettings(encoding: encoding, size: size, frameDuration: frameDuration, timeScale: timeScale,
+                                   profile: profile, level: level, allowsFrameReordering: allowsFrameReordering))
     }
 }
 
@@ -34,13 +36,27 @@ public struct WriterVideoSettings: Sendable, Hashable {
     /// Units per second of the encoded timestamps (90 000 by default, which holds 1/24, 1/25, 1/30, 1/60 and
     /// 1001/30000 s exactly); appended times are rounded to it.
     public var timeScale: Int32
+    /// The codec profile (AVFoundation's `AVVideoProfileLevelKey`, profile part), by the encoder's name: H.264
+    /// `baseline`, `main`, `high` (libx264's `profile`; `high10` for 10 bits), HEVC `main`, `main10` (libx265's
+    /// `profile`). nil: the encoder's choice for the bit depth. Only H.264 and HEVC take one.
+    public var profile: String?
+    /// The codec level (AVFoundation's `AVVideoProfileLevelKey`, level part), e.g. `4.1`: libx264's `level`,
+    /// libx265's `level-idc`. nil: the encoder derives it. Only H.264 and HEVC take one.
+    public var level: String?
+    /// False: no B-frames, pictures are encoded in presentation order (AVFoundation's
+    /// `AVVideoAllowFrameReorderingKey`; the encoder's `bf=0`). True (the default): the encoder's preset decides.
+    public var allowsFrameReordering: Bool
 
     /// Video settings for a writer input.
     public init(encoding: VideoSettings = VideoSettings(), size: Size,
-                frameDuration: MediaTime = MediaTime(value: 1, timescale: 30), timeScale: Int32 = 90_000) {
+                frameDuration: MediaTime = MediaTime(value: 1, timescale: 30), timeScale: Int32 = 90_000,
+                profile: String? = nil, level: String? = nil, allowsFrameReordering: Bool = true) {
         self.encoding = encoding
         self.size = size
         self.frameDuration = frameDuration
         self.timeScale = timeScale
+        self.profile = profile
+        self.level = level
+        self.allowsFrameReordering = allowsFrameReordering
     }
 }

@@ -9,6 +9,7 @@ import SpliceFFmpeg
 final class WriterChannel: Sendable {
     enum Command: Sendable {
         case startSession(MediaTime)
+        case endSession(MediaTime)
         case sample(input: Int, SampleBuffer)
         case finishInput(Int)
         case finish
@@ -81,7 +82,8 @@ final class WriterChannel: Sendable {
         }
     }
 
-    /// Queues a command that never waits (`finishInput`, `startSession`, `finish`, `cancel`); false once ended.
+    /// Queues a command that never waits (`finishInput`, `startSession`, `endSession`, `finish`, `cancel`); false
+    /// once ended.
     @discardableResult
     func post(_ command: Command) -> Bool {
         let accepted = state.withLock { state -> Bool in

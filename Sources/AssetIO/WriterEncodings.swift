@@ -24,8 +24,9 @@ final class VideoEncoding {
     init(settings: WriterVideoSettings, fileType: FileType, firstFormat: PixelBuffer.PixelFormat) throws {
         self.settings = settings
         timeBase = AVRational(num: 1, den: settings.timeScale)
-        let configuration = settings.encoding.encoderConfiguration(
+        var configuration = settings.encoding.encoderConfiguration(
             size: settings.size, frameDuration: settings.frameDuration, timeScale: settings.timeScale, fileType: fileType)
+        Self.applyProfileAndReordering(of: settings, to: &configuration)
         guard case .video(let video) = configuration.media else { throw AssetWriterError.outOfMemory }
         encoderPixelFormat = video.pixelFormat
         encoder = try Encoder(configuration: configuration)
@@ -33,6 +34,21 @@ final class VideoEncoding {
         converted = try Frame()
         held = try Frame()
         nominalDuration = max(1, settings.frameDuration.timestamp(in: timeBase) ?? 1)
+    }
+
+    /// The input's profile, level and B-frame choice as encoder options: libx264's `profile`/`level`, libx265's
+    /// `profile` and `level-idc` (in `x265-params`), the generic `bf=0` without frame reordering.
+    private static func applyProfileAndReordering(of settings: WriterVideoSettings, to configuration: inout EncoderConfiguration) {
+        if let profile = settings.profile { configuration.options["profile"] = profile }
+        if let level = settings.level {
+            if settings.encoding.codec == .hevc {
+                configuration.options["x265-params"] = [configuration.options["x265-params"], "level-idc=\(level)"]
+                    .compactMap { $0 }.joined(separator: ":")
+            } else {
+                configuration.options["level"] = level
+            }
+        }
+        if !settings.allowsFrameReordering { configuration.options["bf"] = "0" }
     }
 
     /// `scale`'s options naming what a YUV picture is in: its tagged matrix and range, BT.709 limited when it says
@@ -99,10 +115,12 @@ final class VideoEncoding {
         packet.duration = packet.presentationTimestamp.flatMap { durations.removeValue(forKey: $0) } ?? nominalDuration
     }
 
-    /// Encodes the held picture (lasting the nominal frame duration) and drains the encoder.
-    func finish(stream: Int, muxer: EncodingMuxer) throws {
+    /// Encodes the held picture (lasting until `end`, after the session start, when given; else the nominal frame
+    /// duration) and drains the encoder.
+    func finish(stream: Int, muxer: EncodingMuxer, end: MediaTime? = nil) throws {
         if let heldPTS {
-            durations[heldPTS] = nominalDuration
+            let endPTS = end.flatMap { $0.timestamp(in: timeBase) }
+            durations[heldPTS] = endPTS.map { max(1, $0 - heldPTS) } ?? nominalDuration
             try encodeHeld(stream: stream, muxer: muxer)
             self.heldPTS = nil
         }
@@ -146,16 +164,17 @@ final class AudioEncoding {
         return graph
     }
 
-    /// Converts `sound` (heard from `time` after the session start) and encodes every whole encoder frame it
-    /// completes.
-    func append(_ sound: AudioBuffer, at time: MediaTime, stream: Int, muxer: EncodingMuxer) throws {
+    /// Converts the first `frameCount` sample frames of `sound` (heard from `time` after the session start) and
+    /// encodes every whole encoder frame they complete.
+    func append(_ sound: AudioBuffer, frameCount: Int, at time: MediaTime, stream: Int, muxer: EncodingMuxer) throws {
+        guard frameCount > 0 else { return }
         guard let pts = time.timestamp(in: AVRational(num: 1, den: Int32(sound.sampleRate))) else { return }
         let graph = try self.graph ?? makeGraph(for: sound)
         self.graph = graph
-        try source.allocateAudio(sampleCount: sound.frameCount, sampleFormat: av_get_sample_fmt(sound.sampleFormat.ffmpegName),
+        try source.allocateAudio(sampleCount: frameCount, sampleFormat: av_get_sample_fmt(sound.sampleFormat.ffmpegName),
                                  sampleRate: sound.sampleRate, channelCount: sound.channelCount)
         if let destination = source.plane(0) {
-            let count = min(sound.bytes.count, sound.frameCount * sound.channelCount * sound.sampleFormat.bytesPerSample)
+            let count = min(sound.bytes.count, frameCount * sound.channelCount * sound.sampleFormat.bytesPerSample)
             sound.bytes.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: count) }
         }
         source.pts = pts

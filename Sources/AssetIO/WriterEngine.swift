@@ -3,22 +3,48 @@ import Composition
 import Export
 import SpliceFFmpeg
 internal import CMedia
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a writer's thread writes: plain data handed to the thread.
 struct WriterJob: Sendable {
     struct Input: Sendable {
         var mediaType: MediaType
         var settings: AssetWriterInputSettings?
+        var transform = AffineTransform2D.identity
+        var languageCode: String?
     }
 
-    var url: URL
+    /// Segment output: the segmenter's settings and where its segments go.
+    struct Segmentation: Sendable {
+        var profile: FragmentedMP4Segmenter.Profile
+        var interval: MediaTime
+        var initialStart: MediaTime
+        var delegate: any AssetWriterDelegate
+        weak var writer: AssetWriter?
+    }
+
+    /// The file; nil when the output is segments.
+    var url: URL?
     var fileType: FileType
     var inputs: [Input]
     var optimizeForNetworkUse: Bool
+    var metadata: [MetadataItem] = []
+    var segmentation: Segmentation?
+    /// A fragmented file written under ``url`` itself, a fragment every so often; nil for a regular movie.
+    var fragmentInterval: MediaTime?
+
+    /// The error for a failure whose cause is `reason`: naming the file, or the segments when there is none.
+    func failure(_ reason: String) -> AssetWriterError {
+        guard let url else { return .segmentOutputFailed(reason: reason) }
+        return .writeFailed(url, reason: reason)
+    }
 }
 
 /// A writer's thread: the ``TemporaryOutputFile``, the ``EncodingMuxer`` (its ``OutputFile`` and encoders), and per
-/// encoding input a ``FilterGraph`` converting appended pictures or sound to the encoder's format. Confined to the
+/// encoding input a ``FilterGraph`` converting appended pictures or sound to the encoder's format. For segment
+/// output there is no file: the muxer writes through a ``FragmentedMP4Segmenter`` whose segments go to the delegate. Confined to the
 /// thread; every FFmpeg object is freed by its owner's `deinit` when the thread ends.
 ///
 /// The file's header needs every track's description, so samples wait (in order) until every input has appended
@@ -26,9 +52,12 @@ struct WriterJob: Sendable {
 /// written.
 final class WriterEngine {
     private let job: WriterJob
-    private let temporary: TemporaryOutputFile
+    private let temporary: TemporaryOutputFile?
     private let muxer: EncodingMuxer
     private var sessionStart: MediaTime = .zero
+    private var sessionEnd: MediaTime?
+    /// The file time at which the next movie fragment is written (fragmented files only).
+    private var nextFragment: MediaTime?
     private var pending: [(input: Int, sample: SampleBuffer)] = []
     private var firstSamples: [Int: SampleBuffer] = [:]
     private var finishedInputs: Set<Int> = []
@@ -38,21 +67,42 @@ final class WriterEngine {
     /// Runs the writer's command loop until it finishes, fails or is cancelled, and closes `channel` with the
     /// outcome.
     static func run(job: WriterJob, channel: WriterChannel, cancellation: CancellationFlag) {
-        let temporary = TemporaryOutputFile(for: job.url)
+        let temporary = job.fragmentInterval == nil ? job.url.map { TemporaryOutputFile(for: $0) } : nil
+        // A fragmented file is written under its own name; the writer removes it unless it finishes.
+        let direct = job.fragmentInterval == nil ? nil : job.url
+        if let direct {
+            // Created exclusively: a file that appeared since the writer was made is neither overwritten nor removed.
+            let descriptor = open(direct.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            guard descriptor >= 0 else {
+                channel.close(.failure(.outputFileExists(direct)))
+                return
+            }
+            close(descriptor)
+        }
+        // Before the outcome is announced: whoever waits for it finds nothing left.
+        func discardOutput() {
+            temporary?.discard()
+            if let direct { try? FileManager.default.removeItem(at: direct) }
+        }
         do {
             let engine: WriterEngine
             do {
                 engine = try WriterEngine(job: job, temporary: temporary, cancellation: cancellation)
             } catch {
-                throw AssetWriterError.writeFailed(job.url, reason: "opening the file: \(error)")
+                throw job.failure("opening the \(job.url == nil ? "segmenter" : "file"): \(error)")
             }
             while true {
                 switch channel.receive() {
-                case .startSession(let time): engine.sessionStart = time
+                case .startSession(let time):
+                    // Segments: the session's start lands at the initial segment start time.
+                    engine.sessionStart = time - (job.segmentation?.initialStart ?? .zero)
+                case .endSession(let time):
+                    engine.sessionEnd = time
+                    for track in engine.tracks.values { track.sessionEnd = time }
                 case .sample(let input, let sample): try engine.append(sample, to: input)
                 case .finishInput(let input): try engine.finishInput(input)
                 case .cancel:
-                    temporary.discard()
+                    discardOutput()
                     channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
                     return
                 case .finish:
@@ -62,30 +112,68 @@ final class WriterEngine {
                 }
             }
         } catch {
-            temporary.discard()
+            discardOutput()
             if cancellation.isCancelled {
                 channel.close(.failure(.invalidState(operation: "write", reason: "writing was cancelled")))
             } else {
-                channel.close(.failure(error as? AssetWriterError ?? .writeFailed(job.url, reason: FailureReason.words(for: error))))
+                channel.close(.failure(error as? AssetWriterError ?? job.failure(FailureReason.words(for: error))))
             }
         }
     }
 
-    private init(job: WriterJob, temporary: TemporaryOutputFile, cancellation: CancellationFlag) throws {
+    private init(job: WriterJob, temporary: TemporaryOutputFile?, cancellation: CancellationFlag) throws {
         self.job = job
         self.temporary = temporary
-        muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        if let segmentation = job.segmentation {
+            let inputs = job.inputs
+            let segmenter = try FragmentedMP4Segmenter(profile: segmentation.profile, initialStart: segmentation.initialStart,
+                                                       interval: segmentation.interval) { segment in
+                try Self.deliver(segment, to: segmentation, inputs: inputs)
+            }
+            muxer = try EncodingMuxer(segmenter: segmenter)
+        } else if let temporary {
+            muxer = try EncodingMuxer(path: temporary.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+        } else if let url = job.url, let interval = job.fragmentInterval {
+            muxer = try EncodingMuxer(path: url.path, formatName: job.fileType.muxerName, cancellation: cancellation)
+            nextFragment = interval
+        } else {
+            throw AssetWriterError.invalidState(operation: "write", reason: "neither a file nor segments to write")
+        }
+    }
+
+    /// Hands one segment to the delegate, with its report. Every input has one stream, added in input order, so a
+    /// stream's index is its input's.
+    private static func deliver(_ segment: FragmentedMP4Segmenter.Segment, to segmentation: WriterJob.Segmentation,
+                                inputs: [WriterJob.Input]) throws {
+        guard let writer = segmentation.writer else { return }
+        let report: AssetSegmentReport?
+        switch segment.kind {
+        case .initialization: report = nil
+        case .media:
+            report = AssetSegmentReport(segmentType: .separable, sequenceNumber: segment.sequenceNumber, trackReports: segment.tracks.map { track in
+                AssetSegmentTrackReport(trackID: Int32(track.stream + 1), mediaType: inputs[track.stream].mediaType,
+                                        earliestPresentationTimeStamp: track.earliestPresentationTime, duration: track.duration,
+                                        sampleCount: track.sampleCount, firstSampleIsSyncSample: track.startsWithKeyFrame)
+            })
+        }
+        do {
+            try segmentation.delegate.assetWriter(writer, didOutputSegmentData: Data(segment.bytes),
+                                                  segmentType: report == nil ? .initialization : .separable, segmentReport: report)
+        } catch {
+            let name = report.map { "media segment \($0.sequenceNumber)" } ?? "the initialization segment"
+            throw AssetWriterError.segmentOutputFailed(reason: "the delegate failed on \(name): \(error)")
+        }
     }
 
     private func fail(_ error: Error, _ doing: String) -> AssetWriterError {
         if let error = error as? AssetWriterError { return error }
         if let failure = error as? EncodingMuxer.Failure {
             switch failure {
-            case .encoding(let error): return .writeFailed(job.url, reason: "\(doing): encoding: \(error)")
-            case .writing(let error): return .writeFailed(job.url, reason: "\(doing): writing: \(error)")
+            case .encoding(let error): return job.failure("\(doing): encoding: \(error)")
+            case .writing(let error): return job.failure("\(doing): writing: \(error)")
             }
         }
-        return .writeFailed(job.url, reason: "\(doing): \(error)")
+        return job.failure("\(doing): \(error)")
     }
 
     private func append(_ sample: SampleBuffer, to input: Int) throws {
@@ -117,12 +205,17 @@ final class WriterEngine {
             do {
                 tracks[index] = try TrackWriter(input: input, name: name, first: firstSamples[index], fileType: job.fileType,
                                                 muxer: muxer, sessionStart: sessionStart)
+                tracks[index]?.sessionEnd = sessionEnd
             } catch {
                 throw fail(error, "adding the track of \(name)")
             }
         }
         do {
-            try muxer.writeHeader(options: job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse))
+            try describeTracks()
+            let options: [String: String] = if job.segmentation != nil { [:] }
+                else if job.fragmentInterval != nil { ["movflags": "+frag_custom+empty_moov+default_base_moof"] }
+                else { job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse) }
+            try muxer.writeHeader(options: options)
         } catch {
             throw fail(error, "writing the header")
         }
@@ -133,10 +226,36 @@ final class WriterEngine {
         for input in finishedInputs.sorted() { try tracks[input]?.finish(muxer: muxer) }
     }
 
+    /// The container's metadata, each video track's display matrix and each track's language, before the header.
+    private func describeTracks() throws {
+        muxer.output.setMetadata(job.metadata.map { ($0.key, $0.value) })
+        for (index, input) in job.inputs.enumerated() {
+            guard let track = tracks[index] else { continue }
+            if input.mediaType == .video, input.transform != .identity, job.fileType != .mkv, job.fileType != .webm {
+                try muxer.output.setDisplayMatrix(Self.displayMatrix(of: input.transform), onStream: track.stream)
+            }
+            if let code = input.languageCode { muxer.output.setMetadata([("language", code)], onStream: track.stream) }
+        }
+    }
+
+    /// FFmpeg's display matrix for `transform`: `[a b 0; c d 0; tx ty 1]`, a b c d tx ty in 16.16 fixed point and
+    /// the last column in 2.30 (the QuickTime `tkhd` layout, the same meaning as the transform's).
+    static func displayMatrix(of transform: AffineTransform2D) -> [Int32] {
+        func fixed(_ value: Double) -> Int32 { Int32(clamping: Int64((value * 65536).rounded())) }
+        return [fixed(transform.a), fixed(transform.b), 0, fixed(transform.c), fixed(transform.d), 0,
+                fixed(transform.tx), fixed(transform.ty), 1 << 30]
+    }
+
     private func write(_ sample: SampleBuffer, to input: Int) throws {
         guard let track = tracks[input] else { return }
         do {
             try track.append(sample, muxer: muxer)
+            if let next = nextFragment, let interval = job.fragmentInterval, sample.presentationTime - sessionStart >= next {
+                try muxer.output.writeFragment()
+                var following = next + interval
+                while following <= sample.presentationTime - sessionStart { following = following + interval }
+                nextFragment = following
+            }
         } catch {
             throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.seconds) s")
         }
@@ -153,10 +272,11 @@ final class WriterEngine {
         } catch {
             throw fail(error, "writing the trailer")
         }
+        guard let temporary, let url = job.url else { return }
         do {
-            try temporary.commit(to: job.url, replacing: false)
+            try temporary.commit(to: url, replacing: false)
         } catch {
-            throw AssetWriterError.writeFailed(job.url, reason: FailureReason.words(for: error))
+            throw AssetWriterError.writeFailed(url, reason: FailureReason.words(for: error))
         }
     }
 }
@@ -164,8 +284,11 @@ final class WriterEngine {
 /// One track of the file being written: a copied stream (passthrough) or an encoder with the graph feeding it.
 final class TrackWriter {
     let name: String
-    private let stream: Int
+    let stream: Int
     private let sessionStart: MediaTime
+    /// Where the session ends (the appended samples' timeline), once known: later samples are dropped, sound is cut
+    /// there, the last picture lasts until it.
+    var sessionEnd: MediaTime?
     private let kind: Kind
     private let packet: Packet
     private var finished = false
@@ -205,6 +328,7 @@ final class TrackWriter {
     }
 
     func append(_ sample: SampleBuffer, muxer: EncodingMuxer) throws {
+        if let sessionEnd, sample.presentationTime >= sessionEnd { return }
         switch kind {
         case .passthrough(let timeBase):
             guard let data = sample.dataBuffer else { return }
@@ -213,17 +337,25 @@ final class TrackWriter {
             let shift = sessionStart
             let pts = (sample.presentationTime - shift).timestamp(in: timeBase) ?? 0
             let dts = (sample.decodeTime - shift).timestamp(in: timeBase) ?? pts
-            packet.setTiming(presentation: pts, decoding: dts, duration: sample.duration.timestamp(in: timeBase) ?? 0)
+            var duration = sample.duration.timestamp(in: timeBase) ?? 0
+            if let end = sessionEnd.flatMap({ ($0 - shift).timestamp(in: timeBase) }), sample.formatDescription.mediaType == .video {
+                duration = min(duration, end - pts)
+            }
+            packet.setTiming(presentation: pts, decoding: dts, duration: duration)
             packet.pointer.pointee.flags = sample.isKeyFrame ? AV_PKT_FLAG_KEY : 0
             packet.prepareForMuxing(stream: stream)
             packet.rescaleTimestamps(from: timeBase, to: muxer.output.timeBase(ofStream: stream))
-            try muxer.output.write(packet)
+            try muxer.write(packet)
         case .video(let encoding):
             guard let picture = sample.imageBuffer else { return }
             try encoding.append(picture, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
         case .audio(let encoding):
             guard let sound = sample.audioBuffer else { return }
-            try encoding.append(sound, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
+            // Cut at the session's end, to the sample.
+            let frames = sessionEnd.map { end in
+                min(sound.frameCount, Int((end - sample.presentationTime).convertScale(Int32(sound.sampleRate), method: .towardZero).value))
+            } ?? sound.frameCount
+            try encoding.append(sound, frameCount: frames, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
         }
     }
 
@@ -232,8 +364,9 @@ final class TrackWriter {
         finished = true
         switch kind {
         case .passthrough: break
-        case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer)
+        case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer, end: sessionEnd.map { $0 - sessionStart })
         case .audio(let encoding): try encoding.finish(stream: stream, muxer: muxer)
         }
+        try muxer.endStream(stream)
     }
 }

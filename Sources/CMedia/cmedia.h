@@ -122,4 +122,17 @@ static inline int cmedia_av_stream_add_side_data(AVStream *stream, enum AVPacket
     return 0;
 }
 
+// avio_alloc_context's write callback takes `uint8_t *` before lavf 61 and `const uint8_t *` from lavf 61 on; Swift
+// sees one callback type (const). Returns a write-only, non-seekable context over `buffer` (av_malloc'd, `size`
+// bytes; the context may replace it, so free the context's own `buffer` field), or NULL when out of memory.
+typedef int (*cmedia_avio_write_packet)(void *opaque, const uint8_t *buf, int buf_size);
+static inline AVIOContext *cmedia_avio_alloc_context(unsigned char *buffer, int size, void *opaque,
+                                                     cmedia_avio_write_packet write_packet) {
+#if LIBAVFORMAT_VERSION_MAJOR < 61
+    return avio_alloc_context(buffer, size, 1, opaque, NULL, (int (*)(void *, uint8_t *, int))write_packet, NULL);
+#else
+    return avio_alloc_context(buffer, size, 1, opaque, NULL, write_packet, NULL);
+#endif
+}
+
 #endif

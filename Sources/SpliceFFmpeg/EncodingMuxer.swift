@@ -20,6 +20,8 @@ package final class EncodingMuxer {
 
     /// The file being written.
     package let output: OutputFile
+    /// Set when the output is cut into segments: packets go through it instead of straight to ``output``.
+    private let segmenter: FragmentedMP4Segmenter?
     private var encoders: [Int: Encoder] = [:]
     private let packet: Packet
 
@@ -30,6 +32,16 @@ package final class EncodingMuxer {
     package init(path: String, formatName: String, cancellation: CancellationFlag = CancellationFlag(),
                  options: [String: String] = [:]) throws {
         output = try OutputFile(path: path, formatName: formatName, cancellation: cancellation, options: options)
+        segmenter = nil
+        packet = try Packet()
+    }
+
+    /// Writes into `segmenter`'s output: every packet (encoded here or given to ``write(_:)``) goes through it, and
+    /// ``writeHeader(options:)``, ``endStream(_:)`` and ``finish()`` are its own.
+    /// - Throws: ``FFmpegError`` (ENOMEM) from the packet allocation.
+    package init(segmenter: FragmentedMP4Segmenter) throws {
+        output = segmenter.output
+        self.segmenter = segmenter
         packet = try Packet()
     }
 
@@ -50,7 +62,20 @@ package final class EncodingMuxer {
     /// Writes the file header (`avformat_write_header`) with muxer options such as `movflags=+faststart`.
     /// - Throws: ``FFmpegError``.
     package func writeHeader(options: [String: String] = [:]) throws {
-        try output.writeHeader(options: options)
+        if let segmenter { try segmenter.writeHeader(options: options) } else { try output.writeHeader(options: options) }
+    }
+
+    /// Writes one packet already in the stream's time base with its stream index set (a copied stream's): to the
+    /// segmenter when there is one, else `av_interleaved_write_frame` (the reference moves to the muxer).
+    /// - Throws: ``FFmpegError``.
+    package func write(_ packet: Packet) throws {
+        if let segmenter { try segmenter.write(packet) } else { try output.write(packet) }
+    }
+
+    /// No more packets will come for stream `index` (its encoder was drained): a segmenter no longer waits for it.
+    /// - Throws: ``FFmpegError``, or what the segmenter's delivery throws.
+    package func endStream(_ index: Int) throws {
+        try segmenter?.endStream(index)
     }
 
     /// Encodes `frame` on stream `index` (nil: flushes that stream's encoder) and writes every packet the encoder
@@ -77,7 +102,7 @@ package final class EncodingMuxer {
                     packet.pointer.pointee.stream_index = Int32(index)
                     av_packet_rescale_ts(
                         packet.pointer, encoder.pointer.pointee.time_base, output.timeBase(ofStream: index))
-                    try output.write(packet)
+                    try write(packet)
                 }
             } catch let error as FFmpegError {
                 throw Failure.writing(error)
@@ -90,6 +115,6 @@ package final class EncodingMuxer {
     /// (``encode(_:stream:adjust:)`` with a nil frame).
     /// - Throws: ``FFmpegError``.
     package func finish() throws {
-        try output.finish()
+        if let segmenter { try segmenter.finish() } else { try output.finish() }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 package import CMedia
 
 /// Owns a muxing `AVFormatContext` and its `AVIOContext` (`avformat_alloc_output_context2`, `avio_open2`;
-/// freed with `avio_closep` and `avformat_free_context` in `deinit`).
+/// freed with `avio_closep` and `avformat_free_context` in `deinit`), or writes into an ``OutputBuffer`` it keeps
+/// alive (`AVFMT_FLAG_CUSTOM_IO`; the buffer's owner frees that context).
 ///
 /// Writes to exactly the path given (the export session hands it a temporary file beside the target and renames it
 /// on success). Blocking writes poll the cancellation flag through FFmpeg's interrupt callback.
@@ -12,6 +13,8 @@ package final class OutputFile {
     package let cancellation: CancellationFlag
     private var ioOpen = false
     private(set) var headerWritten = false
+    /// The in-memory output of a file made by ``init(formatName:writingTo:)``; released after the format context.
+    private let buffer: OutputBuffer?
 
     /// Creates the muxer for `formatName` (`mp4`, `mov`, `ipod` for .m4a, `matroska`, `webm`; `flv`, `mpegts`
     /// for a network URL such as `rtmp://…`; `hls`, which opens its own playlist and segments: `AVFMT_NOFILE`) and
@@ -26,6 +29,7 @@ package final class OutputFile {
         pointer = allocated
         self.path = path
         self.cancellation = cancellation
+        buffer = nil
         var callback = AVIOInterruptCB(
             callback: outputFileInterruptCallback, opaque: Unmanaged.passUnretained(cancellation).toOpaque())
         pointer.pointee.interrupt_callback = callback
@@ -35,6 +39,22 @@ package final class OutputFile {
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         try FFmpegError.check(avio_open2(&pointer.pointee.pb, path, AVIO_FLAG_WRITE, &callback, &dictionary), in: "avio_open2")
         ioOpen = true
+    }
+
+    /// Creates the muxer for `formatName` writing into `buffer` instead of a file (`pb` set to the buffer's context,
+    /// `AVFMT_FLAG_CUSTOM_IO`): the bytes are taken with ``OutputBuffer/takeBytes()``. ``path`` is empty.
+    /// - Throws: ``FFmpegError`` from `avformat_alloc_output_context2` (EINVAL for an unknown format).
+    package init(formatName: String, writingTo buffer: OutputBuffer) throws {
+        MediaLibrary.installLogRouting()
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, formatName, nil), in: "avformat_alloc_output_context2")
+        guard let allocated = context else { throw FFmpegError.posix(ENOMEM) }
+        pointer = allocated
+        path = ""
+        cancellation = CancellationFlag()
+        self.buffer = buffer
+        pointer.pointee.pb = buffer.pointer
+        pointer.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
     }
 
     deinit {
@@ -130,6 +150,14 @@ package final class OutputFile {
         for (key, value) in items { av_dict_set(&pointer.pointee.metadata, key, value, 0) }
     }
 
+    /// Sets stream `index`'s metadata (`av_dict_set` on the stream), e.g. `language` (ISO 639-2), which movenc writes
+    /// in the track's `mdhd` and Matroska as the track's language. Call before ``writeHeader(options:)``; an unknown
+    /// stream index is ignored.
+    package func setMetadata(_ items: [(String, String)], onStream index: Int) {
+        guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else { return }
+        for (key, value) in items { av_dict_set(&stream.pointee.metadata, key, value, 0) }
+    }
+
     /// Gives stream `index` a display matrix (`AV_PKT_DATA_DISPLAYMATRIX` stream side data: 9 values, a b u c d v x y
     /// w, 16.16 fixed point except u v w in 2.30), which movenc writes as the track's `tkhd` matrix. Call before
     /// ``writeHeader(options:)``.
@@ -153,6 +181,13 @@ package final class OutputFile {
     /// Writes one packet (`av_interleaved_write_frame`; takes ownership of the packet's reference).
     package func write(_ packet: Packet) throws {
         try FFmpegError.check(av_interleaved_write_frame(pointer, packet.pointer), in: "av_interleaved_write_frame")
+    }
+
+    /// Writes one packet straight to the muxer, without libavformat's interleaving queue (`av_write_frame`): for a
+    /// caller that orders the streams' packets itself. The packet's reference is released afterwards.
+    package func writeWithoutInterleaving(_ packet: Packet) throws {
+        defer { packet.unref() }
+        try FFmpegError.check(av_write_frame(pointer, packet.pointer), in: "av_write_frame")
     }
 
     /// Current size of the written file in bytes (`avio_size`), for file length limits.
