@@ -124,6 +124,15 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.timeRange = newValue } }
     }
 
+    /// The text format the composition's subtitle tracks are written in; nil (the default) for the container's own:
+    /// mov_text in MP4/MOV, WebVTT in WebM, ASS in Matroska when every source is ASS and SubRip otherwise. A codec
+    /// the file type cannot hold makes the export fail with ``ExportError/unsupportedSettings(_:)`` before anything
+    /// is written.
+    public var subtitleCodec: SubtitleCodec? {
+        get { request.withLock { $0.subtitleCodec } }
+        set { request.withLock { $0.subtitleCodec = newValue } }
+    }
+
     /// Container metadata to write (`title`, `creation_time`, …).
     public var metadata: [MetadataItem] {
         get { request.withLock { $0.metadata } }

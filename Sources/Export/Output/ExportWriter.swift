@@ -41,6 +41,9 @@ final class ExportWriter {
         guard videoEncoder != nil || audioEncoder != nil else {
             throw ExportError.invalidComposition("nothing to export: no video and no audio track")
         }
+        if !plan.subtitles.isEmpty {
+            subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
+        }
         outputFile.setMetadata(plan.metadata)
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
@@ -72,6 +75,7 @@ final class ExportWriter {
             if videoEnded && audioDone { break }
             let videoTime = videoPlan.map { $0.time(ofFrame: nextFrame) } ?? .positiveInfinity
             let audioTime = mixer.map { MediaTime(value: $0.position, timescale: Int32(audioRate)) } ?? .positiveInfinity
+            try writeSubtitles(through: min(videoTime, audioTime))
             if !videoEnded && (audioDone || videoTime <= audioTime), let video {
                 if let frame = try video.next() {
                     try encodeVideo(frame)
@@ -93,6 +97,7 @@ final class ExportWriter {
         video?.stop()
         if videoEncoder != nil { try encode(nil, stream: videoStream) }
         if audioEncoder != nil { try encode(nil, stream: audioStream) }
+        if !limitReached { try writeSubtitles(through: .positiveInfinity) }
         progress(ExportProgress.flushed)
         try writing { try outputFile.finish() }
         progress(ExportProgress.finished)
@@ -186,6 +191,21 @@ final class ExportWriter {
         }
         if let limit = plan.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
             limitReached = true
+        }
+    }
+
+    /// The subtitle tracks' writer, when the plan has any.
+    private var subtitles: SubtitleWriter?
+
+    /// Writes the cues that start at or before `time` (export time).
+    private func writeSubtitles(through time: MediaTime) throws {
+        guard let subtitles else { return }
+        do {
+            try subtitles.write(through: time)
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            throw ExportError.renderingFailed(stage: "encoding subtitles", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            try writing { throw error }
         }
     }
 
