@@ -57,7 +57,15 @@ final class ExportWriter {
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
-        let videoPlan = videoEncoder == nil ? nil : plan.video
+        var videoPlan = videoEncoder == nil ? nil : plan.video
+        // Burnt-in subtitles: the track's placed cues written as an ASS file for the render thread's `ass` filter.
+        let burnInFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("splice-subtitles-\(UUID().uuidString).ass").path
+        defer { unlink(burnInFile) }
+        if let burnIn = videoPlan?.subtitleBurnIn,
+           try SubtitleWriter.writeFile(burnIn, to: burnInFile, cancellation: cancellation) {
+            videoPlan?.subtitleBurnInFile = burnInFile
+        }
         let video = videoPlan.map { VideoRenderThread(plan: $0, cancellation: cancellation) }
         defer { video?.stop() }
         let mixer = try plan.audio.flatMap { plan in audioEncoder == nil ? nil : try AudioMixer(plan: plan, frameSize: audioFrameSize, cancellation: cancellation) }

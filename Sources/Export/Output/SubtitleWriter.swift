@@ -127,6 +127,38 @@ final class SubtitleWriter {
         }
     }
 
+    /// Writes the placed cues of `plan` alone into a subtitle file at `path` in `plan.codec`'s own format (the `ass`
+    /// muxer for ``SubtitleCodec/ass``, `srt` for SubRip, `webvtt` for WebVTT).
+    /// - Returns: false (and no file) when the track shows no cue.
+    /// - Throws: as ``init(plans:muxer:cancellation:)``; ``ExportError/writing(_:to:cancelled:)`` when the file
+    ///   cannot be written.
+    static func writeFile(_ plan: SubtitleTrackPlan, to path: String, cancellation: CancellationFlag) throws -> Bool {
+        let formatName: String
+        switch plan.codec {
+        case .ass: formatName = "ass"
+        case .subRip: formatName = "srt"
+        case .webVTT: formatName = "webvtt"
+        case .movText: formatName = "mp4"
+        }
+        let url = URL(fileURLWithPath: path)
+        let muxer: EncodingMuxer
+        do {
+            muxer = try EncodingMuxer(path: path, formatName: formatName, cancellation: cancellation)
+        } catch {
+            throw ExportError.openingOutput(error, for: url)
+        }
+        let writer = try SubtitleWriter(plans: [plan], muxer: muxer, cancellation: cancellation)
+        guard !writer.outputs.isEmpty else { return false }
+        do {
+            try muxer.writeHeader()
+            try writer.write(through: .positiveInfinity)
+            try muxer.finish()
+        } catch {
+            throw ExportError.writing(error, to: url, cancelled: cancellation.isCancelled)
+        }
+        return true
+    }
+
     /// `time` in whole milliseconds, rounded half away from zero.
     static func milliseconds(_ time: MediaTime) -> Int64 {
         time.convertScale(1000).value

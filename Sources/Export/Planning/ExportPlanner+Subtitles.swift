@@ -1,4 +1,6 @@
+import SpliceFFmpeg
 import Composition
+import VideoComposition
 
 extension ExportPlanner {
     /// The subtitle tracks an export writes: every enabled composition subtitle track with cues, clipped to `range`,
@@ -25,5 +27,24 @@ extension ExportPlanner {
                 languageCode: first?.languageCode, title: first?.subtitle?.title,
                 isDefault: first?.subtitle?.isDefault ?? false, isForced: first?.subtitle?.isForced ?? false)
         }
+    }
+
+    /// The plan of the subtitle track a video composition burns in: the track on the export's clock, written as ASS
+    /// for libass.
+    /// - Throws: ``ExportError/invalidComposition(_:)`` when `burnIn` names no subtitle track of the composition;
+    ///   ``ExportError/filterUnavailable(_:)`` when the linked FFmpeg has no `ass` filter (built without libass).
+    func subtitleBurnInPlan(_ burnIn: SubtitleBurnIn, range: TimeRange) throws -> SubtitleTrackPlan {
+        guard let track = composition.tracks.first(where: { $0.trackID == burnIn.trackID }) else {
+            throw ExportError.invalidComposition(
+                "subtitleBurnIn names track \(burnIn.trackID), and the composition has no track with that ID")
+        }
+        guard track.mediaType == .subtitle else {
+            throw ExportError.invalidComposition(
+                "subtitleBurnIn names track \(burnIn.trackID), a \(track.mediaType.rawValue) track; only a subtitle track can be burnt in")
+        }
+        guard MediaLibrary.hasFilter(named: "ass") else { throw ExportError.filterUnavailable("ass") }
+        return SubtitleTrackPlan(
+            trackID: track.trackID, track: RenderTrack(track, exporting: range), codec: .ass, languageCode: nil,
+            title: nil, isDefault: false, isForced: false)
     }
 }
