@@ -133,6 +133,15 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.subtitleCodec = newValue } }
     }
 
+    /// Chapters to write, each a group with a `title` item over its range in composition time (a port of
+    /// `AVAssetWriter`'s chapter metadata groups); clipped to ``timeRange`` and moved with it. MP4 and MOV get a
+    /// QuickTime chapter track and a Nero chapter list, Matroska and WebM an edition; times are written to the
+    /// millisecond (the MP4 chapter track's resolution), rounded half away from zero. Empty by default.
+    public var chapterMetadataGroups: [TimedMetadataGroup] {
+        get { request.withLock { $0.chapterMetadataGroups } }
+        set { request.withLock { $0.chapterMetadataGroups = newValue } }
+    }
+
     /// Container metadata to write (`title`, `creation_time`, …).
     public var metadata: [MetadataItem] {
         get { request.withLock { $0.metadata } }

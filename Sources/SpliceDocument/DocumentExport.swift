@@ -40,6 +40,10 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// memory of about N exports, worth it only when the encoder cannot use the cores by itself); nil or 1 for one
     /// ordinary export.
     public var concurrentSegments: Int?
+    /// The text format of the subtitle tracks (``AssetExportSession/subtitleCodec``); nil for the container's own.
+    public var subtitleCodec: SubtitleCodec?
+    /// Chapters to write, in composition time (``AssetExportSession/chapterMetadataGroups``); nil for none.
+    public var chapters: [TimedMetadataGroup]?
 
     /// Export settings; every part optional.
     public init(

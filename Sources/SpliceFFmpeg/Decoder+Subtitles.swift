@@ -1,4 +1,4 @@
-package import CMedia
+internal import CMedia
 
 extension Decoder {
     /// What one subtitle packet decodes to: its text events as ASS dialogue lines, and when they show relative to

@@ -104,7 +104,9 @@ enum AssetProbe {
         }
         let composed = tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }
         let duration = composed.map(\.timeRange.end).max() ?? .zero
-        return Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
+        var asset = Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
+        asset.chapterMetadataGroups = chapters(of: file, startTimeOffset: clock)
+        return asset
     }
 
     // MARK: - Tracks

@@ -45,6 +45,12 @@ final class ExportWriter {
             subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
         }
         outputFile.setMetadata(plan.metadata)
+        for chapter in plan.chapters {
+            let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
+            let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
+            guard end > start else { continue }
+            try writing { try outputFile.addChapter(start: start, end: end, metadata: chapter.items.map { ($0.key, $0.value) }) }
+        }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
         } else if videoEncoder != nil {

@@ -47,4 +47,21 @@ extension ExportPlanner {
             trackID: track.trackID, track: RenderTrack(track, exporting: range), codec: .ass, languageCode: nil,
             title: nil, isDefault: false, isForced: false)
     }
+
+    /// The export's chapters on the output's clock: each requested chapter clipped to `range` and moved so
+    /// `range.start` is 0; chapters wholly outside it are left out.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a chapter whose range is invalid or empty.
+    func chapters(in range: TimeRange) throws -> [TimedMetadataGroup] {
+        try request.chapterMetadataGroups.compactMap { group in
+            guard group.timeRange.isValid, group.timeRange.start.isNumeric, group.timeRange.end.isNumeric,
+                  group.timeRange.duration > .zero else {
+                throw ExportError.unsupportedSettings(
+                    "chapter \(group.title.map { "'\($0)'" } ?? "") has the range \(group.timeRange); a chapter needs a finite range longer than 0 s")
+            }
+            let clipped = group.timeRange.intersection(range)
+            guard clipped.isValid, clipped.duration > .zero else { return nil }
+            return TimedMetadataGroup(
+                timeRange: TimeRange(start: clipped.start - range.start, duration: clipped.duration), items: group.items)
+        }
+    }
 }

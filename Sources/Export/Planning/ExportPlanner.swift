@@ -99,6 +99,9 @@ struct ExportPlanner {
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
+        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+            plan.chapters = try chapters(in: range)
+        }
         return plan
     }
 
