@@ -147,6 +147,33 @@ import SpliceTestSupport
         #expect(streams.contains("TAG:language=ger"), "\(streams)")
     }
 
+    @Test func scalingTheTimelineScalesTheCues() async throws {
+        let scratch = try ScratchDirectory("subtitles")
+        defer { scratch.remove() }
+        let video = try await SyntheticMedia.makeAsset(video: .testPattern(), duration: .ms(4000), in: scratch.url, name: "clip")
+        let captions = try await Asset.load(from: try scratch.write("captions.srt", Self.srt))
+        var composition = try MutableComposition(asset: video)
+        let text = try composition.addMutableTrack(withMediaType: .subtitle)
+        try composition.insertTimeRange(captions.tracks[0].timeRange, of: captions.tracks[0], at: .zero, intoTrackWithID: text)
+        // Half speed from 0.4 s on: 0.5 → 0.6, 1.25 → 2.1, 1.8 → 3.2, 3.1 → 5.8.
+        try composition.scaleTimeRange(TimeRange(start: .ms(400), duration: .ms(3600)), toDuration: .ms(7200))
+        let url = scratch.file("slow.mkv")
+        try await Self.export(composition, to: url)
+        guard let cues = try await Self.cues(of: url) else { return }
+        #expect(cues == """
+            1
+            00:00:00,600 --> 00:00:02,100
+            Hello <i>world</i>
+
+            2
+            00:00:03,200 --> 00:00:05,800
+            Second line
+            two
+
+
+            """)
+    }
+
     @Test func aSubtitleCodecTheContainerCannotHoldIsRefusedBeforeWriting() async throws {
         let scratch = try ScratchDirectory("subtitles")
         defer { scratch.remove() }
