@@ -14,6 +14,10 @@ public struct Asset: Sendable, Hashable, Codable {
     public var tracks: [AssetTrack]
     /// Container-level metadata (creation date, title, …) as key/value text.
     public var metadata: [MetadataItem]
+    /// The file's chapters in time order, each a group with its `title` over its range in source time, as
+    /// `AVAsset.chapterMetadataGroups` (MP4/MOV chapter lists and QuickTime chapter tracks, Matroska editions, as
+    /// libavformat reads them).
+    public var chapterMetadataGroups: [TimedMetadataGroup] = []
     /// FFmpeg's name for the container format (e.g. `"mov,mp4,m4a,3gp,3g2,mj2"`, `"png_pipe"`).
     public var formatName: String
 
@@ -49,5 +53,24 @@ public struct MetadataItem: Sendable, Hashable, Codable {
     public init(key: String, value: String) {
         self.key = key
         self.value = value
+    }
+}
+
+extension Asset {
+    private enum CodingKeys: String, CodingKey {
+        case url, duration, tracks, metadata, chapterMetadataGroups, formatName
+    }
+
+    /// Decodes an asset; `url`, `duration` and `tracks` are required, `metadata`, `chapterMetadataGroups` and
+    /// `formatName` default to none and empty (descriptions written before chapters were read still decode).
+    /// - Throws: `DecodingError` naming the missing key or malformed value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            url: try container.decode(URL.self, forKey: .url), duration: try container.decode(MediaTime.self, forKey: .duration),
+            tracks: try container.decode([AssetTrack].self, forKey: .tracks),
+            metadata: try container.decodeIfPresent([MetadataItem].self, forKey: .metadata) ?? [],
+            formatName: try container.decodeIfPresent(String.self, forKey: .formatName) ?? "")
+        chapterMetadataGroups = try container.decodeIfPresent([TimedMetadataGroup].self, forKey: .chapterMetadataGroups) ?? []
     }
 }

@@ -34,12 +34,18 @@ public struct AssetTrack: Sendable, Hashable, Codable {
     public var video: VideoTrackFormat?
     /// Sound facts, for audio tracks.
     public var audio: AudioTrackFormat?
+    /// The track's language as the container states it (ISO 639-2/T, e.g. `"eng"`, `"fra"`), as
+    /// `AVAssetTrack.languageCode`; nil when unstated or `und`.
+    public var languageCode: String?
+    /// Timed-text facts, for subtitle tracks.
+    public var subtitle: SubtitleTrackFormat?
 
     /// A track description; loaders fill every field.
     public init(
         assetURL: URL, trackID: Int32, mediaType: MediaType, timeRange: TimeRange, naturalTimeScale: Int32,
         codecName: String, estimatedDataRate: Int? = nil, isDecodable: Bool = true, streamIndex: Int,
-        startTimeOffset: MediaTime = .zero, video: VideoTrackFormat? = nil, audio: AudioTrackFormat? = nil
+        startTimeOffset: MediaTime = .zero, video: VideoTrackFormat? = nil, audio: AudioTrackFormat? = nil,
+        languageCode: String? = nil, subtitle: SubtitleTrackFormat? = nil
     ) {
         self.assetURL = assetURL
         self.trackID = trackID
@@ -53,6 +59,8 @@ public struct AssetTrack: Sendable, Hashable, Codable {
         self.startTimeOffset = startTimeOffset
         self.video = video
         self.audio = audio
+        self.languageCode = languageCode
+        self.subtitle = subtitle
     }
 
     /// The coded picture size in pixels (video tracks), as `AVAssetTrack.naturalSize`; nil for other tracks.
@@ -158,5 +166,27 @@ public struct AudioTrackFormat: Sendable, Hashable, Codable {
         self.channelCount = channelCount
         self.channelLayout = channelLayout
         self.sampleFormat = sampleFormat
+    }
+}
+
+/// Timed-text facts of a subtitle track: what players show in their caption menus.
+public struct SubtitleTrackFormat: Sendable, Hashable, Codable {
+    /// The track's name as the container states it (Matroska's and MP4's track title, e.g. `"English SDH"`).
+    public var title: String?
+    /// True when the container marks the track as the one to show by default (Matroska's `FlagDefault`, the MP4
+    /// track's enabled flag as FFmpeg reads it: the `default` disposition).
+    public var isDefault: Bool
+    /// True when the track holds forced subtitles only (foreign dialogue shown to everyone; the `forced` disposition),
+    /// as AVFoundation's `containsOnlyForcedSubtitles` characteristic.
+    public var isForced: Bool
+    /// Number of cues (timed text events) the track holds, counted when it was loaded.
+    public var cueCount: Int
+
+    /// A description of a subtitle track.
+    public init(title: String? = nil, isDefault: Bool = false, isForced: Bool = false, cueCount: Int = 0) {
+        self.title = title
+        self.isDefault = isDefault
+        self.isForced = isForced
+        self.cueCount = cueCount
     }
 }

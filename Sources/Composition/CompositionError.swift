@@ -19,11 +19,11 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
         trackID: Int32?, sourceURL: URL, sourceTrackID: Int32, range: TimeRange, sourceTimeRange: TimeRange)
     /// The range to insert from an asset does not lie inside `[0, asset.duration)`.
     case rangeOutsideAsset(url: URL, range: TimeRange, assetDuration: MediaTime)
-    /// The asset has no video or audio track, so inserting it would insert nothing.
+    /// The asset has no video, audio or subtitle track, so inserting it would insert nothing.
     case noComposableTracks(url: URL)
     /// The source track's media type differs from the composition track's (e.g. a video source into an audio track).
     case mediaTypeMismatch(trackID: Int32, trackMediaType: MediaType, sourceTrackID: Int32, sourceMediaType: MediaType)
-    /// Composition tracks carry video or audio only; subtitle, data and unknown tracks can't be composed.
+    /// Composition tracks carry video, audio or subtitles; data and unknown tracks can't be composed.
     case unsupportedMediaType(MediaType)
     /// A track ID must be ≥ 1 (as `CMPersistentTrackID`, where 0 is `kCMPersistentTrackID_Invalid`).
     case invalidTrackID(Int32)
@@ -74,12 +74,12 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
         case let .rangeOutsideAsset(url, range, assetDuration):
             return "Range \(range) lies outside \(url.lastPathComponent), which lasts \(assetDuration)."
         case let .noComposableTracks(url):
-            return "\(url.lastPathComponent) has no video or audio track to insert."
+            return "\(url.lastPathComponent) has no video, audio or subtitle track to insert."
         case let .mediaTypeMismatch(trackID, trackMediaType, sourceTrackID, sourceMediaType):
             return "Composition track \(trackID) is a \(trackMediaType.rawValue) track; source track \(sourceTrackID) "
                 + "is \(sourceMediaType.rawValue)."
         case let .unsupportedMediaType(mediaType):
-            return "A composition track can't carry \(mediaType.rawValue); only video and audio tracks are composed."
+            return "A composition track can't carry \(mediaType.rawValue); only video, audio and subtitle tracks are composed."
         case let .invalidTrackID(trackID):
             return "Track ID \(trackID) is invalid; track IDs are 1 or more."
         case let .unknownTrackID(trackID):

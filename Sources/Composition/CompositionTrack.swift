@@ -15,7 +15,7 @@
 public struct CompositionTrack: Sendable, Hashable {
     /// Unique within its composition, ≥ 1 (a `CMPersistentTrackID`).
     public let trackID: Int32
-    /// Video or audio.
+    /// Video, audio or subtitles.
     public let mediaType: MediaType
     /// The segments, a gap-free, overlap-free tiling of ``timeRange`` in time order (see the invariant above).
     public internal(set) var segments: [CompositionTrackSegment]
@@ -47,12 +47,13 @@ public struct CompositionTrack: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - trackID: ≥ 1.
-    ///   - mediaType: ``MediaType/video`` or ``MediaType/audio``.
+    ///   - mediaType: ``MediaType/video``, ``MediaType/audio`` or ``MediaType/subtitle`` (timed text: its cues are
+    ///     cut, moved and scaled with the track's segments like pictures and sound).
     /// - Throws: ``CompositionError/invalidTrackID(_:)`` for an ID below 1;
-    ///   ``CompositionError/unsupportedMediaType(_:)`` for a media type other than video or audio.
+    ///   ``CompositionError/unsupportedMediaType(_:)`` for a media type other than video, audio or subtitle.
     public init(trackID: Int32, mediaType: MediaType) throws {
         guard trackID >= 1 else { throw CompositionError.invalidTrackID(trackID) }
-        guard mediaType == .video || mediaType == .audio else {
+        guard mediaType.isComposable else {
             throw CompositionError.unsupportedMediaType(mediaType)
         }
         self.init(checkedTrackID: trackID, mediaType: mediaType)

@@ -124,6 +124,24 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.timeRange = newValue } }
     }
 
+    /// The text format the composition's subtitle tracks are written in; nil (the default) for the container's own:
+    /// mov_text in MP4/MOV, WebVTT in WebM, ASS in Matroska when every source is ASS and SubRip otherwise. A codec
+    /// the file type cannot hold makes the export fail with ``ExportError/unsupportedSettings(_:)`` before anything
+    /// is written.
+    public var subtitleCodec: SubtitleCodec? {
+        get { request.withLock { $0.subtitleCodec } }
+        set { request.withLock { $0.subtitleCodec = newValue } }
+    }
+
+    /// Chapters to write, each a group with a `title` item over its range in composition time (a port of
+    /// `AVAssetWriter`'s chapter metadata groups); clipped to ``timeRange`` and moved with it. MP4 and MOV get a
+    /// QuickTime chapter track and a Nero chapter list, Matroska and WebM an edition; times are written to the
+    /// millisecond (the MP4 chapter track's resolution), rounded half away from zero. Empty by default.
+    public var chapterMetadataGroups: [TimedMetadataGroup] {
+        get { request.withLock { $0.chapterMetadataGroups } }
+        set { request.withLock { $0.chapterMetadataGroups = newValue } }
+    }
+
     /// Container metadata to write (`title`, `creation_time`, …).
     public var metadata: [MetadataItem] {
         get { request.withLock { $0.metadata } }

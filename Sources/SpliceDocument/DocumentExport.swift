@@ -46,6 +46,10 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// as it is. `splice export` applies it; in Swift, export the session with
     /// ``Export/AssetExportSession/export(normalizingLoudness:)``.
     public var loudness: LoudnessNormalization?
+    /// The text format of the subtitle tracks (``AssetExportSession/subtitleCodec``); nil for the container's own.
+    public var subtitleCodec: SubtitleCodec?
+    /// Chapters to write, in composition time (``AssetExportSession/chapterMetadataGroups``); nil for none.
+    public var chapters: [TimedMetadataGroup]?
 
     /// Export settings; every part optional.
     public init(

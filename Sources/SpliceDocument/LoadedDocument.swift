@@ -78,6 +78,8 @@ public struct LoadedDocument: Sendable {
         if let smart = export.smartRendering { session.smartRendering = smart }
         if let cuts = export.passthroughAudioCuts { session.passthroughAudioCuts = cuts }
         if let segments = export.concurrentSegments { session.concurrentSegments = segments }
+        if let codec = export.subtitleCodec { session.subtitleCodec = codec }
+        if let chapters = export.chapters { session.chapterMetadataGroups = chapters }
         return session
     }
 

@@ -37,6 +37,9 @@ public struct MutableVideoComposition: Sendable, Hashable {
     /// The Y'CbCr matrix of the composition's colour space (AVFoundation's `colorYCbCrMatrix`); nil is decided as
     /// ``colorPrimaries`` says.
     public var colorYCbCrMatrix: VideoYCbCrMatrix?
+    /// A subtitle track of the composition drawn into the picture (open captions), above the layers and overlays;
+    /// nil (the default) draws none. The track is still written as a subtitle track where the container holds one.
+    public var subtitleBurnIn: SubtitleBurnIn?
 
     /// A video composition.
     ///
@@ -88,6 +91,7 @@ extension MutableVideoComposition: Codable {
     private enum CodingKeys: String, CodingKey {
         case renderSize, frameDuration, backgroundColor, instructions, overlays
         case colorPrimaries, colorTransferFunction, colorYCbCrMatrix
+        case subtitleBurnIn
     }
 
     /// Decodes a video composition; `renderSize` and `frameDuration` are required, the rest default as in the
@@ -105,9 +109,10 @@ extension MutableVideoComposition: Codable {
         colorPrimaries = try container.decodeIfPresent(VideoColorPrimaries.self, forKey: .colorPrimaries)
         colorTransferFunction = try container.decodeIfPresent(VideoTransferFunction.self, forKey: .colorTransferFunction)
         colorYCbCrMatrix = try container.decodeIfPresent(VideoYCbCrMatrix.self, forKey: .colorYCbCrMatrix)
+        subtitleBurnIn = try container.decodeIfPresent(SubtitleBurnIn.self, forKey: .subtitleBurnIn)
     }
 
-    /// Encodes every field (the colour fields only when set).
+    /// Encodes every field (the colour fields and the subtitle burn-in only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(renderSize, forKey: .renderSize)
@@ -118,5 +123,6 @@ extension MutableVideoComposition: Codable {
         try container.encodeIfPresent(colorPrimaries, forKey: .colorPrimaries)
         try container.encodeIfPresent(colorTransferFunction, forKey: .colorTransferFunction)
         try container.encodeIfPresent(colorYCbCrMatrix, forKey: .colorYCbCrMatrix)
+        try container.encodeIfPresent(subtitleBurnIn, forKey: .subtitleBurnIn)
     }
 }

@@ -151,9 +151,10 @@ struct CompositionErrorTests {
 
     @Test func trackCreationErrors() {
         #expect(throws: CompositionError.invalidTrackID(0)) { try CompositionTrack(trackID: 0, mediaType: .video) }
-        #expect(throws: CompositionError.unsupportedMediaType(.subtitle)) {
-            try CompositionTrack(trackID: 1, mediaType: .subtitle)
+        #expect(throws: CompositionError.unsupportedMediaType(.unknown)) {
+            try CompositionTrack(trackID: 1, mediaType: .unknown)
         }
+        #expect((try? CompositionTrack(trackID: 1, mediaType: .subtitle))?.mediaType == .subtitle)
     }
 
     // MARK: - The validator

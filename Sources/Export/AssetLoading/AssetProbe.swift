@@ -40,6 +40,17 @@ enum AssetProbe {
             }
             throw AssetLoadingError.notAMediaFile(url, reason: "no tracks found (guessed \(formatName))")
         }
+        let subtitles = streams.filter { $0.mediaType == .subtitle && $0.hasDecoder }
+        if media.isEmpty, !subtitles.isEmpty {
+            // A sidecar subtitle file (.srt, .vtt, .ass) or a file of subtitle tracks only.
+            let tracks = try streams.map { info in
+                info.mediaType == .subtitle && info.hasDecoder
+                    ? try subtitleTrack(url: url, info: info, startTimeOffset: .zero, cancellation: cancellation)
+                    : otherTrack(url: url, info: info)
+            }
+            let duration = tracks.filter { $0.mediaType == .subtitle }.map(\.timeRange.end).max() ?? .zero
+            return Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
+        }
         guard let firstMedia = media.first else { throw AssetLoadingError.noDecodableStream(url) }
         if !media.contains(where: \.hasDecoder) {
             throw AssetLoadingError.unsupportedCodec(url, trackID: Int32(firstMedia.index + 1), codec: firstMedia.codecName)
@@ -82,9 +93,20 @@ enum AssetProbe {
                 tracks.append(otherTrack(url: url, info: info))
             }
         }
+        // Subtitles keep the picture's clock: source time 0 is where the first video track's (else audio's) is.
+        let clock = tracks.first { $0.mediaType == .video }?.startTimeOffset
+            ?? tracks.first { $0.mediaType == .audio }?.startTimeOffset ?? .zero
+        for index in tracks.indices where tracks[index].mediaType == .subtitle {
+            let info = streams[tracks[index].streamIndex]
+            if info.hasDecoder {
+                tracks[index] = try subtitleTrack(url: url, info: info, startTimeOffset: clock, cancellation: cancellation)
+            }
+        }
         let composed = tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }
         let duration = composed.map(\.timeRange.end).max() ?? .zero
-        return Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
+        var asset = Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
+        asset.chapterMetadataGroups = chapters(of: file, startTimeOffset: clock)
+        return asset
     }
 
     // MARK: - Tracks
@@ -95,7 +117,7 @@ enum AssetProbe {
             assetURL: url, trackID: Int32(info.index + 1), mediaType: info.mediaType, timeRange: timeRange,
             naturalTimeScale: info.timeBase.den > 0 ? info.timeBase.den : 1, codecName: info.codecName,
             estimatedDataRate: info.bitRate ?? dataRate, isDecodable: info.hasDecoder && info.hasParameters,
-            streamIndex: info.index, startTimeOffset: startTimeOffset)
+            streamIndex: info.index, startTimeOffset: startTimeOffset, languageCode: info.language)
     }
 
     /// A time of `ticks` in the stream's time base; a value that overflows is reported as corrupt.
@@ -183,6 +205,29 @@ enum AssetProbe {
         let duration = info.duration.flatMap { MediaTime(pts: $0, timeBase: info.timeBase) } ?? .zero
         return baseTrack(url: url, info: info, timeRange: TimeRange(start: .zero, duration: duration),
                          startTimeOffset: start, dataRate: nil)
+    }
+
+    /// A subtitle track: its cues read (``SubtitleCueReader``) to find where the last one ends (the track's duration)
+    /// and how many there are; its title, default and forced flags from the container.
+    /// - Throws: ``AssetLoadingError/corruptOrTruncated(_:reason:)`` when the cues cannot be read; `CancellationError`.
+    private static func subtitleTrack(url: URL, info: StreamInfo, startTimeOffset: MediaTime,
+                                      cancellation: CancellationFlag) throws -> AssetTrack {
+        let cues: SubtitleCues
+        do {
+            cues = try SubtitleCueReader.read(url: url, streamIndex: info.index, startTimeOffset: startTimeOffset,
+                                              cancellation: cancellation)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw AssetLoadingError.corruptOrTruncated(url, reason: "\(error)")
+        }
+        let end = cues.cues.map(\.timeRange.end).max() ?? .zero
+        var track = baseTrack(url: url, info: info, timeRange: TimeRange(start: .zero, duration: max(end, .zero)),
+                              startTimeOffset: startTimeOffset, dataRate: nil)
+        track.subtitle = SubtitleTrackFormat(
+            title: info.title, isDefault: info.disposition & AV_DISPOSITION_DEFAULT != 0,
+            isForced: info.disposition & AV_DISPOSITION_FORCED != 0, cueCount: cues.cues.count)
+        return track
     }
 
     /// The samples decoding the audio stream gives, decoded as the export engine decodes it (``StreamDecoder``:

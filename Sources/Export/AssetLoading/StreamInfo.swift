@@ -38,6 +38,13 @@ struct StreamInfo {
     var channelCount: Int
     var channelLayout: String
     var sampleFormat: String
+    // Any track.
+    /// The `language` tag (ISO 639-2), nil when absent or `und`.
+    var language: String?
+    /// The `title` tag (the track's name), nil when absent.
+    var title: String?
+    /// `AVStream.disposition` (`AV_DISPOSITION_DEFAULT`, `AV_DISPOSITION_FORCED`, …).
+    var disposition: Int32
 
     /// True when the codec parameters are complete enough to decode: a picture size and pixel format for video, a
     /// sample rate, channel count and sample format for audio. `avformat_find_stream_info` leaves them unset when it
@@ -84,6 +91,15 @@ struct StreamInfo {
         if mediaType == .video { StreamInfo.readHDRMetadata(of: stream, into: &color) }
         displayMatrix = cmedia_av_stream_get_display_matrix(stream).map { Array(UnsafeBufferPointer(start: $0, count: 9)) }
         averageFrameRate = stream.pointee.avg_frame_rate
+
+        func tag(_ key: String) -> String? {
+            guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+            let text = String(cString: value)
+            return text.isEmpty ? nil : text
+        }
+        language = tag("language").flatMap { $0 == "und" ? nil : $0 }
+        title = tag("title")
+        disposition = stream.pointee.disposition
 
         sampleRate = Int(max(0, parameters.sample_rate))
         channelCount = Int(max(0, parameters.ch_layout.nb_channels))

@@ -41,7 +41,16 @@ final class ExportWriter {
         guard videoEncoder != nil || audioEncoder != nil else {
             throw ExportError.invalidComposition("nothing to export: no video and no audio track")
         }
+        if !plan.subtitles.isEmpty {
+            subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
+        }
         outputFile.setMetadata(plan.metadata)
+        for chapter in plan.chapters {
+            let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
+            let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
+            guard end > start else { continue }
+            try writing { try outputFile.addChapter(start: start, end: end, metadata: chapter.items.map { ($0.key, $0.value) }) }
+        }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
         } else if videoEncoder != nil {
@@ -54,7 +63,15 @@ final class ExportWriter {
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
-        let videoPlan = videoEncoder == nil ? nil : plan.video
+        var videoPlan = videoEncoder == nil ? nil : plan.video
+        // Burnt-in subtitles: the track's placed cues written as an ASS file for the render thread's `ass` filter.
+        let burnInFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("splice-subtitles-\(UUID().uuidString).ass").path
+        defer { unlink(burnInFile) }
+        if let burnIn = videoPlan?.subtitleBurnIn,
+           try SubtitleWriter.writeFile(burnIn, to: burnInFile, cancellation: cancellation) {
+            videoPlan?.subtitleBurnInFile = burnInFile
+        }
         let video = videoPlan.map { VideoRenderThread(plan: $0, cancellation: cancellation) }
         defer { video?.stop() }
         let mixer = try plan.audio.flatMap { plan in audioEncoder == nil ? nil : try AudioMixer(plan: plan, frameSize: audioFrameSize, cancellation: cancellation) }
@@ -72,6 +89,7 @@ final class ExportWriter {
             if videoEnded && audioDone { break }
             let videoTime = videoPlan.map { $0.time(ofFrame: nextFrame) } ?? .positiveInfinity
             let audioTime = mixer.map { MediaTime(value: $0.position, timescale: Int32(audioRate)) } ?? .positiveInfinity
+            try writeSubtitles(through: min(videoTime, audioTime))
             if !videoEnded && (audioDone || videoTime <= audioTime), let video {
                 if let frame = try video.next() {
                     try encodeVideo(frame)
@@ -96,6 +114,7 @@ final class ExportWriter {
             if !limitReached { try audioConverter?.flush { try encode($0, stream: audioStream) } }
             try encode(nil, stream: audioStream)
         }
+        if !limitReached { try writeSubtitles(through: .positiveInfinity) }
         progress(ExportProgress.flushed)
         try writing { try outputFile.finish() }
         progress(ExportProgress.finished)
@@ -191,6 +210,21 @@ final class ExportWriter {
         }
         if let limit = plan.fileLengthLimit, outputFile.bytesWritten >= limit - reserve(for: limit) {
             limitReached = true
+        }
+    }
+
+    /// The subtitle tracks' writer, when the plan has any.
+    private var subtitles: SubtitleWriter?
+
+    /// Writes the cues that start at or before `time` (export time).
+    private func writeSubtitles(through time: MediaTime) throws {
+        guard let subtitles else { return }
+        do {
+            try subtitles.write(through: time)
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            throw ExportError.renderingFailed(stage: "encoding subtitles", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            try writing { throw error }
         }
     }
 

@@ -23,4 +23,8 @@ struct ExportPlan: Sendable {
     var smartRendering = false
     /// Set for a piece smart rendering re-encodes (``ExportRequest/smartRenderPiece``).
     var smartRenderPiece: JoinableStreamParameters?
+    /// The subtitle tracks written beside the picture and sound (none for segment parts and smart-rendered pieces).
+    var subtitles: [SubtitleTrackPlan] = []
+    /// Chapters in output time, clipped to the export range (none for segment parts and smart-rendered pieces).
+    var chapters: [TimedMetadataGroup] = []
 }

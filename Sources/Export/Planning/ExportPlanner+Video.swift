@@ -32,6 +32,7 @@ extension ExportPlanner {
                 compositor: compositor, videoComposition: videoComposition, timeOffset: range.start, color: plan.color)
         }
         try Self.checkEncoder(of: settings.codec, accepts: plan.outputPixelFormat ?? plan.color.pixelFormatName(alpha: false))
+        if let burnIn = videoComposition.subtitleBurnIn { plan.subtitleBurnIn = try subtitleBurnInPlan(burnIn, range: range) }
         return plan
     }
 

@@ -87,13 +87,22 @@ struct ExportPlanner {
         if let audioSettings = settings.audio {
             audioPlan = try makeAudioPlan(audioTracks, settings: audioSettings, range: range)
         }
-        return ExportPlan(
+        var subtitles: [SubtitleTrackPlan] = []
+        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+            subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+        }
+        var plan = ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
             optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
+        plan.subtitles = subtitles
+        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+            plan.chapters = try chapters(in: range)
+        }
+        return plan
     }
 
     // MARK: Checks

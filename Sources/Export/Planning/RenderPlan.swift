@@ -92,6 +92,12 @@ struct VideoPlan: Sendable {
     /// (``LayerConfiguration/sendsEffectAmounts``). False writes every amount into the graph's text, one graph per
     /// frame of a ramp: the path before commands, kept for the benchmark's paired run and the tests' reference.
     var sendsEffectAmounts = true
+    /// The subtitle track drawn into the pictures (``VideoComposition/SubtitleBurnIn``), as an ASS track on the
+    /// export's clock.
+    var subtitleBurnIn: SubtitleTrackPlan?
+    /// The ASS file of ``subtitleBurnIn``'s placed cues, written by the export before rendering starts; the render
+    /// thread draws it with the `ass` filter.
+    var subtitleBurnInFile: String?
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).
     var frameCount: Int {

@@ -29,16 +29,25 @@ final class VideoRenderThread {
             defer { finished.signal() }
             do {
                 let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
+                // Burnt-in subtitles are drawn over each finished picture, on its way to the encoder.
+                let burner = try plan.subtitleBurnInFile.map { try SubtitleBurner(file: $0, frameDuration: plan.frameDuration) }
+                let deliver: (Frame) throws -> Void = { frame in
+                    if let burner {
+                        try burner.burn(frame) { try queue.put(moving: $0) }
+                    } else {
+                        try queue.put(moving: frame)
+                    }
+                }
                 if let custom = plan.custom, custom.compositor.supportsConcurrentRendering {
                     let window = CustomRenderWindow(
                         compositor: compositor, custom: custom, width: VideoCompositionRequest.maximumConcurrentRequests)
-                    try window.run { try queue.put(moving: $0) }
+                    try window.run(emit: deliver)
                 } else {
                     for index in 0..<plan.frameCount {
-                        try compositor.render(frame: index) { try queue.put(moving: $0) }
+                        try compositor.render(frame: index, emit: deliver)
                     }
                 }
-                try compositor.finish { try queue.put(moving: $0) }
+                try compositor.finish(emit: deliver)
                 queue.finish(error: nil)
             } catch {
                 queue.finish(error: error)

@@ -1,0 +1,166 @@
+import Foundation
+import SpliceFFmpeg
+import Composition
+internal import CMedia
+
+/// Writes an export's subtitle tracks: each track's cues placed on the export's timeline, encoded by libavcodec's
+/// text encoder for the container (``SubtitleCodec``) and muxed beside the picture and sound.
+///
+/// **Placing cues.** A segment shows the cues of its source range, clipped to that range (a cue crossing a cut ends
+/// or starts at the cut) and moved with the segment's exact mapping (``Composition/TimeRange/mapTime(_:from:to:)``:
+/// a scaled segment scales its cues). The pieces of one source cue that meet again on the timeline (a range
+/// inserted in two parts) are joined. Segments with a time effect (reverse, freeze frame, speed ramp) show no cues.
+/// Overlapping cues are kept. Times are written in milliseconds (the time base every text subtitle format keeps),
+/// rounded half away from zero; a cue shorter than a millisecond after rounding is left out.
+///
+/// Opened before the file header (it adds the streams); ``write(through:)`` is called as the picture and sound
+/// advance so the muxer interleaves cues with them. Owns its encoders (through the ``EncodingMuxer``) and one
+/// ``Packet``. Confined to the export's thread.
+final class SubtitleWriter {
+    /// One output cue, in milliseconds on the export's timeline.
+    struct PlacedCue: Equatable {
+        var start: Int64
+        var end: Int64
+        var dialogue: String
+    }
+
+    private struct Output {
+        var stream: Int
+        var encoder: Encoder
+        var cues: [PlacedCue]
+        var next = 0
+    }
+
+    private static let timeBase = AVRational(num: 1, den: 1000)
+    private let muxer: EncodingMuxer
+    private var outputs: [Output] = []
+    private let packet: Packet
+
+    /// Reads the cues of every source, places them, and adds one stream per plan to `muxer` (before its header).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a source whose cues cannot be read;
+    ///   ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks the text encoder;
+    ///   ``ExportError/unsupportedSettings(_:)`` when it refuses the track; `CancellationError`.
+    init(plans: [SubtitleTrackPlan], muxer: EncodingMuxer, cancellation: CancellationFlag) throws {
+        self.muxer = muxer
+        packet = try Packet()
+        var cache: [String: SubtitleCues] = [:]
+        func cues(of source: AssetTrack) throws -> SubtitleCues {
+            let key = "\(source.assetURL.path)#\(source.streamIndex)@\(source.startTimeOffset)"
+            if let cached = cache[key] { return cached }
+            let read = try SubtitleCueReader.read(
+                url: source.assetURL, streamIndex: source.streamIndex, startTimeOffset: source.startTimeOffset,
+                cancellation: cancellation)
+            cache[key] = read
+            return read
+        }
+        for plan in plans {
+            var header: String?
+            var placed: [(cue: PlacedCue, origin: String, index: Int)] = []
+            for segment in plan.track.segments where segment.effect == nil {
+                guard let source = segment.source, source.mediaType == .subtitle else { continue }
+                let read = try cues(of: source)
+                if header == nil { header = read.header }
+                let origin = "\(source.assetURL.path)#\(source.streamIndex)"
+                for (index, cue) in read.cues.enumerated() {
+                    let clipped = cue.timeRange.intersection(segment.mapping.source)
+                    guard clipped.isValid, clipped.duration > .zero else { continue }
+                    let start = Self.milliseconds(TimeRange.mapTime(clipped.start, from: segment.mapping.source, to: segment.mapping.target))
+                    let end = Self.milliseconds(TimeRange.mapTime(clipped.end, from: segment.mapping.source, to: segment.mapping.target))
+                    if let last = placed.last, last.origin == origin, last.index == index, last.cue.end == start {
+                        placed[placed.count - 1].cue.end = end  // the same cue continuing across a seam
+                    } else if end > start {
+                        placed.append((PlacedCue(start: start, end: end, dialogue: cue.dialogue), origin, index))
+                    }
+                }
+            }
+            guard let header, !placed.isEmpty else { continue }
+            let ordered = placed.map(\.cue).enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+            let encoder: Encoder
+            do {
+                encoder = try Encoder(subtitleEncoderNamed: plan.codec.encoderName, timeBase: Self.timeBase, header: header)
+            } catch {
+                throw ExportError.encoderUnavailable(plan.codec.encoderName)
+            }
+            let stream: Int
+            do {
+                stream = try muxer.addStream(encoder)
+            } catch {
+                throw ExportError.unsupportedSettings(
+                    "the \(plan.codec.encoderName) encoder refused subtitle track \(plan.trackID): \(error)")
+            }
+            var tags: [(String, String)] = []
+            if let language = plan.languageCode { tags.append(("language", language)) }
+            if let title = plan.title { tags.append(("title", title)) }
+            muxer.output.setMetadata(tags, ofStream: stream)
+            muxer.output.setDisposition(isDefault: plan.isDefault, isForced: plan.isForced, ofStream: stream)
+            outputs.append(Output(stream: stream, encoder: encoder, cues: ordered))
+        }
+    }
+
+    /// The placed cues of each written track, in output order (for tests and reports).
+    var placedCues: [[PlacedCue]] { outputs.map(\.cues) }
+
+    /// Writes every cue that starts at or before `time` (export time); `.positiveInfinity` writes the rest.
+    /// - Throws: ``EncodingMuxer/Failure``: `.encoding` when the encoder refuses a cue, `.writing` when the muxer
+    ///   fails.
+    func write(through time: MediaTime) throws {
+        let limit = time.isNumeric ? Self.milliseconds(time) : Int64.max
+        for index in outputs.indices {
+            while outputs[index].next < outputs[index].cues.count, outputs[index].cues[outputs[index].next].start <= limit {
+                let cue = outputs[index].cues[outputs[index].next]
+                outputs[index].next += 1
+                let order = outputs[index].next - 1
+                do {
+                    try outputs[index].encoder.encodeSubtitle(dialogue: "\(order),\(cue.dialogue)", into: packet)
+                } catch let error as FFmpegError {
+                    throw EncodingMuxer.Failure.encoding(error)
+                }
+                packet.setTiming(presentation: cue.start, decoding: cue.start, duration: cue.end - cue.start)
+                packet.pointer.pointee.stream_index = Int32(outputs[index].stream)
+                packet.rescaleTimestamps(from: Self.timeBase, to: muxer.output.timeBase(ofStream: outputs[index].stream))
+                do {
+                    try muxer.output.write(packet)
+                } catch let error as FFmpegError {
+                    throw EncodingMuxer.Failure.writing(error)
+                }
+            }
+        }
+    }
+
+    /// Writes the placed cues of `plan` alone into a subtitle file at `path` in `plan.codec`'s own format (the `ass`
+    /// muxer for ``SubtitleCodec/ass``, `srt` for SubRip, `webvtt` for WebVTT).
+    /// - Returns: false (and no file) when the track shows no cue.
+    /// - Throws: as ``init(plans:muxer:cancellation:)``; ``ExportError/writing(_:to:cancelled:)`` when the file
+    ///   cannot be written.
+    static func writeFile(_ plan: SubtitleTrackPlan, to path: String, cancellation: CancellationFlag) throws -> Bool {
+        let formatName: String
+        switch plan.codec {
+        case .ass: formatName = "ass"
+        case .subRip: formatName = "srt"
+        case .webVTT: formatName = "webvtt"
+        case .movText: formatName = "mp4"
+        }
+        let url = URL(fileURLWithPath: path)
+        let muxer: EncodingMuxer
+        do {
+            muxer = try EncodingMuxer(path: path, formatName: formatName, cancellation: cancellation)
+        } catch {
+            throw ExportError.openingOutput(error, for: url)
+        }
+        let writer = try SubtitleWriter(plans: [plan], muxer: muxer, cancellation: cancellation)
+        guard !writer.outputs.isEmpty else { return false }
+        do {
+            try muxer.writeHeader()
+            try writer.write(through: .positiveInfinity)
+            try muxer.finish()
+        } catch {
+            throw ExportError.writing(error, to: url, cancelled: cancellation.isCancelled)
+        }
+        return true
+    }
+
+    /// `time` in whole milliseconds, rounded half away from zero.
+    static func milliseconds(_ time: MediaTime) -> Int64 {
+        time.convertScale(1000).value
+    }
+}
