@@ -15,6 +15,10 @@ final class TrackFrameSelector {
     private var readers: [String: VideoSourceReader] = [:]
     private var reversedReaders: [String: ReversedSourceReader] = [:]
     private var segmentHint = 0
+    /// The last segment index that shows each source stream (by ``AssetTrack/sourceStreamKey``).
+    private let lastSegmentUsing: [String: Int]
+    /// The segment index at which `readers` were last pruned.
+    private var readersCheckedAt = -1
     /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
     private(set) var shownNaturalSize: Size?
     /// The colour description of that source (the loader's, or the caller's correction of it).
@@ -23,6 +27,11 @@ final class TrackFrameSelector {
     init(track: RenderTrack, cancellation: CancellationFlag) {
         self.track = track
         self.cancellation = cancellation
+        var last: [String: Int] = [:]
+        for (index, segment) in track.segments.enumerated() {
+            if let key = segment.source?.sourceStreamKey { last[key] = index }
+        }
+        lastSegmentUsing = last
     }
 
     /// The frame to draw at composition time `time`, or nil when the track shows nothing then.
@@ -48,10 +57,11 @@ final class TrackFrameSelector {
             reader = try VideoSourceReader(track: source, cancellation: cancellation)
             readers[key] = reader
         }
-        // Drop readers of sources no later segment uses, so open files stay bounded on long timelines.
-        if readers.count > 4 {
-            let upcoming = Set(track.segments[index...].compactMap { $0.source?.sourceStreamKey })
-            readers = readers.filter { upcoming.contains($0.key) }
+        // Close readers as soon as no later segment uses their source: a decoder holds its reference pictures and
+        // frame threads' buffers (tens of MiB at 1080p), so open decoders (and files) stay bounded on any timeline.
+        if index != readersCheckedAt {
+            readersCheckedAt = index
+            readers = readers.filter { (lastSegmentUsing[$0.key] ?? -1) >= index }
         }
         return try reader.frame(at: segment.sourceTime(at: time))
     }
