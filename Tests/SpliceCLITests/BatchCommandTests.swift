@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
 #if canImport(Glibc)
@@ -96,9 +97,18 @@ import Glibc
         let count = 6
         _ = try scratch.write("jobs.jsonl", (1...count).map { #"{"document": "clipA.json", "output": "out/\#($0).mp4"}"# }.joined(separator: "\n"))
         let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
-        // Two 4 s exports at once take several seconds: 1.5 s in, the first two are rendering.
-        try await Task.sleep(nanoseconds: 1_500_000_000)
-        started.process.send(SIGINT)
+        // The batch catches SIGINT before it starts its first jobs; two 4 s exports at once take several seconds, so
+        // half a second after the handler is in place the first two are rendering and four wait.
+        let handlerSeen = Locked<Date?>(nil)
+        let sent = await started.send(SIGINT) { started in
+            guard started.catches(SIGINT) else { return false }
+            let seen = handlerSeen.withLock { seen in
+                if seen == nil { seen = Date() }
+                return seen!
+            }
+            return Date().timeIntervalSince(seen) >= 0.5
+        }
+        #expect(sent, "the batch never caught SIGINT, or ended before it was sent")
         let run = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 60)
         #expect(run.status == 130, "\(run.stderr)")
         let results = try Self.results(run.stdout)
@@ -121,11 +131,9 @@ import Glibc
         let jobs = (1...count).map { #"{"document": "clipA.json", "output": "out/\#($0).mp4"}"# }
         _ = try scratch.write("jobs.jsonl", jobs.joined(separator: "\n"))
         let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
-        let deadline = Date().addingTimeInterval(240)
-        while !started.stdoutSoFar.contains("\"completed\""), started.process.isRunning, Date() < deadline {
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        started.process.send(SIGKILL)
+        // Killed as soon as the first result line appears, whatever else the test process is busy with.
+        let killed = await started.send(SIGKILL) { $0.stdoutSoFar.contains("\"completed\"") }
+        #expect(killed, "no job completed, or the batch ended before it was killed")
         _ = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 30)
         let left = try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).sorted()
         #expect(!left.isEmpty && left.count < count, "\(left.count) outputs when killed")

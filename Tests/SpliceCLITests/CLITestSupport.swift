@@ -83,6 +83,37 @@ enum SpliceTool {
             self.stderrURL = stderrURL
         }
 
+        /// Sends `signal` as soon as `condition` holds (checked every 10 ms, up to `timeout` seconds), from a thread
+        /// of its own: under a full test run the task pool can be busy for minutes, and a signal sent from a task
+        /// would come after the work it was meant to interrupt. True when it was sent, false at the timeout or when
+        /// the process ended first.
+        func send(_ signal: Int32, timeout: Double = 240, when condition: @escaping @Sendable (Started) -> Bool) async -> Bool {
+            await withCheckedContinuation { continuation in
+                let watcher = Thread { [self] in
+                    let deadline = Date().addingTimeInterval(timeout)
+                    while process.isRunning, Date() < deadline {
+                        if condition(self) {
+                            process.send(signal)
+                            continuation.resume(returning: true)
+                            return
+                        }
+                        Thread.sleep(forTimeInterval: 0.01)
+                    }
+                    continuation.resume(returning: false)
+                }
+                watcher.start()
+            }
+        }
+
+        /// True once the process has a handler installed for `signal` (`SigCgt` in `/proc/PID/status`).
+        func catches(_ signal: Int32) -> Bool {
+            guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                  let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            else { return false }
+            return mask & (1 << UInt64(signal - 1)) != 0
+        }
+
         /// What the process has written to standard output so far.
         var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
         /// What the process has written to standard error so far.
