@@ -16,7 +16,11 @@ enum ExportCommand {
             segments = count
         }
         var loudness = LoudnessNormalization?.none
-        if arguments.has("loudness") || arguments.has("true-peak") || arguments.has("limit-true-peak") {
+        if !arguments.has("loudness"), let lone = ["true-peak", "limit-true-peak"].first(where: arguments.has) {
+            // Both only qualify a loudness target; alone they would normalise to a target nobody asked for.
+            throw Usage.fail("--\(lone) needs --loudness LUFS (e.g. --loudness -16 --true-peak -1)", command: .export)
+        }
+        if arguments.has("loudness") {
             guard let target = Double(arguments.value("loudness") ?? "-23"), let ceiling = Double(arguments.value("true-peak") ?? "-1") else {
                 throw Usage.fail("--loudness LUFS and --true-peak DBTP are numbers (e.g. --loudness -16 --true-peak -1)", command: .export)
             }

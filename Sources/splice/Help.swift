@@ -97,7 +97,7 @@ enum Help {
                                 -16) in two passes: the mix is rendered and measured, then exported with one linear
                                 gain (export.loudness); a gain that would lift the true peak over the ceiling is
                                 refused (exit 1), never limited silently
-          --true-peak DBTP      the true-peak ceiling for --loudness (-70…0, default -1)
+          --true-peak DBTP      the true-peak ceiling for --loudness (-70…0, default -1); needs --loudness
           --limit-true-peak     when the gain would lift the true peak over the ceiling, hold the peaks under it
                                 with a true-peak limiter (4x oversampled alimiter) instead of refusing
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)

@@ -52,7 +52,14 @@ import Testing
                                                 "--progress", "none"], in: scratch.url, timeout: 300)
         #expect(tooLoud.status == 1)
         #expect(tooLoud.stderr.contains("above the -1.00 dBTP ceiling"), "\(tooLoud.stderr)")
+        // A ceiling or a limiter without a target is a usage error, not a normalisation to a default target.
+        for option in [["--true-peak", "-3"], ["--limit-true-peak"]] {
+            let alone = try await SpliceTool.run(["export", "edit.json", "-o", "alone.mp4"] + option, in: scratch.url)
+            #expect(alone.status == 2, "\(option): \(alone.stderr)")
+            #expect(alone.stderr.contains("\(option[0]) needs --loudness LUFS"), "\(alone.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("bad.mp4").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("loud.mp4").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("alone.mp4").path))
     }
 }
