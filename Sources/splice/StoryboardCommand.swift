@@ -41,8 +41,13 @@ enum StoryboardCommand {
         var generator = StoryboardGenerator(asset: loaded.composition, settings: settings)
         generator.videoComposition = loaded.videoComposition
         generator.overwritesExistingFiles = arguments.has("overwrite")
+        // SIGINT/SIGTERM cancel the task: the generator removes the sheets it has not moved into place.
+        let name = arguments.value("name") ?? "storyboard"
+        let task = Task { [generator] in try await generator.write(to: URL(fileURLWithPath: output), name: name) }
+        let signals = SignalCancellation { task.cancel() }
+        defer { signals.restore() }
         do {
-            let storyboard = try await generator.write(to: URL(fileURLWithPath: output), name: arguments.value("name") ?? "storyboard")
+            let storyboard = try await task.value
             Console.error("wrote \(storyboard.sheets.count) sheet\(storyboard.sheets.count == 1 ? "" : "s") and \(storyboard.webVTT.path) "
                 + "(\(storyboard.tiles.count) thumbnails of \(storyboard.tileSize.width)x\(storyboard.tileSize.height))")
         } catch is CancellationError {

@@ -1,9 +1,39 @@
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `splice storyboard`: the sheets and WebVTT track of a document, read back with `ffprobe` and `ffmpeg`.
 @Suite struct StoryboardCLITests {
+    /// Ctrl-C mid-way: exit 130 and nothing in the folder — no short storyboard, no hidden part-file.
+    @Test func ctrlCLeavesNoSheetAndNoPartFile() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Package.fixture("solid/red-2s-ffv1.mkv"))
+        let clips = Array(repeating: #"{ "source": "red.mkv" }"#, count: 60).joined(separator: ", ")
+        _ = try scratch.write("long.json", #"{ "version": 1, "clips": [ \#(clips) ] }"#)
+        try FileManager.default.createDirectory(at: scratch.file("board"), withIntermediateDirectories: true)
+        // 120 s every 0.1 s: 1200 pictures, seconds of work after the handler is in place.
+        let started = try SpliceTool.start(["storyboard", "long.json", "-o", "board", "--every", "0.1s", "--width", "64"], in: scratch.url)
+        let handlerSeen = Locked<Date?>(nil)
+        let sent = await started.send(SIGINT) { started in
+            guard started.catches(SIGINT) else { return false }
+            let seen = handlerSeen.withLock { seen in
+                if seen == nil { seen = Date() }
+                return seen!
+            }
+            return Date().timeIntervalSince(seen) >= 0.3
+        }
+        #expect(sent, "the command never caught SIGINT, or ended before it was sent")
+        let run = try await SpliceTool.finish(started, arguments: ["storyboard"], timeout: 120)
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("cancelling"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("board").path) == [])
+    }
+
     @Test func writesTheSheetsAndTheThumbnailTrack() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }

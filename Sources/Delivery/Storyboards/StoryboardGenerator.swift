@@ -81,6 +81,7 @@ public struct StoryboardGenerator: Sendable {
         var renderer: ThumbnailSheetRenderer?
         var written = 0
         for try await (_, image, _) in generator.images(for: ranges.map(\.start)) {
+            try Task.checkCancellation()
             if renderer == nil {
                 guard settings.tileWidth <= image.width else {
                     throw StoryboardError.invalidSettings("tileWidth \(settings.tileWidth) is wider than the \(image.width)-pixel picture")
@@ -95,6 +96,8 @@ public struct StoryboardGenerator: Sendable {
                 written += 1
             }
         }
+        // The image sequence ends early, without an error, when the task is cancelled: never write a short storyboard.
+        try Task.checkCancellation()
         guard let renderer else { throw StoryboardError.noVideo }
         for sheet in try renderer.finish() {
             try pending.write(sheet, to: sheetURLs[written])
