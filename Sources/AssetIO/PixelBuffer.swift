@@ -146,6 +146,7 @@ public struct PixelBuffer: Sendable, Hashable {
             }
         }
 
+        /// Planes are equal when their shapes and bytes are (a view the reader has taken back equals only itself).
         public static func == (lhs: Plane, rhs: Plane) -> Bool {
             guard lhs.bytesPerRow == rhs.bytesPerRow, lhs.rows == rhs.rows else { return false }
             if case .view(let left, let leftPlane) = lhs.storage, case .view(let right, let rightPlane) = rhs.storage,
@@ -154,6 +155,7 @@ public struct PixelBuffer: Sendable, Hashable {
             return equal ?? false
         }
 
+        /// Hashes the shape and the bytes (only the shape for a view the reader has taken back).
         public func hash(into hasher: inout Hasher) {
             hasher.combine(bytesPerRow)
             hasher.combine(rows)
