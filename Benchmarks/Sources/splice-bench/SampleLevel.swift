@@ -52,8 +52,9 @@ enum SampleLevel {
 
     /// R2 and R3: generated pictures of `size` at 30 fps appended through an ``AssetWriterInputPixelBufferAdaptor``
     /// to an H.264 MP4 (libx264 preset medium, CRF 23, 2 s GOP): `frames` of them, or — `forSeconds` — as many as
-    /// the writer takes in that many seconds of wall time. With `reusePicture` (R3) the same picture is appended
-    /// every time, so the producer costs nothing and runs as far ahead as the writer lets it.
+    /// the writer takes in that many seconds of wall time. With `reusePicture` (R3) 16 pictures made up front are
+    /// appended in turn (the box still moves, so the encoder has real work), so the producer costs nothing and runs
+    /// as far ahead as the writer lets it.
     static func write(to url: URL, size: Size, frames: Int?, forSeconds: Double?, reusePicture: Bool) async throws -> String {
         guard frames != nil || forSeconds != nil else { SpliceBench.fail("write needs --frames N or --for-seconds S") }
         try? FileManager.default.removeItem(at: url)
@@ -66,13 +67,13 @@ enum SampleLevel {
         try writer.startWriting()
         writer.startSession(atSourceTime: .zero)
         let background = bars(size: size)
-        let still = picture(0, background: background)
+        let made = reusePicture ? (0..<16).map { picture($0, background: background) } : []
         let clock = ContinuousClock(), start = clock.now
         let deadline = forSeconds.map { start + .milliseconds(Int($0 * 1000)) }
         var appended = 0
         while appended < (frames ?? .max) {
             if let deadline, clock.now >= deadline { break }
-            let picture = reusePicture ? still : picture(appended, background: background)
+            let picture = reusePicture ? made[appended % made.count] : picture(appended, background: background)
             try await adaptor.append(picture, withPresentationTime: MediaTime(value: Int64(appended), timescale: 30))
             appended += 1
         }

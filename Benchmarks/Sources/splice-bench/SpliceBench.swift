@@ -32,7 +32,8 @@ import Splice
 ///                                                                 lent (alwaysCopiesSampleData false) or --copies
 /// splice-bench write      --out FILE [--size WxH] (--frames N | --for-seconds S) [--reuse-picture]
 ///                                                                 R2: generated BGRA pictures appended to an H.264
-///                                                                 AssetWriter; R3: --reuse-picture, for S seconds
+///                                                                 AssetWriter; R3: --reuse-picture (16 ready
+///                                                                 pictures in turn) for S seconds
 /// splice-bench raw-frames [--size WxH] --frames N                R2's CLI feed: the same pictures, raw BGRA on stdout
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
