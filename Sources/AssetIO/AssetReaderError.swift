@@ -37,6 +37,10 @@ public enum AssetReaderError: Error, Sendable, Hashable, CustomStringConvertible
     /// Reading or decoding the file failed: the file, the track, the time reached (nil before the first sample) and
     /// FFmpeg's cause.
     case readFailed(URL, trackID: Int32, time: MediaTime?, reason: String)
+    /// A picture read with ``AssetReaderOutput/alwaysCopiesSampleData`` false was used after the output's next
+    /// ``AssetReaderOutput/copyNextSampleBuffer()`` call (or after the reader ended): its bytes went back to the
+    /// reader. Names the output.
+    case sampleDataNoLongerValid(output: String)
 
     public var description: String {
         switch self {
@@ -70,6 +74,9 @@ public enum AssetReaderError: Error, Sendable, Hashable, CustomStringConvertible
         case .readFailed(let url, let track, let time, let reason):
             let at = time.map { " after \($0.seconds) s" } ?? ""
             return "reading track \(track) of \(url.path) failed\(at): \(reason)"
+        case .sampleDataNoLongerValid(let output):
+            return "a picture of \(output) read with alwaysCopiesSampleData false is no longer valid: it lasts only "
+                + "until the next copyNextSampleBuffer() call (set alwaysCopiesSampleData to true to keep pictures)"
         }
     }
 }

@@ -22,6 +22,18 @@ public protocol AssetReaderOutput: AnyObject, Sendable {
     /// returned nil.
     var supportsRandomAccess: Bool { get set }
 
+    /// Whether each decoded picture is copied into bytes its sample buffer owns (AVFoundation's property of the same
+    /// name); true by default. Set it before ``AssetReader/startReading()``; a change afterwards has no effect.
+    ///
+    /// False lends each decoded picture out without a copy: its ``PixelBuffer`` planes are views of the picture the
+    /// reader converted (strides as FFmpeg laid them out), valid until this output's next ``copyNextSampleBuffer()``
+    /// call — that call takes the picture back for the reader's later pictures, and from then on the held buffer's
+    /// ``PixelBuffer/isValid`` is false and ``PixelBuffer/Plane/withUnsafeBytes(_:)`` throws
+    /// ``AssetReaderError/sampleDataNoLongerValid(output:)``. Everything else in the sample buffer (times, format,
+    /// colour, sizes) stays valid, and so do compressed samples and decoded sound, which are always copied. Copy the
+    /// bytes (``PixelBuffer/Plane/bytes``) or append the picture to a writer before asking for the next sample.
+    var alwaysCopiesSampleData: Bool { get set }
+
     /// Reads `timeRanges` next, one after the other, as AVFoundation's `reset(forReadingTimeRanges:)`: allowed only
     /// with ``supportsRandomAccess``, while the reader is reading, after ``copyNextSampleBuffer()`` returned nil and
     /// before ``markConfigurationAsFinal()``. The ranges (in the time the output's samples are stamped in) must be
@@ -51,6 +63,14 @@ extension AssetReaderOutput {
     public var supportsRandomAccess: Bool {
         get { sharedCore?.supportsRandomAccess ?? false }
         set { sharedCore?.supportsRandomAccess = newValue }
+    }
+
+    /// Whether each decoded picture is copied into bytes its sample buffer owns; true by default. False lends it out
+    /// until the next ``copyNextSampleBuffer()`` call (see the protocol's requirement). Set it before
+    /// ``AssetReader/startReading()``; a change afterwards has no effect.
+    public var alwaysCopiesSampleData: Bool {
+        get { sharedCore?.alwaysCopiesSampleData ?? true }
+        set { sharedCore?.alwaysCopiesSampleData = newValue }
     }
 
     /// Reads `timeRanges` next: a track output in the track's own time (compressed samples from the key frame at or
@@ -102,6 +122,9 @@ final class ReaderOutputCore: Sendable {
         /// The consumer got nil at the end of the current pass.
         var passEnded = false
         var supportsRandomAccess = false
+        var alwaysCopiesSampleData = true
+        /// The picture last handed out without a copy, taken back at the next call.
+        var lentPicture: SampleDataView?
         var configurationIsFinal = false
         var reportedDrained = false
     }
@@ -127,6 +150,15 @@ final class ReaderOutputCore: Sendable {
         set { state.withLock { if !$0.started { $0.supportsRandomAccess = newValue } } }
     }
 
+    var alwaysCopiesSampleData: Bool {
+        get { state.withLock { $0.alwaysCopiesSampleData } }
+        set { state.withLock { if !$0.started { $0.alwaysCopiesSampleData = newValue } } }
+    }
+
+    /// The output's name when its pictures are lent out without a copy, nil when they are copied: what a pass gives
+    /// its ``FrameConverter``.
+    var lendingOutput: String? { alwaysCopiesSampleData ? nil : name }
+
     /// The most samples that ever waited for the consumer at once in the current pass.
     var peakReadAheadCount: Int { state.withLock { $0.queue }.peakQueuedCount }
 
@@ -137,8 +169,16 @@ final class ReaderOutputCore: Sendable {
     }
 
     func copyNext() async -> SampleBuffer? {
+        state.withLock { state in
+            let lent = state.lentPicture
+            state.lentPicture = nil
+            return lent
+        }?.invalidate()
         guard let queue = state.withLock({ $0.started ? $0.queue : nil }) else { return nil }
-        if let sample = await queue.next() { return sample }
+        if let sample = await queue.next() {
+            if let view = sample.imageBuffer?.view { state.withLock { $0.lentPicture = view } }
+            return sample
+        }
         guard !Task.isCancelled else { return nil }
         let drainedReader: AssetReader? = state.withLock { state in
             guard state.queue === queue else { return nil }

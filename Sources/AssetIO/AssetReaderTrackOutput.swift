@@ -62,7 +62,8 @@ public final class AssetReaderTrackOutput: AssetReaderOutput, ReaderOutputParts 
     }
 
     func makePass(range: TimeRange?, reader: AssetReader) throws -> ReadingPass {
-        let job = TrackReadingJob(url: track.assetURL, track: track, settings: outputSettings, timeRange: range)
+        let job = TrackReadingJob(url: track.assetURL, track: track, settings: outputSettings, timeRange: range,
+                                  lendingOutput: core.lendingOutput)
         return { cancellation, deliver in
             try TrackReading(job: job, cancellation: cancellation).run(deliver: deliver)
         }

@@ -71,8 +71,10 @@ public final class AssetReaderVideoCompositionOutput: AssetReaderOutput, ReaderO
                 timeRange: range ?? TimeRange(start: .zero, duration: .positiveInfinity),
                 keepsHDR: settings.pixelFormat.bitDepth > 8, customVideoCompositor: customVideoCompositor)
         }
+        let lendingOutput = core.lendingOutput
         return { cancellation, deliver in
-            try CompositionReading.renderPictures(rendering, settings: settings, cancellation: cancellation, deliver: deliver)
+            try CompositionReading.renderPictures(rendering, settings: settings, lendingOutput: lendingOutput,
+                                                  cancellation: cancellation, deliver: deliver)
         }
     }
 }

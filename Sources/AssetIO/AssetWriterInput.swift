@@ -111,9 +111,13 @@ public final class AssetWriterInput: Sendable {
     ///   — the sample is then not appended and the writer goes on; the writer's own failure, once it has failed;
     ///   ``AssetWriterError/invalidState(operation:reason:)`` when the writer is not writing; `CancellationError`
     ///   when the calling task is cancelled (checked before the sample is queued; the writer goes on, and a writer
-    ///   dropped unfinished is cancelled, leaving nothing).
+    ///   dropped unfinished is cancelled, leaving nothing); ``AssetReaderError/sampleDataNoLongerValid(output:)``
+    ///   for a picture a reader lent out without a copy and has taken back. A lent picture that is still valid is
+    ///   copied here, so the reader may move on as soon as this returns.
     public func append(_ sample: SampleBuffer) async throws {
         try Task.checkCancellation()
+        var sample = sample
+        try sample.imageBuffer?.ownBytes()
         let (writer, index) = try validate(sample)
         guard await writer.channel.send(.sample(input: index, sample)) else {
             if let failure = writer.channel.failure { throw failure }
@@ -210,7 +214,7 @@ public final class AssetWriterInput: Sendable {
     private static func checkPlanes(of picture: PixelBuffer, input: String) throws {
         let shapes = picture.pixelFormat.planeShapes(width: picture.width, height: picture.height)
         guard picture.planes.count == shapes.count, zip(picture.planes, shapes).allSatisfy({ plane, shape in
-            plane.bytesPerRow >= shape.rowBytes && plane.rows >= shape.rows && plane.bytes.count >= plane.bytesPerRow * (shape.rows - 1) + shape.rowBytes
+            plane.bytesPerRow >= shape.rowBytes && plane.rows >= shape.rows && plane.byteCount >= plane.bytesPerRow * (shape.rows - 1) + shape.rowBytes
         }) else {
             throw AssetWriterError.pictureMismatch(input: input, expected: "\(shapes.count) planes of \(shapes.map { "\($0.rowBytes)×\($0.rows)" }.joined(separator: ", ")) bytes",
                                                    appended: "\(picture.planes.count) planes of \(picture.planes.map { "\($0.bytesPerRow)×\($0.rows)" }.joined(separator: ", ")) bytes")

@@ -7,8 +7,9 @@ internal import CMedia
 /// ``FrameConverter`` to the output's format, each converted frame restamped in composition time.
 enum CompositionReading {
     /// Renders every frame of `rendering`, converted per `settings`, stamped `start + k × frameDuration` and lasting
-    /// one frame duration (the last one ending at the range's end).
-    static func renderPictures(_ rendering: CompositionVideoRendering, settings: DecodedVideoSettings,
+    /// one frame duration (the last one ending at the range's end); lent to `lendingOutput` without a copy when it
+    /// is not nil.
+    static func renderPictures(_ rendering: CompositionVideoRendering, settings: DecodedVideoSettings, lendingOutput: String?,
                                cancellation: CancellationFlag, deliver: (SampleBuffer) -> Bool) throws {
         let renderer = CompositionVideoRenderer(rendering, cancellation: cancellation)
         defer { renderer.stop() }
@@ -29,7 +30,8 @@ enum CompositionReading {
         while going, let frame = try renderer.next() {
             if converter == nil || !converter!.accepts(frame) {
                 if let old = converter, try !old.flush(into: converted, emit: emit) { break }
-                converter = try FrameConverter(first: frame, settings: .video(settings), timeBase: timeBase)
+                converter = try FrameConverter(first: frame, settings: .video(settings), timeBase: timeBase,
+                                               lendingOutput: lendingOutput)
             }
             let more = try converter!.push(frame, into: converted, emit: emit)
             renderer.recycle(frame)

@@ -13,10 +13,15 @@ final class FrameConverter {
     private let settings: AssetReaderOutputSettings
     private let key: [Int]
     private let sinkTimeBase: AVRational
+    /// The output pictures are lent to without a copy (``AssetReaderOutput/alwaysCopiesSampleData`` false); nil:
+    /// each picture is copied into bytes its sample buffer owns.
+    private let lendingOutput: String?
 
-    /// A converter for frames like `first` (sound with its channel order stated), stamped in `timeBase`.
-    init(first: Frame, settings: AssetReaderOutputSettings, timeBase: AVRational) throws {
+    /// A converter for frames like `first` (sound with its channel order stated), stamped in `timeBase`; pictures
+    /// are lent to `lendingOutput` as views of the converted frames, or copied when it is nil.
+    init(first: Frame, settings: AssetReaderOutputSettings, timeBase: AVRational, lendingOutput: String? = nil) throws {
         self.settings = settings
+        self.lendingOutput = lendingOutput
         key = Self.key(of: first)
         switch settings {
         case .video(let video):
@@ -78,20 +83,25 @@ final class FrameConverter {
 
     private func pull(into converted: Frame, emit: (SampleBuffer) -> Bool) throws -> Bool {
         while try graph.pull(from: 0, into: converted) == .frame {
-            if !emit(sample(of: converted)) { return false }
+            if try !emit(sample(of: converted)) { return false }
         }
         return true
     }
 
-    /// Copies a converted frame into a sample buffer (times exact in the sink's time base).
-    private func sample(of frame: Frame) -> SampleBuffer {
+    /// Copies a converted frame into a sample buffer (times exact in the sink's time base), or — pictures lent
+    /// without a copy — moves its buffers into the sample buffer's view (`frame` is left empty).
+    private func sample(of frame: Frame) throws -> SampleBuffer {
         let presentation = MediaTime(pts: frame.pts, timeBase: sinkTimeBase) ?? .invalid
         switch settings {
         case .video(let video):
-            let picture = Self.pixelBuffer(of: frame, format: video.pixelFormat)
             let duration = MediaTime(pts: cmedia_AVFrame_duration(frame.pointer), timeBase: sinkTimeBase) ?? .zero
             let format = FormatDescription(mediaType: .video, codecName: "rawvideo", timeScale: sinkTimeBase.den,
                                            dimensions: Size(width: frame.width, height: frame.height))
+            let picture = if let lendingOutput {
+                try Self.lentPixelBuffer(of: frame, format: video.pixelFormat, output: lendingOutput)
+            } else {
+                Self.pixelBuffer(of: frame, format: video.pixelFormat)
+            }
             return SampleBuffer(presentationTime: presentation, duration: duration, sampleCount: 1,
                                 formatDescription: format, imageBuffer: picture)
         case .audio(let audio):
@@ -113,19 +123,34 @@ final class FrameConverter {
     static func pixelBuffer(of frame: Frame, format: PixelBuffer.PixelFormat) -> PixelBuffer {
         let width = frame.width, height = frame.height
         let planes = format.planeShapes(width: width, height: height).enumerated().map { index, shape in
-            var bytes = [UInt8](repeating: 0, count: shape.rowBytes * shape.rows)
-            if let source = frame.plane(index) {
-                let stride = frame.bytesPerRow(ofPlane: index)
-                bytes.withUnsafeMutableBufferPointer { destination in
-                    for row in 0..<shape.rows {
-                        (destination.baseAddress! + row * shape.rowBytes)
-                            .update(from: source + row * stride, count: shape.rowBytes)
-                    }
+            let count = shape.rowBytes * shape.rows
+            guard let source = frame.plane(index) else {
+                return PixelBuffer.Plane(bytes: [UInt8](repeating: 0, count: count), bytesPerRow: shape.rowBytes, rows: shape.rows)
+            }
+            let stride = frame.bytesPerRow(ofPlane: index)
+            // Written once, row by row, without zero-filling first.
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+                for row in 0..<shape.rows {
+                    (destination.baseAddress! + row * shape.rowBytes).initialize(from: source + row * stride, count: shape.rowBytes)
                 }
+                initialized = count
             }
             return PixelBuffer.Plane(bytes: bytes, bytesPerRow: shape.rowBytes, rows: shape.rows)
         }
         return PixelBuffer(width: width, height: height, pixelFormat: format, planes: planes, color: colour(of: frame, format: format))
+    }
+
+    /// The picture as views of the frame's planes (their strides as FFmpeg laid them out), with its colour tags;
+    /// the frame's buffers move into the view and `frame` is left empty.
+    static func lentPixelBuffer(of frame: Frame, format: PixelBuffer.PixelFormat, output: String) throws -> PixelBuffer {
+        let width = frame.width, height = frame.height, color = colour(of: frame, format: format)
+        let shapes = format.planeShapes(width: width, height: height)
+        let strides = shapes.indices.map { frame.bytesPerRow(ofPlane: $0) }
+        let view = try SampleDataView(takingFrom: frame, output: output)
+        let planes = shapes.enumerated().map { index, shape in
+            PixelBuffer.Plane(view: view, plane: index, bytesPerRow: strides[index], rows: shape.rows)
+        }
+        return PixelBuffer(width: width, height: height, pixelFormat: format, planes: planes, color: color)
     }
 
     /// The frame's colour tags by FFmpeg's names; RGB is full range; the bit depth is the format's.

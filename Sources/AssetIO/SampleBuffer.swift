@@ -5,7 +5,9 @@ import Composition
 /// sound.
 ///
 /// A sample buffer is a value that owns its bytes (copied out of FFmpeg's buffers), so it can be kept, sent to
-/// another task or appended to a writer after the reader has moved on.
+/// another task or appended to a writer after the reader has moved on — except a decoded picture read with
+/// ``AssetReaderOutput/alwaysCopiesSampleData`` false, whose ``PixelBuffer`` is a view of the reader's picture until
+/// the output's next ``AssetReaderOutput/copyNextSampleBuffer()`` call (``PixelBuffer/isValid``).
 public struct SampleBuffer: Sendable, Hashable {
     /// When the sample is shown or heard, in the track's own timeline (the container's timestamps after its edit
     /// list, as FFmpeg's demuxer presents them), in the track's time scale. Exact.

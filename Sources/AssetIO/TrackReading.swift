@@ -9,6 +9,8 @@ struct TrackReadingJob: Sendable {
     var track: AssetTrack
     var settings: AssetReaderOutputSettings?
     var timeRange: TimeRange?
+    /// The output decoded pictures are lent to without a copy; nil: copied (``FrameConverter``).
+    var lendingOutput: String?
 }
 
 /// One output's read loop, confined to its thread: the ``InputFile`` (other streams discarded), and for decoded
@@ -156,7 +158,8 @@ final class TrackReading {
             if let frame {
                 if converter == nil || !converter!.accepts(frame) {
                     if let old = converter, try !old.flush(into: converted, emit: emit) { return false }
-                    converter = try FrameConverter(first: frame, settings: settings, timeBase: timeBase)
+                    converter = try FrameConverter(first: frame, settings: settings, timeBase: timeBase,
+                                                   lendingOutput: job.lendingOutput)
                 }
             }
             guard let converter else { return true }

@@ -88,7 +88,8 @@ final class VideoEncoding {
         for (index, shape) in shapes.enumerated() {
             guard let destination = source.plane(index) else { continue }
             let stride = source.bytesPerRow(ofPlane: index), plane = picture.planes[index]
-            plane.bytes.withUnsafeBufferPointer { bytes in
+            try plane.withUnsafeBytes { bytes in
+                let bytes = bytes.bindMemory(to: UInt8.self)
                 for row in 0..<shape.rows {
                     (destination + row * stride).update(from: bytes.baseAddress! + row * plane.bytesPerRow, count: shape.rowBytes)
                 }

@@ -28,6 +28,13 @@ import Splice
 /// splice-bench smart     --source FILE --out FILE [--full]      W6s: 10 ranges removed, a 5 s title, smart-rendered
 ///                                                                 (--full: the same edit re-encoded whole)
 ///                         [--cut-every S]                         W6b: a cut every S seconds instead (break-even)
+/// splice-bench read      --source FILE [--copies]              R1: every picture decoded to BGRA by an AssetReader,
+///                                                                 lent (alwaysCopiesSampleData false) or --copies
+/// splice-bench write      --out FILE [--size WxH] (--frames N | --for-seconds S) [--reuse-picture]
+///                                                                 R2: generated BGRA pictures appended to an H.264
+///                                                                 AssetWriter; R3: --reuse-picture (16 ready
+///                                                                 pictures in turn) for S seconds
+/// splice-bench raw-frames [--size WxH] --frames N                R2's CLI feed: the same pictures, raw BGRA on stdout
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
 /// `DIR` holds `clipA.mp4`, `clipB.mp4` (10 s, H.264 + AAC), `music.mp3` (20 s) and `watermark.png` (200×80).
@@ -36,7 +43,7 @@ struct SpliceBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|plain|dissolves|frames|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|raw-frames|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -78,6 +85,17 @@ struct SpliceBench {
                     try await Workloads.smartEdit(source: source)
                 }
                 summary = try await smartExport(edit, to: options.path("out"), full: options.flag("full"))
+            case "read":
+                summary = try await SampleLevel.read(source: options.path("source"), copies: options.flag("copies"))
+            case "write":
+                summary = try await SampleLevel.write(
+                    to: options.path("out"), size: options.size(Size(width: 1920, height: 1080)),
+                    frames: options.has("frames") ? options.int("frames", 1) : nil, forSeconds: options.optionalSeconds("for-seconds"),
+                    reusePicture: options.flag("reuse-picture"))
+            case "raw-frames":
+                // Standard output carries the pictures: nothing else may be printed there.
+                SampleLevel.rawFrames(size: options.size(Size(width: 1920, height: 1080)), frames: options.int("frames", 1))
+                return
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
             default:
@@ -166,8 +184,8 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one"]
-    private var values: [String: String] = [:]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one", "copies", "reuse-picture"]
+    private(set) var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
 
