@@ -101,6 +101,7 @@ struct ExportPlanner {
         plan.subtitles = subtitles
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             plan.chapters = try chapters(in: range)
+            if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan
     }
