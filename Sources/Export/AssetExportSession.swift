@@ -161,8 +161,8 @@ public final class AssetExportSession: Sendable {
     /// AVFoundation's passthrough export copies an asset. ``metadata`` items win over carried ones. Not carried:
     /// the container's own description (`major_brand`, `minor_version`, `compatible_brands`), `encoder` (the
     /// writing software, which is now FFmpeg's muxer) and language variants (`location-eng`) of keys also present
-    /// without one. True by default; false writes only ``metadata``. Applies to rendered and passthrough exports
-    /// (not to concurrent segments or smart rendering, which write only ``metadata``).
+    /// without one. True by default; false writes only ``metadata``. Applies to rendered, passthrough and smart-rendered
+    /// exports (not to concurrent segments, which write only ``metadata``).
     public var carriesSourceMetadata: Bool {
         get { request.withLock { $0.carriesSourceMetadata } }
         set { request.withLock { $0.carriesSourceMetadata = newValue } }

@@ -143,6 +143,32 @@ struct MetadataCarryTests {
         #expect(tags["com.apple.quicktime.software"] == "7.0.4", "\(tags)")
     }
 
+    @Test func smartRenderingCarriesTheSourceMetadata() async throws {
+        let scratch = try ScratchDirectory("metadata-smart")
+        defer { scratch.remove() }
+        let plain = try SmartRenderEdit.source(.h264, openGOP: false, seconds: 4, named: "plain.mov", in: scratch)
+        let tagged = scratch.file("tagged.mov")
+        let ffmpeg = try #require(Executable.find("ffmpeg"))
+        let log = scratch.file("ffmpeg.txt")
+        let child = try ChildProcess(executable: ffmpeg, arguments: [
+            "-v", "error", "-i", plain.path, "-c", "copy", "-metadata", "creation_time=2021-04-10T10:44:00.000000Z",
+            "-metadata", "com.apple.quicktime.location.ISO6709=+35.6586+139.7454+010.000/",
+            "-movflags", "use_metadata_tags", tagged.path,
+        ], standardOutput: log, standardError: log)
+        defer { child.stop() }
+        #expect(await child.wait(seconds: 60))
+        let track = try #require(try await Asset.load(from: tagged).tracks(withMediaType: .video).first)
+        let url = scratch.file("smart.mp4")
+        let edit = try SmartRenderEdit.session(
+            [track], pieces: [(0.5, 3.5)], title: nil, settings: ExportSettings(video: VideoSettings()), output: url)
+        try await edit.session.export()
+        #expect(edit.session.smartRenderReport?.spans.contains { $0.action == .copy } == true)
+
+        let tags = try await Self.formatTags(url, in: scratch)
+        #expect(tags["creation_time"] == "2021-04-10T10:44:00.000000Z", "\(tags)")
+        #expect(tags["com.apple.quicktime.location.ISO6709"] == "+35.6586+139.7454+010.000/", "\(tags)")
+    }
+
     @Test func matroskaCarriesAndReadsBackTheLocation() async throws {
         let scratch = try ScratchDirectory("metadata-mkv")
         defer { scratch.remove() }
