@@ -150,6 +150,8 @@ public final class AssetExportSession: Sendable {
     /// `location` as QuickTime user data `©xyz` (the ISO 6709 text as given), in MP4 as the 3GPP `loci` box
     /// (latitude, longitude and altitude as numbers, read back as e.g. `+48.8584+002.2945/`); keys of the form
     /// `com.apple.quicktime.…` in the QuickTime `mdta` key space (`keys`/`ilst`, the text as given). Empty by default.
+    /// A `location` item (by common key) that is not ISO 6709 text makes ``validate()`` and ``export()`` throw
+    /// ``ExportError/unsupportedSettings(_:)`` naming the key and the value.
     public var metadata: [MetadataItem] {
         get { request.withLock { $0.metadata } }
         set { request.withLock { $0.metadata = newValue } }

@@ -27,6 +27,7 @@ struct ExportPlanner {
         try checkOutputLocation(outputURL)
         try checkCustomCompositor()
         try checkConcurrentSegments()
+        try checkMetadataLocations()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(

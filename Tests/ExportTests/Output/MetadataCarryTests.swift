@@ -111,6 +111,30 @@ struct MetadataCarryTests {
         #expect(tags["com.apple.quicktime.model"] == "iPhone 4S", "\(tags)")
     }
 
+    @Test(arguments: ["48.8584,2.2945", "+48.8584+002.2945", "+98.0000+002.2945/", "+48.8584+190.0000/", "Paris"])
+    func aLocationThatIsNotISO6709IsRefusedWithTheValue(value: String) async throws {
+        let scratch = try ScratchDirectory("metadata-bad-location")
+        defer { scratch.remove() }
+        let url = scratch.file("never.mov")
+        let source = try await Asset.load(from: Fixture.sharedMedia(Self.iPhone))
+        let session = try Self.trim(source, to: url)
+        session.metadata = [MetadataItem(key: "com.apple.quicktime.location.ISO6709", value: value)]
+        let error = await #expect(throws: ExportError.self) { try await session.export() }
+        let message = String(describing: try #require(error))
+        #expect(message.contains("'\(value)' is not an ISO 6709 location"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test(arguments: ["+48.8584+002.2945/", "+48.8584+002.2945+035.000/", "-3351.50+15112.75/", "+00.0000-000.0000+000.000/"])
+    func anISO6709LocationIsAccepted(value: String) async throws {
+        let scratch = try ScratchDirectory("metadata-good-location")
+        defer { scratch.remove() }
+        let source = try await Asset.load(from: Fixture.sharedMedia(Self.iPhone))
+        let session = try Self.trim(source, to: scratch.file("ok.mov"))
+        session.metadata = [MetadataItem(key: "location", value: value)]
+        try await session.validate()
+    }
+
     @Test func carriesSourceMetadataFalseDropsIt() async throws {
         let scratch = try ScratchDirectory("metadata-drop")
         defer { scratch.remove() }
