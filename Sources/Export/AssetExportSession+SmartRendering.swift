@@ -70,7 +70,8 @@ extension AssetExportSession {
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
-            outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag)
+            outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag,
+            sourceMetadataURL: plan.sourceMetadataURL)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)

@@ -142,10 +142,32 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.chapterMetadataGroups = newValue } }
     }
 
-    /// Container metadata to write (`title`, `creation_time`, …).
+    /// Container metadata to write (`title`, `creation_time`, `location`, `com.apple.quicktime.make`, …), keyed as
+    /// libavformat names them (``MetadataItem/commonKey`` lists the common ones). These items win over the ones
+    /// carried from the source (``carriesSourceMetadata``): an item replaces every source item with the same raw key
+    /// or the same common key, so setting `location` also replaces the source's
+    /// `com.apple.quicktime.location.ISO6709`. Where each key lands: `creation_time` in the movie header; in MOV,
+    /// `location` as QuickTime user data `©xyz` (the ISO 6709 text as given), in MP4 as the 3GPP `loci` box
+    /// (latitude, longitude and altitude as numbers, read back as e.g. `+48.8584+002.2945/`); keys of the form
+    /// `com.apple.quicktime.…` in the QuickTime `mdta` key space (`keys`/`ilst`, the text as given). Empty by default.
+    /// A `location` item (by common key) that is not ISO 6709 text makes ``validate()`` and ``export()`` throw
+    /// ``ExportError/unsupportedSettings(_:)`` naming the key and the value.
     public var metadata: [MetadataItem] {
         get { request.withLock { $0.metadata } }
         set { request.withLock { $0.metadata = newValue } }
+    }
+
+    /// Whether the output carries the container metadata of its first video source (the source of the first
+    /// video segment in ``timeRange``; of the first audio segment when no track is video): its creation date,
+    /// location, make, model, software, title and custom keys survive a trim or an edit, as they do when
+    /// AVFoundation's passthrough export copies an asset. ``metadata`` items win over carried ones. Not carried:
+    /// the container's own description (`major_brand`, `minor_version`, `compatible_brands`), `encoder` (the
+    /// writing software, which is now FFmpeg's muxer) and language variants (`location-eng`) of keys also present
+    /// without one. True by default; false writes only ``metadata``. Applies to rendered, passthrough and smart-rendered
+    /// exports (not to concurrent segments, which write only ``metadata``).
+    public var carriesSourceMetadata: Bool {
+        get { request.withLock { $0.carriesSourceMetadata } }
+        set { request.withLock { $0.carriesSourceMetadata = newValue } }
     }
 
     /// Put the index (`moov`) before the media data so playback can start while downloading. True by default.

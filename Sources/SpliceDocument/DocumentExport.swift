@@ -50,6 +50,9 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     public var subtitleCodec: SubtitleCodec?
     /// Chapters to write, in composition time (``AssetExportSession/chapterMetadataGroups``); nil for none.
     public var chapters: [TimedMetadataGroup]?
+    /// Whether the output carries its first video source's container metadata (creation date, location, make,
+    /// model, …) beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``); nil for true.
+    public var carriesSourceMetadata: Bool?
 
     /// Export settings; every part optional.
     public init(

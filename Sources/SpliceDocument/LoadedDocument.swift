@@ -80,6 +80,7 @@ public struct LoadedDocument: Sendable {
         if let segments = export.concurrentSegments { session.concurrentSegments = segments }
         if let codec = export.subtitleCodec { session.subtitleCodec = codec }
         if let chapters = export.chapters { session.chapterMetadataGroups = chapters }
+        if let carries = export.carriesSourceMetadata { session.carriesSourceMetadata = carries }
         return session
     }
 

@@ -44,7 +44,8 @@ final class ExportWriter {
         if !plan.subtitles.isEmpty {
             subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
         }
-        outputFile.setMetadata(plan.metadata)
+        let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
+        outputFile.setMetadata(metadata)
         for chapter in plan.chapters {
             let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
             let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
@@ -59,7 +60,8 @@ final class ExportWriter {
             nil
         }
         let muxerOptions = plan.fileType.muxerOptions(
-            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale)
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale,
+            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.

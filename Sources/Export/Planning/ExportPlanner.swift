@@ -27,6 +27,7 @@ struct ExportPlanner {
         try checkOutputLocation(outputURL)
         try checkCustomCompositor()
         try checkConcurrentSegments()
+        try checkMetadataLocations()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -101,6 +102,7 @@ struct ExportPlanner {
         plan.subtitles = subtitles
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             plan.chapters = try chapters(in: range)
+            if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan
     }

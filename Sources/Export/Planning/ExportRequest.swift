@@ -13,6 +13,8 @@ struct ExportRequest: Sendable {
     /// The part of the composition to export; the default (from zero, infinite) is the whole composition.
     var timeRange: TimeRange = TimeRange(start: .zero, duration: .positiveInfinity)
     var metadata: [MetadataItem] = []
+    /// See ``AssetExportSession/carriesSourceMetadata``.
+    var carriesSourceMetadata = true
     /// ``AssetExportSession/chapterMetadataGroups``, in composition time.
     var chapterMetadataGroups: [TimedMetadataGroup] = []
     /// ``AssetExportSession/subtitleCodec``: nil for the container's preferred one.

@@ -78,6 +78,8 @@ struct PassthroughPlan: Sendable {
     var overwritesExistingFile: Bool
     var metadata: [(String, String)]
     var optimizeForNetworkUse: Bool
+    /// See ``ExportPlan/sourceMetadataURL``.
+    var sourceMetadataURL: URL?
 
     /// Every piece of every track.
     var pieces: [Piece] { tracks.flatMap(\.pieces) }
@@ -120,7 +122,8 @@ struct PassthroughPlan: Sendable {
             tracks: tracks, fileType: fileType, outputURL: outputURL,
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
-            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse)
+            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
+            sourceMetadataURL: request.carriesSourceMetadata ? composition.firstSourceURL(in: range) : nil)
     }
 
     /// The pieces of one track, or nil when it has no media in the range.

@@ -49,6 +49,8 @@ final class SmartRenderWriter {
         var parameterSetsInBand = false
         /// The sample entry's four-character code (`avc3`, `hev1`), or nil for the muxer's default.
         var codecTag: String?
+        /// See ``ExportPlan/sourceMetadataURL``.
+        var sourceMetadataURL: URL? = nil
     }
 
     private let input: Input
@@ -77,9 +79,12 @@ final class SmartRenderWriter {
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
             audio = reader
         }
-        output.setMetadata(input.metadata)
+        let metadata = try CarriedMetadata.items(input.metadata, carriedFrom: input.sourceMetadataURL, cancellation: cancellation)
+        output.setMetadata(metadata)
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
-        let options = input.fileType.muxerOptions(optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil)
+        let options = input.fileType.muxerOptions(
+            optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
+            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
         try writing { try output.writeHeader(options: options) }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
