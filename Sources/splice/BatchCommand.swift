@@ -145,7 +145,7 @@ enum BatchCommand {
 
         let loaded: LoadedDocument
         do {
-            loaded = try await CompositionDocument.load(from: job.document)
+            loaded = try await DocumentLoading.document(at: job.document.path)  // a document or an .otio timeline
         } catch let error as DocumentError {
             return failed(error.problems.map(\.message).joined(separator: "; "), place: error.problems.first.map { place(of: $0, in: job.document.path) })
         } catch is CancellationError {

@@ -35,7 +35,7 @@ enum DocumentLoading {
         for dropped in timeline.droppedEffects { Console.error(line(for: dropped, documentPath: path)) }
         if !timeline.markers.isEmpty {
             let listed = timeline.markers.map { "'\($0.name)' at \($0.timeRange.start.secondsText)" }.joined(separator: ", ")
-            Console.error("splice: \(path): \(timeline.markers.count) marker\(timeline.markers.count == 1 ? "" : "s") not carried into the output (Splice writes no chapters): \(listed)")
+            Console.error("splice: \(path): \(timeline.markers.count) marker\(timeline.markers.count == 1 ? "" : "s") not carried into the output (timeline markers do not become chapters): \(listed)")
         }
         return loaded
     }

@@ -91,6 +91,20 @@ import Glibc
         #expect(rerun.stderr.contains("0 completed, 5 skipped, 5 failed"))
     }
 
+    /// A job's document may be an OpenTimelineIO timeline, as for every command that reads documents.
+    @Test func aTimelineJobRendersLikeItsDocument() async throws {
+        let scratch = try Self.folder()
+        defer { scratch.remove() }
+        let converted = try await SpliceTool.run(["convert", "good.json", "-o", "good.otio"], in: scratch.url)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        _ = try scratch.write("jobs.jsonl", #"{"document": "good.otio", "output": "out/otio.mp4"}"#)
+        let run = try await SpliceTool.run(["batch", "jobs.jsonl"], in: scratch.url, timeout: 300)
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try Self.results(run.stdout)
+        #expect(results[1]?["status"] as? String == "completed", "\(results)")
+        #expect(try await Self.duration(of: scratch.file("out/otio.mp4")) == 2)
+    }
+
     @Test func ctrlCCancelsEveryRunningExportAndLeavesNoPartialOutput() async throws {
         let scratch = try Self.folder()
         defer { scratch.remove() }
