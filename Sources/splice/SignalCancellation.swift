@@ -6,13 +6,15 @@ import Glibc
 #endif
 
 /// Turns SIGINT (Ctrl-C) and SIGTERM into a clean cancellation while a long command runs: the first signal calls
-/// `cancel` (the export then stops and removes its temporary file); a second one exits at once with status 130.
+/// `cancel` (the export then stops and removes its temporary file); a second one, half a second or more later, exits at once with status 130.
 /// The notice names the signal: only SIGINT comes from a keyboard, so only it is told "press Ctrl-C again"; a
 /// service stopped with SIGTERM reads "received SIGTERM". The progress bar's line is cleared (`\r`, `ESC [K`) only
 /// when `clearsLine` — a bar on a terminal — so plain logs never carry escape codes.
 final class SignalCancellation {
     private let source: DispatchSourceRead
     private static let signals: [Int32] = [SIGINT, SIGTERM]
+    /// How long after the first signal a second one counts as "quit at once" (nanoseconds): 0.5 s.
+    static let repeatInterval: UInt64 = 500_000_000
 
     /// Installs the handlers; they stay until ``restore()``.
     ///
@@ -25,16 +27,25 @@ final class SignalCancellation {
     ///   - cancel: called once, on the first signal.
     init(clearsLine: Bool = false, _ cancel: @escaping @Sendable () -> Void) {
         let readEnd = SignalPipe.readEnd
-        let received = Counter()
+        let first = Locked<UInt64?>(nil)  // uptime of the first signal, in nanoseconds
         source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "splice.signals"))
         source.setEventHandler {
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) == 1 {
-                if received.increment() == 1 {
+                let now = DispatchTime.now().uptimeNanoseconds
+                let earlier = first.withLock { seen -> UInt64? in
+                    defer { if seen == nil { seen = now } }
+                    return seen
+                }
+                guard let firstTime = earlier else {
                     if clearsLine { Console.errorRaw("\r\u{1B}[K") }
                     Console.error(Self.notice(for: Int32(byte)))
                     cancel()
-                } else {
+                    continue
+                }
+                // One request can arrive twice at once: GNU `timeout` and service managers signal the process and
+                // then its whole group. Only a signal at least `repeatInterval` after the first quits at once.
+                if now - firstTime >= Self.repeatInterval {
                     _exit(ExitStatus.cancelled.rawValue)
                 }
             }
@@ -60,17 +71,6 @@ final class SignalCancellation {
     func restore() {
         for number in Self.signals { signal(number, SIG_DFL) }
         source.cancel()
-    }
-
-    private final class Counter: Sendable {
-        private let count = Locked(0)
-
-        func increment() -> Int {
-            count.withLock { value in
-                value += 1
-                return value
-            }
-        }
     }
 }
 

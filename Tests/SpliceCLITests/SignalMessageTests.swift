@@ -1,6 +1,9 @@
 import Foundation
 import SpliceTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SIGTERM (a service stopping the export) is not told to "press Ctrl-C again", and a plain log (stderr not a
 /// terminal) carries no terminal escape codes, also when a signal arrives.
@@ -30,5 +33,33 @@ struct SignalMessageTests {
         #expect(!run.stderr.contains("Ctrl-C"), "\(run.stderr)")
         #expect(!run.stderr.contains("\u{1B}"), "escape codes in a plain log: \(run.stderr.debugDescription)")
         #expect(!run.stderr.contains("\r"), "carriage returns in a plain log: \(run.stderr.debugDescription)")
+    }
+
+    /// One request delivered twice at once (GNU `timeout` signals the process and then its group) is one request:
+    /// the export cancels cleanly instead of quitting at once.
+    @Test func aSignalDeliveredTwiceAtOnceCancelsCleanly() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
+        try scratch.write("long.json", """
+            { "version": 1, "clips": [ \(clips) ],
+              "export": { "settings": { "video": { "encoderPreset": "veryslow" } } } }
+            """)
+        let started = try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
+        let stoppedWhileRunning = await whenCondition(timeout: 60, {
+            started.stderrSoFar.contains("progress ") || !started.process.isRunning
+        }) { () -> Bool in
+            guard started.process.isRunning else { return false }
+            // Two deliveries 5 ms apart: back to back, the kernel would merge them into one.
+            started.process.send(SIGTERM)
+            usleep(5_000)
+            started.process.send(SIGTERM)
+            return true
+        }
+        #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
+        let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("export cancelled; no file was written"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") || $0 == "out.mp4" } == [])
     }
 }
