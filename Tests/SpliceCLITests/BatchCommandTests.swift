@@ -1,5 +1,4 @@
 import Foundation
-import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
 #if canImport(Glibc)
@@ -113,15 +112,7 @@ import Glibc
         let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
         // The batch catches SIGINT before it starts its first jobs; two 4 s exports at once take several seconds, so
         // half a second after the handler is in place the first two are rendering and four wait.
-        let handlerSeen = Locked<Date?>(nil)
-        let sent = await started.send(SIGINT) { started in
-            guard started.catches(SIGINT) else { return false }
-            let seen = handlerSeen.withLock { seen in
-                if seen == nil { seen = Date() }
-                return seen!
-            }
-            return Date().timeIntervalSince(seen) >= 0.5
-        }
+        let sent = await started.sendOnceCaught(SIGINT, after: 0.5)
         #expect(sent, "the batch never caught SIGINT, or ended before it was sent")
         let run = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 60)
         #expect(run.status == 130, "\(run.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 import SpliceTestSupport
 import Splice
 #if canImport(Glibc)
@@ -83,25 +84,28 @@ enum SpliceTool {
             self.stderrURL = stderrURL
         }
 
-        /// Sends `signal` as soon as `condition` holds (checked every 10 ms, up to `timeout` seconds), from a thread
-        /// of its own: under a full test run the task pool can be busy for minutes, and a signal sent from a task
-        /// would come after the work it was meant to interrupt. True when it was sent, false at the timeout or when
-        /// the process ended first.
+        /// Sends `signal` as soon as `condition` holds (up to `timeout` seconds), through ``whenCondition``: from a
+        /// thread of its own, since under a full test run a task can resume minutes after the moment has passed.
+        /// True when it was sent, false at the timeout or when the process ended first.
         func send(_ signal: Int32, timeout: Double = 240, when condition: @escaping @Sendable (Started) -> Bool) async -> Bool {
-            await withCheckedContinuation { continuation in
-                let watcher = Thread { [self] in
-                    let deadline = Date().addingTimeInterval(timeout)
-                    while process.isRunning, Date() < deadline {
-                        if condition(self) {
-                            process.send(signal)
-                            continuation.resume(returning: true)
-                            return
-                        }
-                        Thread.sleep(forTimeInterval: 0.01)
-                    }
-                    continuation.resume(returning: false)
+            await whenCondition(timeout: timeout, { !self.process.isRunning || condition(self) }) { () -> Bool in
+                guard self.process.isRunning else { return false }
+                self.process.send(signal)
+                return true
+            } ?? false
+        }
+
+        /// Sends `signal` `delay` seconds after the process has installed its handler for it (``catches(_:)``): the
+        /// command is then past its start and at work.
+        func sendOnceCaught(_ signal: Int32, after delay: Double) async -> Bool {
+            let handlerSeen = Locked<Date?>(nil)
+            return await send(signal) { started in
+                guard started.catches(signal) else { return false }
+                let seen = handlerSeen.withLock { seen in
+                    if seen == nil { seen = Date() }
+                    return seen!
                 }
-                watcher.start()
+                return Date().timeIntervalSince(seen) >= delay
             }
         }
 

@@ -9,15 +9,20 @@ import Glibc
 /// terminal) carries no terminal escape codes, also when a signal arrives.
 @Suite("signals in logs")
 struct SignalMessageTests {
-    @Test func sigtermInAPlainLogIsNamedWithoutEscapeCodes() async throws {
-        let scratch = try TestDocument.folder()
-        defer { scratch.remove() }
+    /// `splice export` of 80 s of clips at x264 veryslow into `out.mp4` with plain progress: long enough to stop.
+    static func startLongExport(in scratch: Scratch) throws -> SpliceTool.Started {
         let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
         try scratch.write("long.json", """
             { "version": 1, "clips": [ \(clips) ],
               "export": { "settings": { "video": { "encoderPreset": "veryslow" } } } }
             """)
-        let started = try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
+        return try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
+    }
+
+    @Test func sigtermInAPlainLogIsNamedWithoutEscapeCodes() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let started = try Self.startLongExport(in: scratch)
         // Watched from a plain thread: a polling task can resume after the export has finished (see whenCondition).
         let stoppedWhileRunning = await whenCondition(timeout: 60, {
             started.stderrSoFar.contains("progress ") || !started.process.isRunning
@@ -40,12 +45,7 @@ struct SignalMessageTests {
     @Test func aSignalDeliveredTwiceAtOnceCancelsCleanly() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
-        try scratch.write("long.json", """
-            { "version": 1, "clips": [ \(clips) ],
-              "export": { "settings": { "video": { "encoderPreset": "veryslow" } } } }
-            """)
-        let started = try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
+        let started = try Self.startLongExport(in: scratch)
         let stoppedWhileRunning = await whenCondition(timeout: 60, {
             started.stderrSoFar.contains("progress ") || !started.process.isRunning
         }) { () -> Bool in

@@ -1,5 +1,4 @@
 import Foundation
-import SpliceFFmpeg
 import SpliceTestSupport
 import Testing
 #if canImport(Glibc)
@@ -18,15 +17,7 @@ import Glibc
         try FileManager.default.createDirectory(at: scratch.file("board"), withIntermediateDirectories: true)
         // 120 s every 0.1 s: 1200 pictures, seconds of work after the handler is in place.
         let started = try SpliceTool.start(["storyboard", "long.json", "-o", "board", "--every", "0.1s", "--width", "64"], in: scratch.url)
-        let handlerSeen = Locked<Date?>(nil)
-        let sent = await started.send(SIGINT) { started in
-            guard started.catches(SIGINT) else { return false }
-            let seen = handlerSeen.withLock { seen in
-                if seen == nil { seen = Date() }
-                return seen!
-            }
-            return Date().timeIntervalSince(seen) >= 0.3
-        }
+        let sent = await started.sendOnceCaught(SIGINT, after: 0.3)
         #expect(sent, "the command never caught SIGINT, or ended before it was sent")
         let run = try await SpliceTool.finish(started, arguments: ["storyboard"], timeout: 120)
         #expect(run.status == 130, "\(run.stderr)")
