@@ -76,9 +76,13 @@ public struct AssetImageGenerator: Sendable {
 
     /// One picture per requested time, in request order, as they are rendered. Decoders stay open across the whole
     /// batch; sorted times are cheapest (an earlier time seeks back to its key frame).
-    public func images(for times: [MediaTime]) -> AsyncThrowingStream<(requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime), any Error> {
-        let (stream, continuation) = AsyncThrowingStream<(requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime), any Error>.makeStream()
+    ///
+    /// Iterating throws ``ExportError`` as ``image(at:)`` does, and `CancellationError` when the iterating task is
+    /// cancelled before every picture was delivered — a cancelled batch never looks like a complete one.
+    public func images(for times: [MediaTime]) -> Images {
+        let (stream, continuation) = AsyncThrowingStream<Images.Element, any Error>.makeStream()
         let cancellation = CancellationFlag()
+        let completed = CancellationFlag()
         continuation.onTermination = { _ in cancellation.cancel() }
         let generator = self
         WorkerThread.start(name: "splice.images") {
@@ -86,12 +90,43 @@ public struct AssetImageGenerator: Sendable {
                 try generator.render(times, cancellation: cancellation) { requested, frame, actual in
                     continuation.yield((requested, frame, actual))
                 }
+                completed.cancel()
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: cancellation.isCancelled ? CancellationError() : error)
             }
         }
-        return stream
+        return Images(stream: stream, completed: completed)
+    }
+
+    /// The pictures of ``images(for:)``: `(requestedTime, image, actualTime)` in request order. Unlike a plain
+    /// `AsyncThrowingStream`, whose iteration ends quietly when its task is cancelled, a batch cut short by
+    /// cancellation throws `CancellationError`.
+    public struct Images: AsyncSequence, Sendable {
+        /// The requested time, the picture, and the time the picture actually shows.
+        public typealias Element = (requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime)
+        fileprivate let stream: AsyncThrowingStream<Element, any Error>
+        /// Set once the worker delivered every picture (a one-way flag reused as "done").
+        fileprivate let completed: CancellationFlag
+
+        /// Iterates the pictures; see ``Images``.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(base: stream.makeAsyncIterator(), completed: completed)
+        }
+
+        /// The iterator of ``Images``.
+        public struct Iterator: AsyncIteratorProtocol {
+            fileprivate var base: AsyncThrowingStream<Element, any Error>.Iterator
+            fileprivate let completed: CancellationFlag
+
+            /// The next picture; nil after the last one.
+            /// - Throws: ``ExportError`` from rendering; `CancellationError` when the task was cancelled first.
+            public mutating func next() async throws -> Element? {
+                if let element = try await base.next() { return element }
+                if !completed.isCancelled { throw CancellationError() }
+                return nil
+            }
+        }
     }
 
     /// Renders on the calling (worker) thread.

@@ -49,6 +49,28 @@ struct ImageGeneratorToleranceTests {
         #expect(!Self.isWhite(notWhite))
     }
 
+    /// A batch whose task is cancelled after its first picture throws `CancellationError` instead of ending as if
+    /// it were complete: 90 exact times requested, fewer than 90 delivered.
+    @Test func cancelledBatchThrows() async throws {
+        let generator = try await Self.generator(before: .zero, after: .zero)
+        let times = (0..<90).map { MediaTime(value: Int64($0), timescale: 30) }
+        let task = Task { () -> (delivered: Int, error: (any Error)?) in
+            var delivered = 0
+            do {
+                for try await _ in generator.images(for: times) {
+                    delivered += 1
+                    if delivered == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return (delivered, nil)
+            } catch {
+                return (delivered, error)
+            }
+        }
+        let (delivered, error) = await task.value
+        #expect(error is CancellationError, "ended with \(String(describing: error)) after \(delivered) pictures")
+        #expect(delivered >= 1 && delivered < 90)
+    }
+
     /// Zero tolerances: exactly the requested time; frame 29 (0.9667 s) is black, 1.0 s is white.
     @Test func zeroToleranceIsExact() async throws {
         let generator = try await Self.generator(before: .zero, after: .zero)

@@ -96,8 +96,6 @@ public struct StoryboardGenerator: Sendable {
                 written += 1
             }
         }
-        // The image sequence ends early, without an error, when the task is cancelled: never write a short storyboard.
-        try Task.checkCancellation()
         guard let renderer else { throw StoryboardError.noVideo }
         for sheet in try renderer.finish() {
             try pending.write(sheet, to: sheetURLs[written])
