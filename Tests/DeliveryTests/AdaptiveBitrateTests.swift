@@ -208,6 +208,35 @@ import Testing
         #expect(scratch.contents == ["out"])
     }
 
+    @Test("cancelled once the first segments are written: CancellationError, and nothing is left beside the source")
+    func cancelledLeavesNothing() async throws {
+        let scratch = try ScratchDirectory("abr-cancel")
+        defer { scratch.remove() }
+        let url = scratch.file("long.mkv")
+        try SyntheticMedia.write(video: "testsrc2=s=320x180:r=30", audio: "sine=frequency=440:sample_rate=48000",
+                                 duration: MediaTime(seconds: 20), to: url)
+        let asset = try await Asset.load(from: url)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+        var packager = AdaptiveBitratePackager(asset: composition)
+        packager.ladder = Self.ladder
+        packager.segmentDuration = MediaTime(seconds: 1)
+        let task = Task { [packager] in try await packager.write(to: scratch.file("package")) }
+        // Cancel as soon as a video segment exists in the hidden staging folder.
+        var sawSegment = false
+        for _ in 0..<6000 where !sawSegment {
+            let staging = scratch.contents.first { $0.hasPrefix(".package.") }
+            sawSegment = staging.map {
+                FileManager.default.fileExists(atPath: scratch.file("\($0)/180p-400k/segment0.m4s").path)
+            } ?? false
+            if !sawSegment { try await Task.sleep(nanoseconds: 5_000_000) }
+        }
+        #expect(sawSegment, "no segment was written into a staging folder")
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(scratch.contents == ["long.mkv"])
+    }
+
     @Test("the default ladder is never above the source: 720p gives 720p and 480p; a 360p source one 360p rendition")
     func defaultLadder() {
         let ladder = AdaptiveBitrateLadder.default

@@ -1,3 +1,4 @@
+import AssetIO
 import Composition
 import Foundation
 
@@ -85,12 +86,5 @@ public struct DASHManifest: Sendable, Hashable {
         }
         lines += ["  </Period>", "</MPD>"]
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,3 +1,4 @@
+import AssetIO
 import AudioMix
 import Composition
 import Export
