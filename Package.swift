@@ -46,7 +46,7 @@ let package = Package(
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
         // What a delivery service ships beside the export: loudness (EBU R128) and storyboards, over Export.
-        .target(name: "Delivery", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
+        .target(name: "Delivery", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export", "AssetIO"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "Delivery"]),
         // OpenTimelineIO (.otio) timelines read into documents and written from them, over SpliceDocument's JSON parser.

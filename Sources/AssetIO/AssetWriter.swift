@@ -146,8 +146,10 @@ public final class AssetWriter: Sendable {
     }
 
     /// The segment duration wanted (AVFoundation's `preferredOutputSegmentInterval`): a segment is cut at the first
-    /// video key frame at or after each ``initialSegmentStartTime`` + k × interval (k = 1, 2, …), so segments last
-    /// the interval rounded up to key frames, without drift. Invalid (the default) means
+    /// video key frame at or after each ``initialSegmentStartTime`` + k × interval (k = 1, 2, …), without drift. An
+    /// encoding video input forces an IDR picture on the first picture at or after each boundary, so its segments
+    /// last exactly the interval, rounded to pictures; a passthrough input's segments last the interval rounded up
+    /// to the key frames it was given. Invalid (the default) means
     /// ``defaultOutputSegmentInterval``; it must otherwise be positive and numeric (AVFoundation's indefinite
     /// interval with `flushSegment()` is not available). Set before ``startWriting()``.
     public var preferredOutputSegmentInterval: MediaTime {

@@ -84,9 +84,9 @@ public struct HLSMediaPlaylist: Sendable, Hashable {
     }
 }
 
-private extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
+extension String {
+    /// The string with leading zeros up to `width` characters (playlist and manifest numbers).
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

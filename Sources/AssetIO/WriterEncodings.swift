@@ -7,7 +7,9 @@ internal import CMedia
 /// limited range through libswscale — YUV pictures read with their tagged matrix and range, BT.709 limited when
 /// untagged — then `format` and `setparams` tags). Each picture is held back until the next
 /// one arrives, so its packet gets its real duration (the next time minus its own; the last one the nominal frame
-/// duration) — libx264 leaves durations 0, and the muxer takes the track's end from the last packet's.
+/// duration) — libx264 leaves durations 0, and the muxer takes the track's end from the last packet's. For segment
+/// output, the first picture at or after each segment boundary is forced to be an IDR picture
+/// (``SegmentKeyFrameSchedule``), so every segment lasts exactly the interval asked for, rounded to pictures.
 final class VideoEncoding {
     let encoder: Encoder
     private let settings: WriterVideoSettings
@@ -20,13 +22,21 @@ final class VideoEncoding {
     private var heldPTS: Int64?
     private var durations: [Int64: Int64] = [:]
     private let nominalDuration: Int64
+    private var keyFrames: SegmentKeyFrameSchedule?
 
-    init(settings: WriterVideoSettings, fileType: FileType, firstFormat: PixelBuffer.PixelFormat) throws {
+    /// - Parameter keyFrames: the segment boundaries to force IDR pictures at (times after the session start); nil
+    ///   leaves key frames to the encoder.
+    init(settings: WriterVideoSettings, fileType: FileType, firstFormat: PixelBuffer.PixelFormat,
+         keyFrames: SegmentKeyFrameSchedule? = nil) throws {
         self.settings = settings
+        self.keyFrames = keyFrames
         timeBase = AVRational(num: 1, den: settings.timeScale)
         var configuration = settings.encoding.encoderConfiguration(
             size: settings.size, frameDuration: settings.frameDuration, timeScale: settings.timeScale, fileType: fileType)
         Self.applyProfileAndReordering(of: settings, to: &configuration)
+        if keyFrames != nil {
+            configuration.options.merge(SegmentKeyFrameSchedule.encoderOptions(encoderName: configuration.encoderName)) { $1 }
+        }
         guard case .video(let video) = configuration.media else { throw AssetWriterError.outOfMemory }
         encoderPixelFormat = video.pixelFormat
         encoder = try Encoder(configuration: configuration)
@@ -109,6 +119,9 @@ final class VideoEncoding {
 
     private func encodeHeld(stream: Int, muxer: EncodingMuxer) throws {
         held.resetPictureType()
+        if let heldPTS, keyFrames?.forcesKeyFrame(at: MediaTime(value: heldPTS, timescale: timeBase.den)) == true {
+            held.forceKeyFrame()
+        }
         try muxer.encode(held, stream: stream, adjust: adjust)
     }
 

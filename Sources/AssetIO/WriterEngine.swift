@@ -204,7 +204,10 @@ final class WriterEngine {
             let name = "\(input.mediaType.rawValue) input \(index)"
             do {
                 tracks[index] = try TrackWriter(input: input, name: name, first: firstSamples[index], fileType: job.fileType,
-                                                muxer: muxer, sessionStart: sessionStart)
+                                                muxer: muxer, sessionStart: sessionStart,
+                                                keyFrames: job.segmentation.map {
+                                                    SegmentKeyFrameSchedule(initialStart: $0.initialStart, interval: $0.interval)
+                                                })
                 tracks[index]?.sessionEnd = sessionEnd
             } catch {
                 throw fail(error, "adding the track of \(name)")
@@ -299,8 +302,9 @@ final class TrackWriter {
         case audio(AudioEncoding)
     }
 
+    /// - Parameter keyFrames: for segment output, the boundaries a video encoder forces IDR pictures at.
     init(input: WriterJob.Input, name: String, first: SampleBuffer?, fileType: FileType, muxer: EncodingMuxer,
-         sessionStart: MediaTime) throws {
+         sessionStart: MediaTime, keyFrames: SegmentKeyFrameSchedule? = nil) throws {
         self.name = name
         self.sessionStart = sessionStart
         packet = try Packet()
@@ -316,7 +320,8 @@ final class TrackWriter {
             stream = try muxer.output.addStream(timeBase: timeBase) { try parameters.apply(to: $0) }
             kind = .passthrough(timeBase: timeBase)
         case .video(let settings)?:
-            let encoding = try VideoEncoding(settings: settings, fileType: fileType, firstFormat: first?.imageBuffer?.pixelFormat ?? .bgra8)
+            let encoding = try VideoEncoding(settings: settings, fileType: fileType, firstFormat: first?.imageBuffer?.pixelFormat ?? .bgra8,
+                                             keyFrames: keyFrames)
             stream = try muxer.addStream(encoding.encoder)
             kind = .video(encoding)
         case .audio(let settings)?:

@@ -12,7 +12,8 @@ import Composition
 /// decodes before the cutting key frame in the segment before it.
 ///
 /// Segments are cut at the first lead key frame presented at or after each boundary `initialStart + k × interval`
-/// (k = 1, 2, …): the interval is rounded up to key frames, and the boundaries do not drift. Each segment is handed
+/// (k = 1, 2, …): the interval is rounded up to key frames (exact when the encoder forces one at each boundary,
+/// ``SegmentKeyFrameSchedule``), and the boundaries do not drift. Each segment is handed
 /// to `deliver` on the calling thread as soon as it is complete, with the time span of every track in it. Any
 /// number of writers (an asset writer, a ladder's renditions) can feed one each. Confined to one thread.
 package final class FragmentedMP4Segmenter {

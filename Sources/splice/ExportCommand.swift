@@ -5,6 +5,10 @@ import Splice
 /// [--limit-true-peak] [--progress MODE]`.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
+        if PackageCommand.isRequested(arguments) { return try await PackageCommand.run(arguments) }
+        if let lone = ["ladder", "segment-duration"].first(where: arguments.has) {
+            throw Usage.fail("--\(lone) applies to a package: give --hls DIR or --dash DIR", command: .export)
+        }
         guard let output = arguments.value("output") else {
             throw Usage.fail("-o/--output is required: the file to write", command: .export)
         }

@@ -77,6 +77,8 @@ enum Help {
     static let export = """
         Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
                              [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
+               splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T]
+                             [--overwrite]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
@@ -100,6 +102,15 @@ enum Help {
           --true-peak DBTP      the true-peak ceiling for --loudness (-70…0, default -1); needs --loudness
           --limit-true-peak     when the gain would lift the true peak over the ceiling, hold the peaks under it
                                 with a true-peak limiter (4x oversampled alimiter) instead of refusing
+          --hls DIR             write an adaptive-bitrate package into the folder DIR instead of a file: one
+                                H.264 rendition per ladder rung no taller than the picture, one AAC rendition,
+                                CMAF segments with an IDR picture at every segment start, DIR/master.m3u8 and a
+                                media playlist per rendition (written last; DIR appears only when complete)
+          --dash DIR            the same package with a DASH manifest, DIR/manifest.mpd; with --hls, the same DIR
+                                (both manifests over the same segments)
+          --ladder LIST         the renditions, HEIGHT:RATE separated by commas, e.g. 720p:3M,480p:1200k (default
+                                1080p:5M,720p:3M,480p:1.2M); heights even, rates positive
+          --segment-duration T  the segment duration for --hls/--dash (default 6s), e.g. 4s
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:
@@ -115,6 +126,7 @@ enum Help {
           splice export Examples/canonical-edit.json -o canonical.mp4
           splice export edit.json -o out.mov --overwrite --progress plain
           splice export edit.json -o out.mp4 --progress json > events.jsonl
+          splice export edit.json --hls show --dash show --ladder 720p:3M,480p:1200k --segment-duration 4s
 
         \(exitCodes)
         """

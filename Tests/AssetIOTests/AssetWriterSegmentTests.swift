@@ -85,7 +85,7 @@ struct AssetWriterSegmentTests {
         return url
     }
 
-    @Test("HLS segments: cut at the first key frame after every 2.5 s, each starting with an IDR, played through by ffmpeg")
+    @Test("HLS segments: an IDR forced at every 2.5 s boundary between the encoder's own key frames, so each lasts exactly 2.5 s; played through by ffmpeg")
     func hlsSegments() async throws {
         let scratch = try ScratchDirectory("segments")
         defer { scratch.remove() }
@@ -96,14 +96,16 @@ struct AssetWriterSegmentTests {
         #expect(writer.outputURL == nil)
         let playlistURL = try recorder.files.writePlaylist()
 
-        // Key frames every second; boundaries at 2.5 s and 5 s: segments start at 0, 3 and 5 s.
+        // The encoder's key frames every second; boundaries at 2.5 s and 5 s, where IDR pictures are forced: segments
+        // start at 0, 2.5 and 5 s.
         let segments = recorder.segments
         #expect(segments.map(\.type) == [.initialization, .separable, .separable, .separable])
         let reports = segments.compactMap(\.report)
         let videoReports = reports.map { $0.trackReports.first { $0.mediaType == .video } }
-        #expect(videoReports.map { $0?.earliestPresentationTimeStamp } == [.zero, MediaTime(seconds: 3), MediaTime(seconds: 5)])
-        #expect(videoReports.map { $0?.duration } == [MediaTime(seconds: 3), MediaTime(seconds: 2), MediaTime(seconds: 1)])
-        #expect(videoReports.map { $0?.sampleCount } == [90, 60, 30])
+        #expect(videoReports.map { $0?.earliestPresentationTimeStamp } == [.zero, MediaTime(value: 5, timescale: 2), MediaTime(seconds: 5)])
+        #expect(videoReports.map { $0?.duration } == [MediaTime(value: 5, timescale: 2), MediaTime(value: 5, timescale: 2),
+                                                       MediaTime(seconds: 1)])
+        #expect(videoReports.map { $0?.sampleCount } == [75, 75, 30])
         #expect(videoReports.allSatisfy { $0?.firstSampleIsSyncSample == true && $0?.trackID == 1 })
         #expect(reports.allSatisfy { $0.trackReports.contains { $0.mediaType == .audio && $0.trackID == 2 } })
         #expect(reports.map(\.sequenceNumber) == [0, 1, 2])
@@ -117,9 +119,9 @@ struct AssetWriterSegmentTests {
             #EXT-X-PLAYLIST-TYPE:VOD
             #EXT-X-INDEPENDENT-SEGMENTS
             #EXT-X-MAP:URI="init.mp4"
-            #EXTINF:3.000000,
+            #EXTINF:2.500000,
             segment0.m4s
-            #EXTINF:2.000000,
+            #EXTINF:2.500000,
             segment1.m4s
             #EXTINF:1.000000,
             segment2.m4s
@@ -162,7 +164,8 @@ struct AssetWriterSegmentTests {
     func playlistParsedByM3u8() async throws {
         let scratch = try ScratchDirectory("segments-m3u8")
         defer { scratch.remove() }
-        // Key frames every 0.5 s and a 1.1 s interval: boundaries 1.1, 2.2, 3.3 → cuts at 1.5, 2.5, 3.5 s.
+        // The encoder's key frames every 0.5 s and a 1.1 s interval: IDR pictures forced at the boundaries 1.1, 2.2,
+        // 3.3 s (pictures 33, 66, 99), where the segments are cut.
         let (_, recorder) = try await Self.writeSegments(into: scratch.url, profile: .mpeg4AppleHLS,
                                                          interval: MediaTime(value: 11, timescale: 10), seconds: 4,
                                                          keyFrameInterval: 15)
@@ -176,8 +179,8 @@ struct AssetWriterSegmentTests {
             print('%.6f' % sum(s.duration for s in p.segments))
             """, [playlistURL.path])
         let lines = parsed.split(separator: "\n").map(String.init)
-        #expect(lines.first == "6 2 vod True True init.mp4 4")
-        #expect(lines.dropFirst().first == "1.500000 1.000000 1.000000 0.500000")
+        #expect(lines.first == "6 1 vod True True init.mp4 4")
+        #expect(lines.dropFirst().first == "1.100000 1.100000 1.100000 0.700000")
         #expect(lines.last == "4.000000")
         // The video track's duration as ffprobe reads the playlist equals the EXTINF sum.
         let duration = try await CommandLineTool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration",

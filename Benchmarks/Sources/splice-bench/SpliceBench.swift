@@ -34,6 +34,8 @@ import Splice
 ///                                                                 R2: generated BGRA pictures appended to an H.264
 ///                                                                 AssetWriter; R3: --reuse-picture (16 ready
 ///                                                                 pictures in turn) for S seconds
+/// splice-bench ladder     --inputs DIR --out DIR --heights H,H,H   A1: clip A then clip B as an HLS ladder of three
+///                                                                 H.264 renditions + AAC, 4 s segments
 /// splice-bench raw-frames [--size WxH] --frames N                R2's CLI feed: the same pictures, raw BGRA on stdout
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
@@ -43,7 +45,7 @@ struct SpliceBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|raw-frames|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -92,6 +94,11 @@ struct SpliceBench {
                     to: options.path("out"), size: options.size(Size(width: 1920, height: 1080)),
                     frames: options.has("frames") ? options.int("frames", 1) : nil, forSeconds: options.optionalSeconds("for-seconds"),
                     reusePicture: options.flag("reuse-picture"))
+            case "ladder":
+                let edit = try await Workloads.plain(inputs: options.directory("inputs"))
+                let heights = options.list("heights").compactMap { Int($0) }.sorted(by: >)
+                summary = try await Ladder.package(edit, heights: heights.isEmpty ? [1080, 720, 480] : heights,
+                                                   to: options.path("out"))
             case "raw-frames":
                 // Standard output carries the pictures: nothing else may be printed there.
                 SampleLevel.rawFrames(size: options.size(Size(width: 1920, height: 1080)), frames: options.int("frames", 1))

@@ -1,0 +1,250 @@
+import Foundation
+import Splice
+import SpliceTestSupport
+import SpliceTesting
+import Testing
+
+/// Adaptive-bitrate packages of a 4 s synthetic programme (320 × 180 test pattern at 30 fps, a 440 Hz tone): two
+/// H.264 renditions and an AAC rendition in 1 s CMAF segments, read back by the `m3u8` package, `ffprobe`, and
+/// `ffmpeg` over HTTP from a server on 127.0.0.1.
+@Suite struct AdaptiveBitrateTests {
+    static let ladder = AdaptiveBitrateLadder(renditions: [
+        .init(height: 180, bitRate: 400_000),
+        .init(height: 120, bitRate: 200_000),
+    ])
+
+    /// A 4 s composition of a moving test pattern with a tone, lossless.
+    static func programme(in scratch: ScratchDirectory) async throws -> MutableComposition {
+        let url = scratch.file("programme.mkv")
+        try SyntheticMedia.write(video: "testsrc2=s=320x180:r=30", audio: "sine=frequency=440:sample_rate=48000",
+                                 duration: MediaTime(seconds: 4), to: url)
+        let asset = try await Asset.load(from: url)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+        return composition
+    }
+
+    /// Packages the programme with ``ladder`` in 1 s segments into `scratch/package`.
+    static func package(in scratch: ScratchDirectory) async throws -> AdaptiveBitratePackage {
+        var packager = AdaptiveBitratePackager(asset: try await programme(in: scratch))
+        packager.ladder = ladder
+        packager.segmentDuration = MediaTime(seconds: 1)
+        packager.encoderPreset = "veryfast"
+        packager.audioSettings.bitRate = 96_000
+        return try await packager.write(to: scratch.file("package"))
+    }
+
+    @Test("HLS: the m3u8 package parses master and media playlists; EXTINFs add up to 4 s; BANDWIDTH within 10 % above the peak segment bit rate; an IDR at every segment start of every rendition")
+    func hlsPackage() async throws {
+        let scratch = try ScratchDirectory("abr-hls")
+        defer { scratch.remove() }
+        let package = try await Self.package(in: scratch)
+        #expect(package.videoRenditions.map(\.name) == ["180p-400k", "120p-200k"])
+        #expect(package.videoRenditions.map(\.size) == [Size(width: 320, height: 180), Size(width: 214, height: 120)])
+        #expect(package.audioRendition?.name == "audio-96k")
+        #expect(package.videoRenditions.allSatisfy { $0.segmentDurations == Array(repeating: MediaTime(seconds: 1), count: 4) })
+        let root = scratch.file("package")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: root.path))
+                == ["master.m3u8", "manifest.mpd", "180p-400k", "120p-200k", "audio-96k"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("120p-200k").path))
+                == ["init.mp4", "segment0.m4s", "segment1.m4s", "segment2.m4s", "segment3.m4s", "playlist.m3u8"])
+        #expect(scratch.contents.sorted() == ["package", "programme.mkv"], "no staging folder is left beside the package")
+
+        let parsed = try await PythonVerifier.run("""
+            import os, sys, m3u8
+            root = sys.argv[1]
+            master = m3u8.load(os.path.join(root, 'master.m3u8'))
+            print(master.is_variant, master.is_independent_segments, len(master.playlists))
+            audio = [m for m in master.media if m.type == 'AUDIO']
+            print(len(audio), audio[0].group_id, audio[0].uri, audio[0].channels, audio[0].default)
+            def measured(uri):
+                playlist = m3u8.load(os.path.join(root, uri))
+                folder = os.path.dirname(os.path.join(root, uri))
+                rates = [os.path.getsize(os.path.join(folder, s.uri)) * 8 / s.duration for s in playlist.segments]
+                return playlist, max(rates)
+            audio_playlist, audio_peak = measured(audio[0].uri)
+            print('audio', '%.6f' % sum(s.duration for s in audio_playlist.segments), audio_playlist.segment_map[0].uri)
+            for variant in master.playlists:
+                info = variant.stream_info
+                playlist, peak = measured(variant.uri)
+                peak += audio_peak
+                print(variant.uri, info.resolution[0], info.resolution[1], info.codecs, '%.3f' % info.frame_rate,
+                      info.audio, info.average_bandwidth <= info.bandwidth,
+                      playlist.version, playlist.target_duration, playlist.playlist_type, playlist.is_endlist,
+                      playlist.is_independent_segments, playlist.segment_map[0].uri,
+                      ' '.join('%.6f' % s.duration for s in playlist.segments),
+                      '%.6f' % sum(s.duration for s in playlist.segments),
+                      peak <= info.bandwidth <= 1.1 * peak)
+            """, [root.path])
+        let lines = parsed.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(parsed)")
+        #expect(lines.first == "True True 2")
+        #expect(lines.dropFirst().first == "1 audio audio-96k/playlist.m3u8 2 YES")
+        #expect(lines.dropFirst(2).first == "audio 4.000000 init.mp4")
+        let codecs = package.videoRenditions.map(\.codecs)
+        #expect(codecs.allSatisfy { $0.hasPrefix("avc1.") && $0.count == 11 }, "\(codecs)")
+        #expect(lines.dropFirst(3).first == "180p-400k/playlist.m3u8 320 180 \(codecs[0]),mp4a.40.2 30.000 audio True "
+                + "6 1 vod True True init.mp4 1.000000 1.000000 1.000000 1.000000 4.000000 True")
+        #expect(lines.dropFirst(4).first == "120p-200k/playlist.m3u8 214 120 \(codecs[1]),mp4a.40.2 30.000 audio True "
+                + "6 1 vod True True init.mp4 1.000000 1.000000 1.000000 1.000000 4.000000 True")
+
+        // ffprobe: in every rendition, each segment (read after its initialization segment) starts with an IDR
+        // picture at k s, the same time in both.
+        for rendition in package.videoRenditions {
+            let folder = root.appendingPathComponent(rendition.name)
+            for index in 0..<4 {
+                let joined = scratch.file("\(rendition.name)-\(index).mp4")
+                try (Data(contentsOf: folder.appendingPathComponent("init.mp4"))
+                     + Data(contentsOf: folder.appendingPathComponent("segment\(index).m4s"))).write(to: joined)
+                let first = try await SecondReaders.run("ffprobe", [
+                    "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_entries",
+                    "frame=key_frame,pict_type,pts_time", "-of", "csv=p=0", joined.path]).output
+                // key_frame, pts_time, pict_type
+                #expect(first.split(separator: "\n").first?.hasPrefix("1,\(index).000000,I") == true,
+                        "\(rendition.name) segment \(index): \(first)")
+                let flags = try await SecondReaders.run("ffprobe", [
+                    "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_entries", "packet=flags",
+                    "-of", "csv=p=0", joined.path]).output
+                #expect(flags.hasPrefix("K"), "\(rendition.name) segment \(index): \(flags)")
+            }
+        }
+    }
+
+    @Test("a real client: ffmpeg reads the master playlist over HTTP from 127.0.0.1 and decodes every rendition without an error line; the MPD parses as XML and ffmpeg decodes it",
+          .enabled(if: PythonVerifier.isAvailable))
+    func servedOverHTTPAndDASH() async throws {
+        let scratch = try ScratchDirectory("abr-http")
+        defer { scratch.remove() }
+        let package = try await Self.package(in: scratch)
+        let root = scratch.file("package")
+
+        let portFile = scratch.file("port"), log = scratch.file("server.log")
+        let server = try ChildProcess(executable: PythonVerifier.interpreter.path, arguments: ["-c", """
+            import functools, http.server, sys
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """, root.path], standardOutput: portFile, standardError: log)
+        defer { server.stop() }
+        var port: String?
+        for _ in 0..<500 where port == nil {
+            let text = (try? String(contentsOf: portFile, encoding: .utf8)) ?? ""
+            if text.hasSuffix("\n") { port = text.trimmingCharacters(in: .whitespacesAndNewlines) } else { try await Task.sleep(nanoseconds: 20_000_000) }
+        }
+        let base = try #require(port.map { "http://127.0.0.1:\($0)" })
+        let decoded = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", "\(base)/master.m3u8", "-map", "0",
+                                                             "-f", "null", "-"])
+        #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+        for rendition in package.videoRenditions {
+            let frames = try await SecondReaders.run("ffprobe", [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=width,height,nb_read_frames",
+                "-of", "csv=p=0", "\(base)/\(rendition.name)/playlist.m3u8"])
+            #expect(frames.output.split(separator: "\n").first.map(String.init)
+                    == "\(rendition.size!.width),\(rendition.size!.height),120")
+            #expect(frames.errors.isEmpty)
+        }
+        let requests = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(requests.contains("GET /master.m3u8"))
+        #expect(requests.contains("GET /120p-200k/segment3.m4s"))
+
+        let mpd = try await PythonVerifier.run("""
+            import sys, xml.etree.ElementTree as ET
+            ns = {'d': 'urn:mpeg:dash:schema:mpd:2011'}
+            mpd = ET.parse(sys.argv[1]).getroot()
+            print(mpd.get('type'), mpd.get('mediaPresentationDuration'), mpd.get('profiles'))
+            for aset in mpd.findall('d:Period/d:AdaptationSet', ns):
+                for rep in aset.findall('d:Representation', ns):
+                    template = rep.find('d:SegmentTemplate', ns)
+                    scale = int(template.get('timescale'))
+                    total = sum(int(s.get('d')) * (1 + int(s.get('r', '0'))) for s in template.findall('d:SegmentTimeline/d:S', ns))
+                    count = sum(1 + int(s.get('r', '0')) for s in template.findall('d:SegmentTimeline/d:S', ns))
+                    print(aset.get('contentType'), rep.get('id'), rep.get('codecs'), rep.get('width'), rep.get('height'),
+                          template.get('media'), template.get('startNumber'), count, '%.6f' % (total / scale))
+            """, [root.appendingPathComponent("manifest.mpd").path])
+        #expect(mpd == """
+            static PT4.000S urn:mpeg:dash:profile:isoff-live:2011
+            video 180p-400k \(package.videoRenditions[0].codecs) 320 180 $RepresentationID$/segment$Number$.m4s 0 4 4.000000
+            video 120p-200k \(package.videoRenditions[1].codecs) 214 120 $RepresentationID$/segment$Number$.m4s 0 4 4.000000
+            audio audio-96k mp4a.40.2 None None $RepresentationID$/segment$Number$.m4s 0 4 4.000000
+
+            """)
+        let dash = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", root.appendingPathComponent("manifest.mpd").path,
+                                                          "-map", "0", "-f", "null", "-"])
+        #expect(dash.errors.isEmpty, "\(dash.errors)")
+    }
+
+    @Test("bad settings are refused by name before anything is rendered; an existing folder unless overwriting is asked")
+    func refusals() async throws {
+        let scratch = try ScratchDirectory("abr-refused")
+        defer { scratch.remove() }
+        var packager = AdaptiveBitratePackager(asset: MutableComposition())
+        let output = scratch.file("out")
+        packager.ladder = AdaptiveBitrateLadder(renditions: [])
+        #expect(throws: PackagingError.emptyLadder) { try packager.validate(output: output) }
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 720, bitRate: 3_000_000), .init(height: 361, bitRate: 800_000)])
+        #expect(throws: PackagingError.invalidRendition(index: 1, reason: "height 361 is not a positive even number of pixels")) {
+            try packager.validate(output: output)
+        }
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 360, bitRate: 0)])
+        #expect(throws: PackagingError.invalidRendition(index: 0, reason: "bit rate 0 is not a positive number of bits per second")) {
+            try packager.validate(output: output)
+        }
+        packager.ladder = .default
+        packager.segmentDuration = .zero
+        #expect(throws: PackagingError.invalidSegmentDuration(.zero)) { try packager.validate(output: output) }
+        packager.segmentDuration = MediaTime(seconds: 2)
+        packager.manifestFormats = []
+        #expect(throws: PackagingError.noManifestFormat) { try packager.validate(output: output) }
+        packager.manifestFormats = [.hls]
+        #expect(throws: PackagingError.outputParentMissing(scratch.file("missing/out"))) {
+            try packager.validate(output: scratch.file("missing/out"))
+        }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        await #expect(throws: PackagingError.outputExists(output)) { _ = try await packager.write(to: output) }
+        packager.overwritesExistingOutput = true
+        // An empty composition: nothing to package, and the existing folder is left as it was.
+        await #expect(throws: PackagingError.noVideo) { _ = try await packager.write(to: output) }
+        #expect(scratch.contents == ["out"])
+    }
+
+    @Test("cancelled once the first segments are written: CancellationError, and nothing is left beside the source")
+    func cancelledLeavesNothing() async throws {
+        let scratch = try ScratchDirectory("abr-cancel")
+        defer { scratch.remove() }
+        let url = scratch.file("long.mkv")
+        try SyntheticMedia.write(video: "testsrc2=s=320x180:r=30", audio: "sine=frequency=440:sample_rate=48000",
+                                 duration: MediaTime(seconds: 20), to: url)
+        let asset = try await Asset.load(from: url)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+        var packager = AdaptiveBitratePackager(asset: composition)
+        packager.ladder = Self.ladder
+        packager.segmentDuration = MediaTime(seconds: 1)
+        let task = Task { [packager] in try await packager.write(to: scratch.file("package")) }
+        // Cancel as soon as a video segment exists in the hidden staging folder.
+        var sawSegment = false
+        for _ in 0..<6000 where !sawSegment {
+            let staging = scratch.contents.first { $0.hasPrefix(".package.") }
+            sawSegment = staging.map {
+                FileManager.default.fileExists(atPath: scratch.file("\($0)/180p-400k/segment0.m4s").path)
+            } ?? false
+            if !sawSegment { try await Task.sleep(nanoseconds: 5_000_000) }
+        }
+        #expect(sawSegment, "no segment was written into a staging folder")
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(scratch.contents == ["long.mkv"])
+    }
+
+    @Test("the default ladder is never above the source: 720p gives 720p and 480p; a 360p source one 360p rendition")
+    func defaultLadder() {
+        let ladder = AdaptiveBitrateLadder.default
+        let hd = ladder.renditions(forSourceSize: Size(width: 1280, height: 720))
+        #expect(hd.map(\.rendition.name) == ["720p-3000k", "480p-1200k"])
+        #expect(hd.map(\.size) == [Size(width: 1280, height: 720), Size(width: 854, height: 480)])
+        let small = ladder.renditions(forSourceSize: Size(width: 640, height: 360))
+        #expect(small.map(\.rendition) == [.init(height: 360, bitRate: 1_200_000)])
+        #expect(small.map(\.size) == [Size(width: 640, height: 360)])
+    }
+}
