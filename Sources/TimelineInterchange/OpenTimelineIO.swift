@@ -75,10 +75,26 @@ public enum OpenTimelineIO {
     ///   column: an unreadable file or a JSON syntax error, an unknown schema or schema version, a time that is not
     ///   exact, a clip without media (every MissingReference in one error), an effect Splice does not render.
     public static func read(from url: URL, options: ReadingOptions = ReadingOptions()) throws(DocumentError) -> ImportedTimeline {
+        try read(from: url, options: options, checkingFiles: false)
+    }
+
+    /// ``read(from:options:)``; with `checkingFiles`, a timeline that does not read also lists, among its problems,
+    /// every media file it names that does not exist (so all missing media are reported at once).
+    private static func read(from url: URL, options: ReadingOptions, checkingFiles: Bool) throws(DocumentError) -> ImportedTimeline {
         let tree = try DocumentReader.parsedFile(url, noun: "timeline")
         let nestedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-otio-\(UUID().uuidString)")
         var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
-        guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
+        guard let document = reader.read(tree) else {
+            var problems = reader.problems
+            if checkingFiles {
+                let nested = Set(reader.nestedDocuments.map(\.file.path))
+                let media = reader.references.filter { !nested.contains($0.source) }
+                problems += missingFiles(media, folder: url.deletingLastPathComponent()).map {
+                    reader.problem($0.path, $0.message)
+                }
+            }
+            throw DocumentError(url: url, problems: inFileOrder(problems))
+        }
         return ImportedTimeline(
             document: document, name: reader.name, metadata: reader.metadata, globalStartTime: reader.globalStartTime,
             droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
@@ -102,7 +118,7 @@ public enum OpenTimelineIO {
     public static func load(
         from url: URL, options: ReadingOptions = ReadingOptions(), assetLoader: DocumentAssetLoader? = nil
     ) async throws -> (loaded: LoadedDocument, timeline: ImportedTimeline) {
-        let timeline = try read(from: url, options: options)
+        let timeline = try read(from: url, options: options, checkingFiles: true)
         let loader = assetLoader ?? CompositionDocument.nestingAssetLoader(
             intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url])
         for (file, document) in timeline.nestedDocuments {
@@ -156,6 +172,26 @@ public enum OpenTimelineIO {
         }
         guard problems.isEmpty else { throw DocumentError(url: url, problems: located(problems, in: url)) }
         return (loaded, timeline)
+    }
+
+    /// The media files among `references` that do not exist (local files only), each at its `target_url`, worded as
+    /// ``DocumentSources`` words them.
+    private static func missingFiles(_ references: [(source: String, path: DocumentPath)], folder: URL) -> [DocumentProblem] {
+        references.compactMap { reference in
+            let file = DocumentSources.url(for: reference.source, folder: folder)
+            guard file.isFileURL, !FileManager.default.fileExists(atPath: file.path) else { return nil }
+            let shown = "'\(reference.source)'" + (reference.source.hasPrefix("/") ? "" : " (\(file.path))")
+            return DocumentProblem(path: reference.path, message: "no such file \(shown)")
+        }
+    }
+
+    /// `problems` ordered as their places are in the file (by line and column; those without one last, in order).
+    private static func inFileOrder(_ problems: [DocumentProblem]) -> [DocumentProblem] {
+        problems.enumerated().sorted { first, second in
+            let a = (first.element.line ?? .max, first.element.column ?? .max, first.offset)
+            let b = (second.element.line ?? .max, second.element.column ?? .max, second.offset)
+            return a < b
+        }.map(\.element)
     }
 
     /// `problems` with the line and column of their paths in the file (read again: only on failure).

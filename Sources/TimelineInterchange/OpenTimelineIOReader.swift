@@ -98,6 +98,7 @@ struct OpenTimelineIOReader {
         }
         refuseEffects(of: stack, at: stackPath)
         readMarkers(of: stack, at: stackPath) { $0 }
+        var duration = MediaTime.zero
         for (index, child) in (stack["children"]?.elements ?? []).enumerated() {
             let childPath = stackPath.appending("children").appending(index)
             guard let kind = schema(of: child, at: childPath) else { continue }
@@ -105,7 +106,7 @@ struct OpenTimelineIOReader {
                 fail(childPath, "the timeline's Stack holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
                 continue
             }
-            readTrack(child, at: childPath)
+            duration = Swift.max(duration, readTrack(child, at: childPath))
         }
         guard problems.isEmpty else { return nil }
         return makeDocument(export: spliceTimeline?.export ?? export)
@@ -154,7 +155,14 @@ struct OpenTimelineIOReader {
         case "Audio": mediaType = .audio
         case let other:
             fail(path.appending("kind"), "a Track's kind is \"Video\" or \"Audio\", not \(other.map { "\"\($0)\"" } ?? node["kind"]?.kindDescription ?? "missing")")
-            return .zero
+            // Its items are still read as a video track's, for their own problems; the track is not kept.
+            let kept = (videoTracks.count, pendingTransitions.count)
+            var checked = node
+            checked["kind"] = JSONNode(.string("Video"))
+            let length = readTrack(checked, at: path)
+            videoTracks.removeLast(videoTracks.count - kept.0)
+            pendingTransitions.removeLast(pendingTransitions.count - kept.1)
+            return length
         }
         refuseEffects(of: node, at: path)
         readMarkers(of: node, at: path) { $0 }
@@ -388,40 +396,43 @@ struct OpenTimelineIOReader {
             case "ExternalReference":
                 guard let url = reference["target_url"]?.string, !url.isEmpty else {
                     fail(referencePath.appending("target_url"), "\(clipName) has an ExternalReference without a target_url")
-                    return nil
+                    return rest(ofUnreadClip: node, at: path)
                 }
                 target = url
             case "MissingReference":
                 fail(referencePath, "\(clipName) has no media (MissingReference): link it to its file")
-                return nil
+                return rest(ofUnreadClip: node, at: path)
             case "ImageSequenceReference":
                 fail(referencePath, "\(clipName) is an image sequence (ImageSequenceReference), which Splice does not read: render it to a movie first")
-                return nil
+                return rest(ofUnreadClip: node, at: path)
             case "GeneratorReference":
                 let generator = reference["generator_kind"]?.string.map { " '\($0)'" } ?? ""
                 fail(referencePath, "\(clipName) is generated media (GeneratorReference\(generator)), which Splice does not make")
-                return nil
+                return rest(ofUnreadClip: node, at: path)
             default:
                 fail(referencePath, "a clip's media is an ExternalReference, not a \(kind)")
-                return nil
+                return rest(ofUnreadClip: node, at: path)
             }
         } else if reference == nil || reference?.value == .null {
             fail(referencePath, "\(clipName) has no media reference")
-            return nil
+            return rest(ofUnreadClip: node, at: path)
         } else {
-            return nil
+            return rest(ofUnreadClip: node, at: path)
         }
+        let before = problems.count
         let sourceRange = optionalTimeRange(node["source_range"], at: path.appending("source_range"))
-        guard problems.isEmpty || sourceRange != nil || available != nil else { return nil }
+        guard problems.count == before || sourceRange != nil || available != nil else {
+            return effectsChecked(ofUnreadClip: node, at: path)
+        }
         guard let trimmed = sourceRange ?? available else {
             fail(path.appending("source_range"),
                  "\(clipName) has no source_range and its media no available_range: its length is unknown")
-            return nil
+            return effectsChecked(ofUnreadClip: node, at: path)
         }
         let length = trimmed.duration
         guard length.isNumeric, length > .zero else {
             fail(path.appending("source_range").appending("duration"), "\(clipName) lasts \(length.secondsText): a clip lasts more than 0 s")
-            return nil
+            return effectsChecked(ofUnreadClip: node, at: path)
         }
         if let enabled = node["enabled"].flatMap(Self.bool), !enabled { return (nil, length) }
         guard let target else { return nil }
@@ -432,7 +443,7 @@ struct OpenTimelineIOReader {
         guard start >= .zero else {
             fail(path.appending("source_range").appending("start_time"),
                  "\(clipName) starts at \(trimmed.start.secondsText), before its media's available_range starts (\(origin.secondsText))")
-            return nil
+            return effectsChecked(ofUnreadClip: node, at: path)
         }
         references.append((target, referencePath.appending("target_url")))
         // A nested Stack's document is saved elsewhere: its sources are named by absolute path.
@@ -499,6 +510,20 @@ struct OpenTimelineIOReader {
         return (segment, length)
     }
 
+    /// Checks the rest of a clip whose media cannot be read (its source range, effects and markers), so that every
+    /// problem of the file is listed at once; always nil.
+    private mutating func rest(ofUnreadClip node: JSONNode, at path: DocumentPath) -> (DocumentSegment?, MediaTime)? {
+        _ = optionalTimeRange(node["source_range"], at: path.appending("source_range"))
+        readMarkers(of: node, at: path) { $0 }
+        return effectsChecked(ofUnreadClip: node, at: path)
+    }
+
+    /// Checks the effects of a clip that cannot be read; always nil.
+    private mutating func effectsChecked(ofUnreadClip node: JSONNode, at path: DocumentPath) -> (DocumentSegment?, MediaTime)? {
+        _ = timeScalar(of: node, at: path)
+        return nil
+    }
+
     /// What a clip's time effects do to the media read.
     private enum TimeScalar {
         case normal
@@ -563,8 +588,9 @@ struct OpenTimelineIOReader {
     private mutating func readMarkers(of node: JSONNode, at path: DocumentPath, place: (MediaTime) -> MediaTime) {
         for (index, marker) in (node["markers"]?.elements ?? []).enumerated() {
             let markerPath = path.appending("markers").appending(index)
-            guard schema(of: marker, at: markerPath) == "Marker" else {
-                if problems.isEmpty { fail(markerPath, "expected a Marker") }
+            guard let kind = schema(of: marker, at: markerPath) else { continue }
+            guard kind == "Marker" else {
+                fail(markerPath, "an item's markers are Markers, not a \(kind)")
                 continue
             }
             guard let range = optionalTimeRange(marker["marked_range"], at: markerPath.appending("marked_range")) else {
@@ -611,8 +637,9 @@ struct OpenTimelineIOReader {
 
     /// A `RationalTime` as an exact time (see ``OpenTimelineIORate``); nil (with a problem) when it is not one.
     private mutating func rationalTime(_ node: JSONNode, at path: DocumentPath) -> MediaTime? {
-        guard schema(of: node, at: path) == "RationalTime" else {
-            if problems.isEmpty { fail(path, "expected a RationalTime") }
+        guard let kind = schema(of: node, at: path) else { return nil }
+        guard kind == "RationalTime" else {
+            fail(path, "expected a RationalTime, found a \(kind)")
             return nil
         }
         guard case .number(let rateText)? = node["rate"]?.value else {
@@ -637,8 +664,9 @@ struct OpenTimelineIOReader {
     /// A `TimeRange`, or nil for a missing or null one (and, with a problem, for a malformed one).
     private mutating func optionalTimeRange(_ node: JSONNode?, at path: DocumentPath) -> TimeRange? {
         guard let node, node.value != .null else { return nil }
-        guard schema(of: node, at: path) == "TimeRange" else {
-            if problems.isEmpty { fail(path, "expected a TimeRange") }
+        guard let kind = schema(of: node, at: path) else { return nil }
+        guard kind == "TimeRange" else {
+            fail(path, "expected a TimeRange, found a \(kind)")
             return nil
         }
         guard let startNode = node["start_time"], let durationNode = node["duration"] else {
