@@ -51,8 +51,9 @@ public enum OpenTimelineIO {
         public var droppedEffects: [DocumentProblem]
         /// Every media file named, as written, with the path of its `target_url` in the file.
         public var sourceReferences: [(source: String, path: DocumentPath)]
-        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. Splice's exports
-        /// carry no chapters: `splice export` lists them; the models have no place for them.
+        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. They are also
+        /// the chapters of ``document``'s export (`export.chapters`: the name as the `title`, the colour and comment as
+        /// `color` and `comment` items; a point marker's chapter runs to the next marker, marked `markedDuration` 0).
         public var markers: [Marker]
         /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
         public var transitions: [Transition]
@@ -232,14 +233,16 @@ extension OpenTimelineIO {
     /// - Parameters:
     ///   - loaded: the document (its composition, video composition, audio mix and export settings).
     ///   - timeline: when `loaded` came from an `.otio` file, what it was read with: its name, global start time and
-    ///     markers are written back.
+    ///     markers are written back. Without it, the chapters of `loaded`'s export are written as markers (name,
+    ///     range, colour and comment from their items).
     ///   - folder: where the file will be saved: media paths are written relative to it when they are near.
     /// - Returns: JSON text that OpenTimelineIO reads (`otio.adapters.read_from_file`), ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON (a non-finite number).
     public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
         try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
                  export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
-                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], metadata: timeline?.metadata,
+                 globalStartTime: timeline?.globalStartTime,
+                 markers: timeline?.markers ?? markers(for: loaded.document.export?.chapters ?? []), metadata: timeline?.metadata,
                  relativeTo: folder)
     }
 

@@ -109,7 +109,15 @@ struct OpenTimelineIOReader {
             duration = Swift.max(duration, readTrack(child, at: childPath))
         }
         guard problems.isEmpty else { return nil }
-        return makeDocument(export: spliceTimeline?.export ?? export)
+        var document = makeDocument(export: spliceTimeline?.export ?? export)
+        if !markers.isEmpty {
+            // The markers are the chapters of what the timeline exports.
+            var withChapters = document.export ?? DocumentExport()
+            let frame = document.videoComposition?.frameDuration ?? MediaTime(value: 1, timescale: 30)
+            withChapters.chapters = OpenTimelineIO.chapters(for: markers, end: duration, frame: frame)
+            document.export = withChapters
+        }
+        return document
     }
 
     /// The document of the tracks read: video tracks top-most first (OpenTimelineIO lists them bottom-most first),

@@ -31,7 +31,11 @@ struct OpenTimelineIOWriter {
         var splice: [JSONNode.Member] = []
         if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
         if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
-        if let export { splice.append(member("export", try Self.encoded(export))) }
+        if var export {
+            // The chapters are the timeline's markers.
+            export.chapters = nil
+            if export != DocumentExport() { splice.append(member("export", try Self.encoded(export))) }
+        }
         if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
         var timelineMetadata = metadata(splice)
         if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
