@@ -243,7 +243,7 @@ extension OpenTimelineIO {
                  export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
                  globalStartTime: timeline?.globalStartTime,
                  markers: timeline?.markers ?? markers(for: loaded.document.export?.chapters ?? []), metadata: timeline?.metadata,
-                 relativeTo: folder)
+                 documentTracks: loaded.document.composition.tracks, relativeTo: folder)
     }
 
     /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
@@ -259,17 +259,20 @@ extension OpenTimelineIO {
     ///   - globalStartTime: the timecode of the first frame (`global_start_time`), if any.
     ///   - markers: markers in composition time, written on the timeline's Stack.
     ///   - metadata: the timeline's `metadata` as JSON text of an object (other tools' keys), written beside Splice's.
+    ///   - documentTracks: the tracks of the document `composition` was compiled from, if any: their ``SpliceDocument/DocumentTrack/metadata``
+    ///     and their segments' are written on the Tracks and Clips (a track's segments are matched to its non-empty
+    ///     composition segments in order).
     ///   - folder: where the file will be saved (media paths are written relative to it when near).
     /// - Returns: JSON text ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON.
     public static func text(
         for composition: MutableComposition, videoComposition: MutableVideoComposition? = nil, audioMix: MutableAudioMix? = nil,
         export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
-        metadata: String? = nil, relativeTo folder: URL
+        metadata: String? = nil, documentTracks: [DocumentTrack] = [], relativeTo folder: URL
     ) throws -> String {
         let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
         let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
-        let writer = OpenTimelineIOWriter(folder: folder, rate: rate)
+        let writer = OpenTimelineIOWriter(folder: folder, rate: rate, documentTracks: documentTracks)
         let tree = try writer.timeline(
             name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
             globalStartTime: globalStartTime, markers: markers, metadata: metadata)

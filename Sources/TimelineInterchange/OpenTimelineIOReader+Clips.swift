@@ -81,7 +81,7 @@ extension OpenTimelineIOReader {
         references.append((target, referencePath.appending("target_url")))
         // A nested Stack's document is saved elsewhere: its sources are named by absolute path.
         let source = nestingDepth == 0 ? target : DocumentSources.url(for: target, folder: url.deletingLastPathComponent()).path
-        var segment = DocumentSegment(source: source, at: cursor)
+        var segment = DocumentSegment(source: source, at: cursor, metadata: otherMetadata(of: node, at: path))
         guard let scalar = timeScalar(of: node, at: path) else { return nil }
         let kept = spliceMetadata(SpliceClipMetadata.self, of: node, at: path)
         // A clip's markers are in its media's time: placed where that time plays (a held picture: at the clip's start).

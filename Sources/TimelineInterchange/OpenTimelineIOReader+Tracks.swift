@@ -134,6 +134,7 @@ extension OpenTimelineIOReader {
                  "a trimmed Track (source_range \(range.start.secondsText) + \(range.duration.secondsText) of its \(cursor.secondsText)) is not read: trim its items instead")
         }
         let kept = spliceMetadata(SpliceTrackMetadata.self, of: node, at: path)
+        let others = otherMetadata(of: node, at: path)
         let isEnabled: Bool? = node["enabled"].flatMap(Self.bool) == false ? false : nil
         let firstEntry = mediaType == .video ? videoTracks.count : audioTracks.count
         for transition in laneTransitions {
@@ -143,7 +144,8 @@ extension OpenTimelineIOReader {
         for (laneIndex, laneSegments) in lanes.enumerated() where laneIndex == 0 || !laneSegments.isEmpty {
             let track = DocumentTrack(trackID: laneIndex == 0 ? kept?.trackID ?? 0 : 0, mediaType: mediaType,
                                       segments: laneSegments.map(\.segment),
-                                      preferredVolume: kept?.preferredVolume, isEnabled: isEnabled)
+                                      preferredVolume: kept?.preferredVolume, isEnabled: isEnabled,
+                                      metadata: laneIndex == 0 ? others : nil)
             let entry = (track, path, laneSegments.map(\.origin))
             if mediaType == .video { videoTracks.append(entry) } else { audioTracks.append(entry) }
         }

@@ -96,6 +96,24 @@ extension OpenTimelineIOReader {
         }
     }
 
+    /// The `metadata` of `node` other than Splice's own (other tools' keys), as written; nil when there is none (and,
+    /// with a problem, when it is not an object).
+    mutating func otherMetadata(of node: JSONNode, at path: DocumentPath) -> DocumentMetadata? {
+        guard let metadata = node["metadata"], metadata.value != .null else { return nil }
+        guard let members = metadata.members else {
+            fail(path.appending("metadata"), "an item's metadata is an object, not \(metadata.kindDescription)")
+            return nil
+        }
+        let others = members.filter { $0.key != OpenTimelineIO.metadataKey }
+        guard !others.isEmpty else { return nil }
+        do {
+            return try JSONDecoder().decode(DocumentMetadata.self, from: Data(JSONNode(.object(others)).compactText.utf8))
+        } catch {
+            fail(path.appending("metadata"), "the metadata does not read: \(error)")
+            return nil
+        }
+    }
+
     static func bool(_ node: JSONNode) -> Bool? {
         if case .bool(let value) = node.value { return value }
         return nil

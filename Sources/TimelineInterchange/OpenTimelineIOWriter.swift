@@ -17,6 +17,9 @@ struct OpenTimelineIOWriter {
     let folder: URL
     /// The rate times are written at when they are whole frames of it (the video composition's frame rate).
     let rate: OpenTimelineIORate
+    /// The document the composition was compiled from, when there is one: its tracks' and segments' `metadata`
+    /// (other tools' keys) are written on the Tracks and Clips.
+    var documentTracks: [DocumentTrack] = []
 
     // MARK: - Objects
 
@@ -54,14 +57,25 @@ struct OpenTimelineIOWriter {
     }
 
     private func track(_ track: CompositionTrack, kind: String) throws -> JSONNode {
+        let documentTrack = documentTracks.first { $0.trackID == track.trackID }
+        // The document's segments are the composition's non-empty ones, in order (when the counts agree).
+        let filled = track.segments.filter { !$0.isEmpty }
+        let segmentMetadata = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments.map(\.metadata) : nil }
         var children: [JSONNode] = []
+        var index = 0
         for segment in track.segments {
-            children.append(segment.isEmpty ? gap(segment.timeMapping.target.duration) : try clip(segment))
+            if segment.isEmpty {
+                children.append(gap(segment.timeMapping.target.duration))
+            } else {
+                children.append(try clip(segment, metadata: segmentMetadata?[index] ?? nil))
+                index += 1
+            }
         }
         var splice = [member("trackID", .number("\(track.trackID)"))]
         if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
         return object("Track.1", [
-            member("metadata", metadata(splice)), member("name", .string("\(kind == "Video" ? "V" : "A")\(track.trackID)")),
+            member("metadata", try metadata(splice, others: documentTrack?.metadata)),
+            member("name", .string("\(kind == "Video" ? "V" : "A")\(track.trackID)")),
             member("source_range", JSONNode(.null)), member("effects", .array([])), member("markers", .array([])),
             member("enabled", .bool(track.isEnabled)), member("color", JSONNode(.null)),
             member("children", .array(children)), member("kind", .string(kind)),
@@ -76,7 +90,7 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    private func clip(_ segment: CompositionTrackSegment) throws -> JSONNode {
+    private func clip(_ segment: CompositionTrackSegment, metadata others: DocumentMetadata?) throws -> JSONNode {
         guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
         let read = segment.timeMapping.source
         let length = segment.timeMapping.target.duration
@@ -105,7 +119,7 @@ struct OpenTimelineIOWriter {
             member("target_url", .string(DocumentSources.relativePath(of: source.assetURL, from: folder))),
         ])
         return object("Clip.2", [
-            member("metadata", metadata(splice)), member("name", .string(source.assetURL.lastPathComponent)),
+            member("metadata", try metadata(splice, others: others)), member("name", .string(source.assetURL.lastPathComponent)),
             member("source_range", timeRange(TimeRange(start: start, duration: length))),
             member("effects", .array(effects)), member("markers", .array([])), member("enabled", .bool(true)),
             member("color", JSONNode(.null)),
@@ -175,6 +189,13 @@ struct OpenTimelineIOWriter {
 
     private func metadata(_ splice: [JSONNode.Member]) -> JSONNode {
         JSONNode(.object(splice.isEmpty ? [] : [member(OpenTimelineIO.metadataKey, JSONNode(.object(splice)))]))
+    }
+
+    /// An item's `metadata`: other tools' keys as the document kept them (sorted by key), then Splice's own.
+    private func metadata(_ splice: [JSONNode.Member], others: DocumentMetadata?) throws -> JSONNode {
+        let kept = try others.map { try Self.encoded($0).members ?? [] } ?? []
+        let sorted = kept.filter { $0.key != OpenTimelineIO.metadataKey }.sorted { $0.key < $1.key }
+        return JSONNode(.object(sorted + (metadata(splice).members ?? [])))
     }
 
     /// A model's own `Codable` JSON as a tree.
