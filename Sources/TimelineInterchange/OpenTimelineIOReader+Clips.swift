@@ -198,11 +198,18 @@ extension OpenTimelineIOReader {
 
     // MARK: - Effects and markers
 
+    /// Refuses the effects of a Track, Stack or Gap by name. A time effect there is refused even when unsupported
+    /// effects may be dropped: leaving it out would change every later time.
     mutating func refuseEffects(of node: JSONNode, at path: DocumentPath) {
+        let owner = node["OTIO_SCHEMA"]?.string?.split(separator: ".").first.map(String.init) ?? "item"
         for (index, effect) in (node["effects"]?.elements ?? []).enumerated() {
             let effectPath = path.appending("effects").appending(index)
             guard let kind = schema(of: effect, at: effectPath) else { continue }
-            refuse(effect: effect, kind: kind, at: effectPath)
+            if kind == "LinearTimeWarp" || kind == "FreezeFrame" {
+                fail(effectPath, "a \(kind) on a \(owner) is not read: Splice retimes clips, so put it on each of its clips")
+            } else {
+                refuse(effect: effect, kind: kind, at: effectPath)
+            }
         }
     }
 

@@ -18,7 +18,7 @@ struct OpenTimelineIOWriter {
     /// The rate times are written at when they are whole frames of it (the video composition's frame rate).
     let rate: OpenTimelineIORate
     /// The document the composition was compiled from, when there is one: its tracks' and segments' `metadata`
-    /// (other tools' keys) are written on the Tracks and Clips.
+    /// (other tools' keys) are written on the Tracks and Clips, and its segments' files keep absolute names absolute.
     var documentTracks: [DocumentTrack] = []
 
     // MARK: - Objects
@@ -60,14 +60,14 @@ struct OpenTimelineIOWriter {
         let documentTrack = documentTracks.first { $0.trackID == track.trackID }
         // The document's segments are the composition's non-empty ones, in order (when the counts agree).
         let filled = track.segments.filter { !$0.isEmpty }
-        let segmentMetadata = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments.map(\.metadata) : nil }
+        let documentSegments = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments : nil }
         var children: [JSONNode] = []
         var index = 0
         for segment in track.segments {
             if segment.isEmpty {
                 children.append(gap(segment.timeMapping.target.duration))
             } else {
-                children.append(try clip(segment, metadata: segmentMetadata?[index] ?? nil))
+                children.append(try clip(segment, as: documentSegments?[index]))
                 index += 1
             }
         }
@@ -90,7 +90,9 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    private func clip(_ segment: CompositionTrackSegment, metadata others: DocumentMetadata?) throws -> JSONNode {
+    /// The Clip of `segment`; `written`, the document segment it was compiled from, gives its metadata and whether
+    /// its file was named by an absolute path (written absolute) or a relative one (written relative when near).
+    private func clip(_ segment: CompositionTrackSegment, as written: DocumentSegment?) throws -> JSONNode {
         guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
         let read = segment.timeMapping.source
         let length = segment.timeMapping.target.duration
@@ -116,16 +118,24 @@ struct OpenTimelineIOWriter {
         let reference = object("ExternalReference.1", [
             member("metadata", metadata([])), member("name", .string("")),
             member("available_range", timeRange(source.timeRange)), member("available_image_bounds", JSONNode(.null)),
-            member("target_url", .string(DocumentSources.relativePath(of: source.assetURL, from: folder))),
+            member("target_url", .string(targetURL(of: source.assetURL, written: written?.source))),
         ])
         return object("Clip.2", [
-            member("metadata", try metadata(splice, others: others)), member("name", .string(source.assetURL.lastPathComponent)),
+            member("metadata", try metadata(splice, others: written?.metadata)),
+            member("name", .string(source.assetURL.lastPathComponent)),
             member("source_range", timeRange(TimeRange(start: start, duration: length))),
             member("effects", .array(effects)), member("markers", .array([])), member("enabled", .bool(true)),
             member("color", JSONNode(.null)),
             member("media_references", JSONNode(.object([member("DEFAULT_MEDIA", reference)]))),
             member("active_media_reference_key", .string("DEFAULT_MEDIA")),
         ])
+    }
+
+    /// A media file's `target_url`: as the document wrote it when that was absolute (a path or a URL), else relative
+    /// to ``folder`` when near (its absolute path otherwise).
+    private func targetURL(of file: URL, written: String?) -> String {
+        if let written, written.hasPrefix("/") || written.contains("://") { return written }
+        return DocumentSources.relativePath(of: file, from: folder)
     }
 
     /// A marker on the timeline's Stack, whose time is composition time.

@@ -59,6 +59,30 @@ struct OpenTimelineIOProblemListTests {
         }
     }
 
+    /// Effects on a Track or a Stack are refused by name; a time effect there even when unsupported effects may be
+    /// dropped (leaving it out would move every later time).
+    @Test func effectsOnTracksAndStacksAreRefusedByName() throws {
+        let scratch = try ScratchDirectory("otio-track-effects")
+        defer { scratch.remove() }
+        let clip = #"{ "OTIO_SCHEMA": "Clip.1", "source_range": \#(Self.range(0, 24)), "media_reference": { "OTIO_SCHEMA": "ExternalReference.1", "target_url": "a.mov" } }"#
+        let edit = try scratch.write("edit.otio", """
+            { "OTIO_SCHEMA": "Timeline.1", "tracks": { "OTIO_SCHEMA": "Stack.1",
+              "effects": [ { "OTIO_SCHEMA": "Effect.1", "effect_name": "ColorCorrect" } ],
+              "children": [
+                { "OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [ \(clip) ],
+                  "effects": [ { "OTIO_SCHEMA": "LinearTimeWarp.1", "effect_name": "", "time_scalar": 2.0 } ] } ] } }
+            """)
+        let error = try #require(throws: DocumentError.self) { try OpenTimelineIO.read(from: edit) }
+        #expect(error.problems.map(\.description) == [
+            "tracks.effects[0]: effect 'ColorCorrect' is not one Splice renders here (LinearTimeWarp and FreezeFrame on clips are); drop unsupported effects explicitly to render without it",
+            "tracks.children[0].effects[0]: a LinearTimeWarp on a Track is not read: Splice retimes clips, so put it on each of its clips",
+        ])
+        let dropping = try #require(throws: DocumentError.self) {
+            try OpenTimelineIO.read(from: edit, options: .init(dropsUnsupportedEffects: true))
+        }
+        #expect(dropping.problems.map(\.path.description) == ["tracks.children[0].effects[0]"])
+    }
+
     /// Every schema the reader knows, as its messages list them.
     static let knownSchemas = [
         "Clip", "Effect", "ExternalReference", "FreezeFrame", "Gap", "GeneratorReference", "ImageSequenceReference",
