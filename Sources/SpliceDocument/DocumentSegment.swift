@@ -77,12 +77,14 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
     /// the segment lasts the ramp's duration and reads its integral, so a given `timeRange.duration` must equal it.
     /// Not combined with ``toDuration`` or ``reverse``.
     public var speedRamp: SpeedRamp?
+    /// Other tools' metadata of the segment (an OpenTimelineIO Clip's `metadata`), kept as written; nil for none.
+    public var metadata: DocumentMetadata?
 
     /// A segment.
     public init(
         source: String, track: TrackSelector? = nil, timeRange: TimeRange? = nil, at: MediaTime? = nil,
         toDuration: MediaTime? = nil, reverse: Bool? = nil, freezeFrame: MediaTime? = nil,
-        freezeSound: FreezeFrameSound? = nil, speedRamp: SpeedRamp? = nil
+        freezeSound: FreezeFrameSound? = nil, speedRamp: SpeedRamp? = nil, metadata: DocumentMetadata? = nil
     ) {
         self.source = source
         self.track = track
@@ -93,5 +95,6 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
         self.freezeFrame = freezeFrame
         self.freezeSound = freezeSound
         self.speedRamp = speedRamp
+        self.metadata = metadata
     }
 }

@@ -13,13 +13,19 @@ public struct DocumentTrack: Sendable, Hashable, Codable {
     public var preferredVolume: Double?
     /// False to leave the track out of the export, as `isEnabled`; nil for true.
     public var isEnabled: Bool?
+    /// Other tools' metadata of the track (an OpenTimelineIO Track's `metadata`), kept as written; nil for none.
+    public var metadata: DocumentMetadata?
 
     /// A track.
-    public init(trackID: Int32, mediaType: MediaType, segments: [DocumentSegment], preferredVolume: Double? = nil, isEnabled: Bool? = nil) {
+    public init(
+        trackID: Int32, mediaType: MediaType, segments: [DocumentSegment], preferredVolume: Double? = nil, isEnabled: Bool? = nil,
+        metadata: DocumentMetadata? = nil
+    ) {
         self.trackID = trackID
         self.mediaType = mediaType
         self.segments = segments
         self.preferredVolume = preferredVolume
         self.isEnabled = isEnabled
+        self.metadata = metadata
     }
 }

@@ -51,8 +51,9 @@ public enum OpenTimelineIO {
         public var droppedEffects: [DocumentProblem]
         /// Every media file named, as written, with the path of its `target_url` in the file.
         public var sourceReferences: [(source: String, path: DocumentPath)]
-        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. Splice's exports
-        /// carry no chapters: `splice export` lists them; the models have no place for them.
+        /// The timeline's markers (on the timeline, its tracks, gaps and clips), in composition time. They are also
+        /// the chapters of ``document``'s export (`export.chapters`: the name as the `title`, the colour and comment as
+        /// `color` and `comment` items; a point marker's chapter runs to the next marker, marked `markedDuration` 0).
         public var markers: [Marker]
         /// The timeline's transitions, by composition track ID (their incoming clips are on tracks of their own).
         public var transitions: [Transition]
@@ -75,10 +76,26 @@ public enum OpenTimelineIO {
     ///   column: an unreadable file or a JSON syntax error, an unknown schema or schema version, a time that is not
     ///   exact, a clip without media (every MissingReference in one error), an effect Splice does not render.
     public static func read(from url: URL, options: ReadingOptions = ReadingOptions()) throws(DocumentError) -> ImportedTimeline {
+        try read(from: url, options: options, checkingFiles: false)
+    }
+
+    /// ``read(from:options:)``; with `checkingFiles`, a timeline that does not read also lists, among its problems,
+    /// every media file it names that does not exist (so all missing media are reported at once).
+    private static func read(from url: URL, options: ReadingOptions, checkingFiles: Bool) throws(DocumentError) -> ImportedTimeline {
         let tree = try DocumentReader.parsedFile(url, noun: "timeline")
         let nestedFolder = FileManager.default.temporaryDirectory.appendingPathComponent("splice-otio-\(UUID().uuidString)")
         var reader = OpenTimelineIOReader(url: url, options: options, nestedFolder: nestedFolder)
-        guard let document = reader.read(tree) else { throw DocumentError(url: url, problems: reader.problems) }
+        guard let document = reader.read(tree) else {
+            var problems = reader.problems
+            if checkingFiles {
+                let nested = Set(reader.nestedDocuments.map(\.file.path))
+                let media = reader.references.filter { !nested.contains($0.source) }
+                problems += missingFiles(media, folder: url.deletingLastPathComponent()).map {
+                    reader.problem($0.path, $0.message)
+                }
+            }
+            throw DocumentError(url: url, problems: inFileOrder(problems))
+        }
         return ImportedTimeline(
             document: document, name: reader.name, metadata: reader.metadata, globalStartTime: reader.globalStartTime,
             droppedEffects: reader.droppedEffects, sourceReferences: reader.references, markers: reader.markers,
@@ -102,7 +119,7 @@ public enum OpenTimelineIO {
     public static func load(
         from url: URL, options: ReadingOptions = ReadingOptions(), assetLoader: DocumentAssetLoader? = nil
     ) async throws -> (loaded: LoadedDocument, timeline: ImportedTimeline) {
-        let timeline = try read(from: url, options: options)
+        let timeline = try read(from: url, options: options, checkingFiles: true)
         let loader = assetLoader ?? CompositionDocument.nestingAssetLoader(
             intermediatesIn: FileManager.default.temporaryDirectory, enclosing: [url])
         for (file, document) in timeline.nestedDocuments {
@@ -158,6 +175,26 @@ public enum OpenTimelineIO {
         return (loaded, timeline)
     }
 
+    /// The media files among `references` that do not exist (local files only), each at its `target_url`, worded as
+    /// ``DocumentSources`` words them.
+    private static func missingFiles(_ references: [(source: String, path: DocumentPath)], folder: URL) -> [DocumentProblem] {
+        references.compactMap { reference in
+            let file = DocumentSources.url(for: reference.source, folder: folder)
+            guard file.isFileURL, !FileManager.default.fileExists(atPath: file.path) else { return nil }
+            let shown = "'\(reference.source)'" + (reference.source.hasPrefix("/") ? "" : " (\(file.path))")
+            return DocumentProblem(path: reference.path, message: "no such file \(shown)")
+        }
+    }
+
+    /// `problems` ordered as their places are in the file (by line and column; those without one last, in order).
+    private static func inFileOrder(_ problems: [DocumentProblem]) -> [DocumentProblem] {
+        problems.enumerated().sorted { first, second in
+            let a = (first.element.line ?? .max, first.element.column ?? .max, first.offset)
+            let b = (second.element.line ?? .max, second.element.column ?? .max, second.offset)
+            return a < b
+        }.map(\.element)
+    }
+
     /// `problems` with the line and column of their paths in the file (read again: only on failure).
     private static func located(_ problems: [DocumentProblem], in url: URL) -> [DocumentProblem] {
         guard let data = try? Data(contentsOf: url), let tree = try? JSONParser.parse(Array(data)) else { return problems }
@@ -196,15 +233,17 @@ extension OpenTimelineIO {
     /// - Parameters:
     ///   - loaded: the document (its composition, video composition, audio mix and export settings).
     ///   - timeline: when `loaded` came from an `.otio` file, what it was read with: its name, global start time and
-    ///     markers are written back.
+    ///     markers are written back. Without it, the chapters of `loaded`'s export are written as markers (name,
+    ///     range, colour and comment from their items).
     ///   - folder: where the file will be saved: media paths are written relative to it when they are near.
     /// - Returns: JSON text that OpenTimelineIO reads (`otio.adapters.read_from_file`), ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON (a non-finite number).
     public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
         try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
                  export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
-                 globalStartTime: timeline?.globalStartTime, markers: timeline?.markers ?? [], metadata: timeline?.metadata,
-                 relativeTo: folder)
+                 globalStartTime: timeline?.globalStartTime,
+                 markers: timeline?.markers ?? markers(for: loaded.document.export?.chapters ?? []), metadata: timeline?.metadata,
+                 documentTracks: loaded.document.composition.tracks, relativeTo: folder)
     }
 
     /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
@@ -220,17 +259,20 @@ extension OpenTimelineIO {
     ///   - globalStartTime: the timecode of the first frame (`global_start_time`), if any.
     ///   - markers: markers in composition time, written on the timeline's Stack.
     ///   - metadata: the timeline's `metadata` as JSON text of an object (other tools' keys), written beside Splice's.
+    ///   - documentTracks: the tracks of the document `composition` was compiled from, if any: their ``SpliceDocument/DocumentTrack/metadata``
+    ///     and their segments' are written on the Tracks and Clips (a track's segments are matched to its non-empty
+    ///     composition segments in order).
     ///   - folder: where the file will be saved (media paths are written relative to it when near).
     /// - Returns: JSON text ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON.
     public static func text(
         for composition: MutableComposition, videoComposition: MutableVideoComposition? = nil, audioMix: MutableAudioMix? = nil,
         export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
-        metadata: String? = nil, relativeTo folder: URL
+        metadata: String? = nil, documentTracks: [DocumentTrack] = [], relativeTo folder: URL
     ) throws -> String {
         let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
         let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
-        let writer = OpenTimelineIOWriter(folder: folder, rate: rate)
+        let writer = OpenTimelineIOWriter(folder: folder, rate: rate, documentTracks: documentTracks)
         let tree = try writer.timeline(
             name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
             globalStartTime: globalStartTime, markers: markers, metadata: metadata)

@@ -17,6 +17,9 @@ struct OpenTimelineIOWriter {
     let folder: URL
     /// The rate times are written at when they are whole frames of it (the video composition's frame rate).
     let rate: OpenTimelineIORate
+    /// The document the composition was compiled from, when there is one: its tracks' and segments' `metadata`
+    /// (other tools' keys) are written on the Tracks and Clips, and its segments' files keep absolute names absolute.
+    var documentTracks: [DocumentTrack] = []
 
     // MARK: - Objects
 
@@ -31,7 +34,11 @@ struct OpenTimelineIOWriter {
         var splice: [JSONNode.Member] = []
         if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
         if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
-        if let export { splice.append(member("export", try Self.encoded(export))) }
+        if var export {
+            // The chapters are the timeline's markers.
+            export.chapters = nil
+            if export != DocumentExport() { splice.append(member("export", try Self.encoded(export))) }
+        }
         if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
         var timelineMetadata = metadata(splice)
         if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
@@ -50,14 +57,25 @@ struct OpenTimelineIOWriter {
     }
 
     private func track(_ track: CompositionTrack, kind: String) throws -> JSONNode {
+        let documentTrack = documentTracks.first { $0.trackID == track.trackID }
+        // The document's segments are the composition's non-empty ones, in order (when the counts agree).
+        let filled = track.segments.filter { !$0.isEmpty }
+        let documentSegments = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments : nil }
         var children: [JSONNode] = []
+        var index = 0
         for segment in track.segments {
-            children.append(segment.isEmpty ? gap(segment.timeMapping.target.duration) : try clip(segment))
+            if segment.isEmpty {
+                children.append(gap(segment.timeMapping.target.duration))
+            } else {
+                children.append(try clip(segment, as: documentSegments?[index]))
+                index += 1
+            }
         }
         var splice = [member("trackID", .number("\(track.trackID)"))]
         if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
         return object("Track.1", [
-            member("metadata", metadata(splice)), member("name", .string("\(kind == "Video" ? "V" : "A")\(track.trackID)")),
+            member("metadata", try metadata(splice, others: documentTrack?.metadata)),
+            member("name", .string("\(kind == "Video" ? "V" : "A")\(track.trackID)")),
             member("source_range", JSONNode(.null)), member("effects", .array([])), member("markers", .array([])),
             member("enabled", .bool(track.isEnabled)), member("color", JSONNode(.null)),
             member("children", .array(children)), member("kind", .string(kind)),
@@ -72,7 +90,9 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    private func clip(_ segment: CompositionTrackSegment) throws -> JSONNode {
+    /// The Clip of `segment`; `written`, the document segment it was compiled from, gives its metadata and whether
+    /// its file was named by an absolute path (written absolute) or a relative one (written relative when near).
+    private func clip(_ segment: CompositionTrackSegment, as written: DocumentSegment?) throws -> JSONNode {
         guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
         let read = segment.timeMapping.source
         let length = segment.timeMapping.target.duration
@@ -98,16 +118,24 @@ struct OpenTimelineIOWriter {
         let reference = object("ExternalReference.1", [
             member("metadata", metadata([])), member("name", .string("")),
             member("available_range", timeRange(source.timeRange)), member("available_image_bounds", JSONNode(.null)),
-            member("target_url", .string(DocumentSources.relativePath(of: source.assetURL, from: folder))),
+            member("target_url", .string(targetURL(of: source.assetURL, written: written?.source))),
         ])
         return object("Clip.2", [
-            member("metadata", metadata(splice)), member("name", .string(source.assetURL.lastPathComponent)),
+            member("metadata", try metadata(splice, others: written?.metadata)),
+            member("name", .string(source.assetURL.lastPathComponent)),
             member("source_range", timeRange(TimeRange(start: start, duration: length))),
             member("effects", .array(effects)), member("markers", .array([])), member("enabled", .bool(true)),
             member("color", JSONNode(.null)),
             member("media_references", JSONNode(.object([member("DEFAULT_MEDIA", reference)]))),
             member("active_media_reference_key", .string("DEFAULT_MEDIA")),
         ])
+    }
+
+    /// A media file's `target_url`: as the document wrote it when that was absolute (a path or a URL), else relative
+    /// to ``folder`` when near (its absolute path otherwise).
+    private func targetURL(of file: URL, written: String?) -> String {
+        if let written, written.hasPrefix("/") || written.contains("://") { return written }
+        return DocumentSources.relativePath(of: file, from: folder)
     }
 
     /// A marker on the timeline's Stack, whose time is composition time.
@@ -171,6 +199,13 @@ struct OpenTimelineIOWriter {
 
     private func metadata(_ splice: [JSONNode.Member]) -> JSONNode {
         JSONNode(.object(splice.isEmpty ? [] : [member(OpenTimelineIO.metadataKey, JSONNode(.object(splice)))]))
+    }
+
+    /// An item's `metadata`: other tools' keys as the document kept them (sorted by key), then Splice's own.
+    private func metadata(_ splice: [JSONNode.Member], others: DocumentMetadata?) throws -> JSONNode {
+        let kept = try others.map { try Self.encoded($0).members ?? [] } ?? []
+        let sorted = kept.filter { $0.key != OpenTimelineIO.metadataKey }.sorted { $0.key < $1.key }
+        return JSONNode(.object(sorted + (metadata(splice).members ?? [])))
     }
 
     /// A model's own `Codable` JSON as a tree.

@@ -33,10 +33,6 @@ enum DocumentLoading {
         let (loaded, timeline) = try await OpenTimelineIO.load(
             from: url, options: OpenTimelineIO.ReadingOptions(dropsUnsupportedEffects: dropsUnsupportedEffects))
         for dropped in timeline.droppedEffects { Console.error(line(for: dropped, documentPath: path)) }
-        if !timeline.markers.isEmpty {
-            let listed = timeline.markers.map { "'\($0.name)' at \($0.timeRange.start.secondsText)" }.joined(separator: ", ")
-            Console.error("splice: \(path): \(timeline.markers.count) marker\(timeline.markers.count == 1 ? "" : "s") not carried into the output (timeline markers do not become chapters): \(listed)")
-        }
         return loaded
     }
 

@@ -90,6 +90,33 @@ struct OpenTimelineIOCLITests {
         #expect(asset.tracks(withMediaType: .video).first?.video?.frameCount == 240)
     }
 
+    @Test func unsupportedEffectsAreRefusedOrDroppedWithTheirList() async throws {
+        let scratch = try ScratchDirectory("otio-cli-effects")
+        defer { scratch.remove() }
+        let range = """
+            { "OTIO_SCHEMA": "TimeRange.1", "start_time": { "OTIO_SCHEMA": "RationalTime.1", "rate": 30.0, "value": 0.0 },
+              "duration": { "OTIO_SCHEMA": "RationalTime.1", "rate": 30.0, "value": 30.0 } }
+            """
+        let edit = try scratch.write("edit.otio", """
+            { "OTIO_SCHEMA": "Timeline.1", "tracks": { "OTIO_SCHEMA": "Stack.1", "children": [
+              { "OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
+                { "OTIO_SCHEMA": "Clip.1", "name": "x", "source_range": \(range),
+                  "effects": [ { "OTIO_SCHEMA": "Effect.1", "effect_name": "Blur" }, { "OTIO_SCHEMA": "Effect.1", "effect_name": "Glow" } ],
+                  "media_reference": { "OTIO_SCHEMA": "ExternalReference.1", "target_url": "\(Package.fixture("canonical/clipA.mp4").path)" } } ] } ] } }
+            """)
+        let refused = try await SpliceTool.run(["validate", edit.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("edit.otio:5:20: tracks.children[0].children[0].effects[0]: effect 'Blur' is not one Splice renders"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("edit.otio:5:74: tracks.children[0].children[0].effects[1]: effect 'Glow' is not one Splice renders"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("splice: \(edit.path): 2 problems"), "\(refused.stderr)")
+
+        let dropped = try await SpliceTool.run(["validate", edit.path, "--drop-unsupported-effects"])
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        #expect(dropped.stderr.contains("edit.otio:5:20: tracks.children[0].children[0].effects[0]: effect 'Blur' dropped"), "\(dropped.stderr)")
+        #expect(dropped.stderr.contains("edit.otio:5:74: tracks.children[0].children[0].effects[1]: effect 'Glow' dropped"), "\(dropped.stderr)")
+        #expect(dropped.stdout.contains("valid — OpenTimelineIO form, 1.000 s"), "\(dropped.stdout)")
+    }
+
     @Test func aTimelineWithMissingMediaIsInvalidInput() async throws {
         let scratch = try ScratchDirectory("otio-cli-missing")
         defer { scratch.remove() }

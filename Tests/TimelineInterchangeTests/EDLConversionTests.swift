@@ -1,6 +1,7 @@
 import Foundation
 import Splice
 import SpliceTestSupport
+import SpliceTesting
 import Testing
 
 /// A CMX 3600 EDL converted by OpenTimelineIO's own EDL adapter renders with the source frame each event names.
@@ -50,5 +51,39 @@ struct EDLConversionTests {
         }
         // The EDL's events are picture only ("V"): 42 frames at 24 fps, read back by ffprobe.
         #expect(try await InterchangeMedia.probedDuration(of: output, stream: "v") == "1.750000")
+    }
+
+    /// The same events on picture and sound ("B"): each clip beeps for one frame (A at its frame 20, B at its frame
+    /// 8), so the output beeps where those frames are shown — output frames 10 and 30 + 3 — to the millisecond.
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func eventsOnPictureAndSoundStayInSync() async throws {
+        let scratch = try ScratchDirectory("otio-edl-sound")
+        defer { scratch.remove() }
+        let film = MediaTime(value: 1, timescale: 24)
+        // One frame at 24 fps is 2000 samples at 48 kHz.
+        _ = try InterchangeMedia.framecodeClip(
+            "a.mov", blue: 64, frameDuration: film, audio: SyntheticSource.beep(atSample: 20 * 2000, length: 2000).description, in: scratch)
+        _ = try InterchangeMedia.framecodeClip(
+            "b.mov", blue: 192, frameDuration: film, audio: SyntheticSource.beep(atSample: 8 * 2000, length: 2000).description, in: scratch)
+        let edit = scratch.file("edl.otio")
+        let script = Self.script.replacingOccurrences(of: "  AX       V     C  ", with: "  AX       B     C  ")
+        #expect(script != Self.script)
+        let printed = try await PythonVerifier.run(script, [edit.path])
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "42.0")
+        let (loaded, _) = try await OpenTimelineIO.load(from: edit)
+        #expect(loaded.composition.tracks(withMediaType: .audio).count == 1)
+        #expect(loaded.composition.duration == film * 42)
+        let output = scratch.file("edl.mp4")
+        try await loaded.makeExportSession(outputURL: output).export()
+        let shown = try await InterchangeMedia.shownFrames(of: output)
+        #expect(shown.count == 42)
+        #expect(shown[10] == .init(blue: 64, frame: 20))
+        #expect(shown[33] == .init(blue: 192, frame: 8))
+        // The beeps where those frames are shown: samples 20 000 and 66 000, within a millisecond (48 samples).
+        let onsets = try await InterchangeMedia.soundOnsets(of: output)
+        #expect(onsets.count == 2, "\(onsets)")
+        for (onset, expected) in zip(onsets, [10 * 2000, 33 * 2000]) {
+            #expect(abs(onset - expected) <= 48, "a beep starts at sample \(onset), expected \(expected)")
+        }
     }
 }

@@ -12,14 +12,15 @@ enum InterchangeMedia {
     static let frameCount: Int64 = 64
 
     /// Writes `name` (a `.mov`): 64 × 64 pixels at 24000/1001 fps (or `frameDuration`) for 64 frames, frame N
-    /// coloured (4N, 252 − 4N, `blue`), with a 440 Hz tone.
+    /// coloured (4N, 252 − 4N, `blue`), with a 440 Hz tone (or the lavfi source `audio`).
     static func framecodeClip(
-        _ name: String, blue: Int, frameDuration: MediaTime = frameDuration, in scratch: ScratchDirectory
+        _ name: String, blue: Int, frameDuration: MediaTime = frameDuration, audio: String = "sine=f=440:r=48000",
+        in scratch: ScratchDirectory
     ) throws -> URL {
         let url = scratch.file(name)
         try SyntheticMedia.write(
             video: "color=c=black:s=64x64:r=\(frameDuration.timescale)/\(frameDuration.value),format=rgb24,geq=r='4*N':g='252-4*N':b=\(blue)",
-            audio: "sine=f=440:r=48000", duration: frameDuration * frameCount, to: url)
+            audio: audio, duration: frameDuration * frameCount, to: url)
         return url
     }
 
@@ -50,6 +51,26 @@ enum InterchangeMedia {
                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path])
         let bytes = [UInt8](try Data(contentsOf: raw))
         return stride(from: 0, to: bytes.count - 2, by: 3).map { index in bytes[index..<index + 3].map(Int.init) }
+    }
+
+    /// The first sample of each burst of sound in `url` (its first audio track, decoded by the ffmpeg CLI to mono
+    /// 48 kHz): where the level rises above `threshold` after at least 100 ms below it.
+    static func soundOnsets(of url: URL, threshold: Float = 0.25) async throws -> [Int] {
+        let scratch = try ScratchDirectory("sound")
+        defer { scratch.remove() }
+        let raw = scratch.file("sound.f32")
+        _ = try await run(tool: "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000",
+                                           "-f", "f32le", "-y", raw.path])
+        let samples = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        var onsets: [Int] = []
+        var lastLoud = -4800
+        for (index, sample) in samples.enumerated() {
+            if abs(sample) > threshold {
+                if index - lastLoud >= 4800 { onsets.append(index) }
+                lastLoud = index
+            }
+        }
+        return onsets
     }
 
     /// `ffprobe`'s duration of the first stream of `kind` (`v` or `a`) in `url`, in seconds as it prints it.

@@ -71,6 +71,35 @@ struct OpenTimelineIOWritingTests {
         #expect(reread.composition == loaded.composition)
     }
 
+    /// A file named by an absolute path is written with it; one named relative to the timeline is written relative
+    /// to where the new file is saved. OpenTimelineIO reads the `target_url`s.
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func mediaPathsStayAbsoluteOrRelativeAsWritten() async throws {
+        let scratch = try ScratchDirectory("otio-paths")
+        defer { scratch.remove() }
+        let a = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let original = scratch.file("original.otio")
+        _ = try await PythonVerifier.run(OpenTimelineIOReadingTests.editScript, [original.path, a.path, "b.mov"])
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: original)
+        let urls = """
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(" ".join(sorted(set(clip.media_reference.target_url for clip in timeline.find_clips()))))
+            """
+        let here = try scratch.write("here.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))
+        let printedHere = try await PythonVerifier.run(urls, [here.path])
+        #expect(printedHere.trimmingCharacters(in: .whitespacesAndNewlines) == "\(a.path) b.mov")
+        try FileManager.default.createDirectory(at: scratch.file("cuts"), withIntermediateDirectories: true)
+        let below = try scratch.write("cuts/below.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.file("cuts")))
+        let printedBelow = try await PythonVerifier.run(urls, [below.path])
+        #expect(printedBelow.trimmingCharacters(in: .whitespacesAndNewlines) == "../b.mov \(a.path)")
+        // Read back from its folder, the moved timeline names the same files.
+        let (reread, _) = try await OpenTimelineIO.load(from: below)
+        #expect(reread.composition == loaded.composition)
+    }
+
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func aTimelineOpenTimelineIOMadeSurvivesTheTripThroughSplice() async throws {
         let scratch = try ScratchDirectory("otio-trip")
