@@ -152,9 +152,10 @@ public enum OpenTimelineIO {
             throw DocumentError(url: url, problems: located(mapped, in: url))
         }
         guard !timeline.transitions.isEmpty else { return (loaded, timeline) }
-        // Transitions need the sources' placements: drawn over the compiled composition, then checked.
+        // Transitions need the sources' placements: drawn over the compiled composition, then checked. A video
+        // composition or audio mix Splice kept in the file already draws them (exactly as it was written).
         var problems: [DocumentProblem] = []
-        if timeline.transitions.contains(where: { $0.mediaType == .video }) {
+        if timeline.transitions.contains(where: { $0.mediaType == .video }), timeline.document.videoComposition == nil {
             let (video, drawn) = videoComposition(
                 drawing: timeline.transitions, over: loaded.composition, base: loaded.videoComposition)
             problems += drawn
@@ -164,7 +165,7 @@ public enum OpenTimelineIO {
             loaded.videoComposition = video
             loaded.document.videoComposition = video
         }
-        if let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
+        if timeline.document.audioMix == nil, let mix = audioMix(crossfading: timeline.transitions, base: nil) {
             problems += mix.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
             }

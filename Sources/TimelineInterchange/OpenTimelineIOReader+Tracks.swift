@@ -142,7 +142,7 @@ extension OpenTimelineIOReader {
                                        transition.range, transition.style, transition.path))
         }
         for (laneIndex, laneSegments) in lanes.enumerated() where laneIndex == 0 || !laneSegments.isEmpty {
-            let track = DocumentTrack(trackID: laneIndex == 0 ? kept?.trackID ?? 0 : 0, mediaType: mediaType,
+            let track = DocumentTrack(trackID: (laneIndex == 0 ? kept?.trackID : kept?.laneTrackID) ?? 0, mediaType: mediaType,
                                       segments: laneSegments.map(\.segment),
                                       preferredVolume: kept?.preferredVolume, isEnabled: isEnabled,
                                       metadata: laneIndex == 0 ? others : nil)

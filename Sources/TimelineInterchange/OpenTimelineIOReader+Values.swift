@@ -139,6 +139,8 @@ struct SpliceTimelineMetadata: Decodable {
 /// What Splice keeps in a Track's `metadata.splice`.
 struct SpliceTrackMetadata: Decodable {
     var trackID: Int32?
+    /// The composition track of the Track's second lane (the incoming clips of its transitions).
+    var laneTrackID: Int32?
     var preferredVolume: Double?
 }
 

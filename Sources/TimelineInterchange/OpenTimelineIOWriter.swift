@@ -29,8 +29,31 @@ struct OpenTimelineIOWriter {
         export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
     ) throws -> JSONNode {
         var tracks: [JSONNode] = []
-        for track in composition.tracks(withMediaType: .video).reversed() { tracks.append(try self.track(track, kind: "Video")) }
-        for track in composition.tracks(withMediaType: .audio) { tracks.append(try self.track(track, kind: "Audio")) }
+        // Bottom-most first; a track and the one above it that a transition joins are one Track (lane 0 below).
+        let video = composition.tracks(withMediaType: .video)
+        let videoTransitions = Self.transitions(in: videoComposition)
+        var index = video.count - 1
+        while index >= 0 {
+            if index > 0, let items = laneItems(lane0: video[index], lane1: video[index - 1], transitions: videoTransitions) {
+                tracks.append(try track(video[index], kind: "Video", items: items, laneTrackID: video[index - 1].trackID))
+                index -= 2
+            } else {
+                tracks.append(try track(video[index], kind: "Video"))
+                index -= 1
+            }
+        }
+        let audio = composition.tracks(withMediaType: .audio)
+        let crossfades = Self.transitions(in: audioMix)
+        index = 0
+        while index < audio.count {
+            if index + 1 < audio.count, let items = laneItems(lane0: audio[index], lane1: audio[index + 1], transitions: crossfades) {
+                tracks.append(try track(audio[index], kind: "Audio", items: items, laneTrackID: audio[index + 1].trackID))
+                index += 2
+            } else {
+                tracks.append(try track(audio[index], kind: "Audio"))
+                index += 1
+            }
+        }
         var splice: [JSONNode.Member] = []
         if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
         if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
@@ -56,22 +79,31 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    private func track(_ track: CompositionTrack, kind: String) throws -> JSONNode {
+    /// The Track of `track`: its segments, or `items` when it is written with a second lane (`laneTrackID`).
+    private func track(_ track: CompositionTrack, kind: String, items: [LaneItem]? = nil, laneTrackID: Int32? = nil) throws -> JSONNode {
         let documentTrack = documentTracks.first { $0.trackID == track.trackID }
-        // The document's segments are the composition's non-empty ones, in order (when the counts agree).
-        let filled = track.segments.filter { !$0.isEmpty }
-        let documentSegments = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments : nil }
         var children: [JSONNode] = []
-        var index = 0
-        for segment in track.segments {
-            if segment.isEmpty {
-                children.append(gap(segment.timeMapping.target.duration))
-            } else {
-                children.append(try clip(segment, as: documentSegments?[index]))
-                index += 1
+        if let items {
+            for item in items {
+                switch item {
+                case .clip(let segment, let written): children.append(try clip(segment, as: written))
+                case .gap(let duration): children.append(gap(duration))
+                case .transition(let transition, let inOffset, let outOffset):
+                    children.append(self.transition(transition, inOffset: inOffset, outOffset: outOffset))
+                }
+            }
+        } else {
+            var filled = filledSegments(of: track)[...]
+            for segment in track.segments {
+                if segment.isEmpty {
+                    children.append(gap(segment.timeMapping.target.duration))
+                } else {
+                    children.append(try clip(segment, as: filled.popFirst()?.written))
+                }
             }
         }
         var splice = [member("trackID", .number("\(track.trackID)"))]
+        if let laneTrackID { splice.append(member("laneTrackID", .number("\(laneTrackID)"))) }
         if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
         return object("Track.1", [
             member("metadata", try metadata(splice, others: documentTrack?.metadata)),
@@ -79,6 +111,18 @@ struct OpenTimelineIOWriter {
             member("source_range", JSONNode(.null)), member("effects", .array([])), member("markers", .array([])),
             member("enabled", .bool(track.isEnabled)), member("color", JSONNode(.null)),
             member("children", .array(children)), member("kind", .string(kind)),
+        ])
+    }
+
+    /// A Transition: `SMPTE_Dissolve` for the cross-dissolve (and any sound transition), otherwise a
+    /// `Custom_Transition` named after the style, which is also kept as `metadata.splice.style`.
+    private func transition(_ transition: LaneTransition, inOffset: MediaTime, outOffset: MediaTime) -> JSONNode {
+        let dissolve = transition.style == .crossDissolve
+        return object("Transition.1", [
+            member("metadata", metadata(dissolve ? [] : [member("style", .string(transition.style.rawValue))])),
+            member("name", .string(dissolve ? "" : transition.style.rawValue)),
+            member("transition_type", .string(dissolve ? "SMPTE_Dissolve" : "Custom_Transition")),
+            member("in_offset", rationalTime(inOffset)), member("out_offset", rationalTime(outOffset)),
         ])
     }
 
