@@ -165,7 +165,7 @@ public enum OpenTimelineIO {
             loaded.videoComposition = video
             loaded.document.videoComposition = video
         }
-        if timeline.document.audioMix == nil, let mix = audioMix(crossfading: timeline.transitions, base: nil) {
+        if timeline.document.audioMix == nil, let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
             problems += mix.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
             }

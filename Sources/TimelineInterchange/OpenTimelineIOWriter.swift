@@ -29,13 +29,18 @@ struct OpenTimelineIOWriter {
         export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
     ) throws -> JSONNode {
         var tracks: [JSONNode] = []
-        // Bottom-most first; a track and the one above it that a transition joins are one Track (lane 0 below).
+        // Bottom-most first; a track and the one above it that a transition joins are one Track, its first clip on
+        // either of them.
         let video = composition.tracks(withMediaType: .video)
         let videoTransitions = Self.transitions(in: videoComposition)
         var index = video.count - 1
         while index >= 0 {
-            if index > 0, let items = laneItems(lane0: video[index], lane1: video[index - 1], transitions: videoTransitions) {
-                tracks.append(try track(video[index], kind: "Video", items: items, laneTrackID: video[index - 1].trackID))
+            let (lower, upper) = (video[index], index > 0 ? video[index - 1] : nil)
+            if let upper, let items = laneItems(lane0: lower, lane1: upper, transitions: videoTransitions) {
+                tracks.append(try track(lower, kind: "Video", items: items, laneTrackID: upper.trackID))
+                index -= 2
+            } else if let upper, let items = laneItems(lane0: upper, lane1: lower, transitions: videoTransitions) {
+                tracks.append(try track(upper, kind: "Video", items: items, laneTrackID: lower.trackID, secondLaneBelow: true))
                 index -= 2
             } else {
                 tracks.append(try track(video[index], kind: "Video"))
@@ -79,8 +84,11 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    /// The Track of `track`: its segments, or `items` when it is written with a second lane (`laneTrackID`).
-    private func track(_ track: CompositionTrack, kind: String, items: [LaneItem]? = nil, laneTrackID: Int32? = nil) throws -> JSONNode {
+    /// The Track of `track`: its segments, or `items` when it is written with a second lane (`laneTrackID`, drawn
+    /// below `track` when `secondLaneBelow`).
+    private func track(
+        _ track: CompositionTrack, kind: String, items: [LaneItem]? = nil, laneTrackID: Int32? = nil, secondLaneBelow: Bool = false
+    ) throws -> JSONNode {
         let documentTrack = documentTracks.first { $0.trackID == track.trackID }
         var children: [JSONNode] = []
         if let items {
@@ -104,6 +112,7 @@ struct OpenTimelineIOWriter {
         }
         var splice = [member("trackID", .number("\(track.trackID)"))]
         if let laneTrackID { splice.append(member("laneTrackID", .number("\(laneTrackID)"))) }
+        if secondLaneBelow { splice.append(member("secondLaneBelow", .bool(true))) }
         if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
         return object("Track.1", [
             member("metadata", try metadata(splice, others: documentTrack?.metadata)),

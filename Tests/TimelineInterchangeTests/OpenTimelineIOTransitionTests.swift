@@ -118,6 +118,27 @@ struct OpenTimelineIOTransitionTests {
         #expect(reread.audioMix == loaded.audioMix)
     }
 
+    /// Documents whose dissolves put the incoming clip on the track below: written as one Track with Transitions
+    /// (counted by OpenTimelineIO), read back as the same composition, video composition and audio mix.
+    @Test(.enabled(if: PythonVerifier.isAvailable), arguments: ["slideshow", "vertical-phone-edit"])
+    func documentsWithDissolvesRoundTripThroughTransitions(example: String) async throws {
+        let scratch = try ScratchDirectory("otio-example-transitions")
+        defer { scratch.remove() }
+        let loaded = try await CompositionDocument.load(from: InterchangeMedia.example("\(example).json"))
+        let written = try scratch.write("\(example).otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
+        let counted = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(len(timeline.video_tracks()), len(list(timeline.find_children(descended_from_type=otio.schema.Transition))))
+            """, [written.path])
+        #expect(counted.trimmingCharacters(in: .whitespacesAndNewlines) == "1 2", "\(counted)")
+        let (reread, _) = try await OpenTimelineIO.load(from: written)
+        #expect(reread.composition == loaded.composition)
+        #expect(reread.videoComposition == loaded.videoComposition)
+        #expect(reread.audioMix == loaded.audioMix)
+    }
+
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func customTransitionsMapToTheCatalogueOrAreRefusedByName() async throws {
         let scratch = try ScratchDirectory("otio-wipe")
