@@ -20,7 +20,9 @@ extension OpenTimelineIOWriter {
     enum LaneItem {
         /// A clip: the segment (trimmed to the cut) and the document segment it was compiled from.
         case clip(CompositionTrackSegment, DocumentSegment?)
+        /// An empty stretch of this length.
         case gap(MediaTime)
+        /// A transition cut `inOffset` after its start (`outOffset` before its end).
         case transition(LaneTransition, inOffset: MediaTime, outOffset: MediaTime)
     }
 
