@@ -164,6 +164,10 @@ extension OpenTimelineIOReader {
         refuseEffects(of: node, at: path)
         // The nested tracks are read as a timeline of their own, with this reader's state set aside.
         let saved = (videoTracks, audioTracks, pendingTransitions, segmentOrigins, markers.count)
+        // What Splice kept of the nested composition is on the Stack, not the timeline.
+        let timelineKept = spliceTimeline
+        spliceTimeline = spliceMetadata(SpliceTimelineMetadata.self, of: node, at: path)
+        defer { spliceTimeline = timelineKept }
         (videoTracks, audioTracks, pendingTransitions) = ([], [], [])
         nestingDepth += 1
         defer { nestingDepth -= 1 }

@@ -20,6 +20,17 @@ struct OpenTimelineIOWriter {
     /// The document the composition was compiled from, when there is one: its tracks' and segments' `metadata`
     /// (other tools' keys) are written on the Tracks and Clips, and its segments' files keep absolute names absolute.
     var documentTracks: [DocumentTrack] = []
+    /// The nested compositions the document's segments name (documents named as sources, a timeline's nested
+    /// Stacks), by their files' standardized paths: such a segment is written as a nested Stack of their tracks.
+    var nested: [String: LoadedDocument] = [:]
+    /// Whether media named by an absolute path keep it (false inside a nested Stack's document, whose paths the
+    /// reader made absolute).
+    var keepsAbsolutePaths = true
+    /// The folder the document's relative sources are relative to.
+    var documentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    /// The documents the reader wrote for a timeline's nested Stacks (their paths): their media paths were made
+    /// absolute by the reader, not by their author.
+    var readerMadeAbsolute: Set<String> = []
 
     // MARK: - Objects
 
@@ -28,6 +39,34 @@ struct OpenTimelineIOWriter {
         name: String, composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
         export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
     ) throws -> JSONNode {
+        let tracks = try self.tracks(of: composition, videoComposition: videoComposition, audioMix: audioMix)
+        var splice = try compositionMetadata(videoComposition: videoComposition, audioMix: audioMix, naturalSize: .zero)
+        if var export {
+            // The chapters are the timeline's markers.
+            export.chapters = nil
+            if export != DocumentExport() { splice.append(member("export", try Self.encoded(export))) }
+        }
+        if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
+        var timelineMetadata = metadata(splice)
+        if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
+            timelineMetadata = JSONNode(.object(members.filter { $0.key != OpenTimelineIO.metadataKey } + (timelineMetadata.members ?? [])))
+        }
+        return object("Timeline.1", [
+            member("metadata", timelineMetadata),
+            member("name", .string(name)),
+            member("global_start_time", globalStartTime.map(rationalTime) ?? JSONNode(.null)),
+            member("tracks", object("Stack.1", [
+                member("metadata", metadata([])), member("name", .string("tracks")), member("source_range", JSONNode(.null)),
+                member("effects", .array([])), member("markers", .array(markers.map(marker))), member("enabled", .bool(true)),
+                member("color", JSONNode(.null)), member("children", .array(tracks)),
+            ])),
+        ])
+    }
+
+    /// The Tracks of `composition`: video bottom-most first, then audio.
+    private func tracks(
+        of composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?
+    ) throws -> [JSONNode] {
         var tracks: [JSONNode] = []
         // Bottom-most first; a track and the one above it that a transition joins are one Track, its first clip on
         // either of them.
@@ -59,29 +98,7 @@ struct OpenTimelineIOWriter {
                 index += 1
             }
         }
-        var splice: [JSONNode.Member] = []
-        if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
-        if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
-        if var export {
-            // The chapters are the timeline's markers.
-            export.chapters = nil
-            if export != DocumentExport() { splice.append(member("export", try Self.encoded(export))) }
-        }
-        if composition.naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(composition.naturalSize))) }
-        var timelineMetadata = metadata(splice)
-        if let kept, let node = try? JSONParser.parse(Array(kept.utf8)), let members = node.members {
-            timelineMetadata = JSONNode(.object(members.filter { $0.key != OpenTimelineIO.metadataKey } + (timelineMetadata.members ?? [])))
-        }
-        return object("Timeline.1", [
-            member("metadata", timelineMetadata),
-            member("name", .string(name)),
-            member("global_start_time", globalStartTime.map(rationalTime) ?? JSONNode(.null)),
-            member("tracks", object("Stack.1", [
-                member("metadata", metadata([])), member("name", .string("tracks")), member("source_range", JSONNode(.null)),
-                member("effects", .array([])), member("markers", .array(markers.map(marker))), member("enabled", .bool(true)),
-                member("color", JSONNode(.null)), member("children", .array(tracks)),
-            ])),
-        ])
+        return tracks
     }
 
     /// The Track of `track`: its segments, or `items` when it is written with a second lane (`laneTrackID`, drawn
@@ -147,6 +164,7 @@ struct OpenTimelineIOWriter {
     /// its file was named by an absolute path (written absolute) or a relative one (written relative when near).
     private func clip(_ segment: CompositionTrackSegment, as written: DocumentSegment?) throws -> JSONNode {
         guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
+        if let written, let stack = try stack(segment, as: written) { return stack }
         let read = segment.timeMapping.source
         let length = segment.timeMapping.target.duration
         var splice: [JSONNode.Member] = [member("sourceRange", try Self.encoded(read))]
@@ -187,8 +205,43 @@ struct OpenTimelineIOWriter {
     /// A media file's `target_url`: as the document wrote it when that was absolute (a path or a URL), else relative
     /// to ``folder`` when near (its absolute path otherwise).
     private func targetURL(of file: URL, written: String?) -> String {
-        if let written, written.hasPrefix("/") || written.contains("://") { return written }
+        if keepsAbsolutePaths, let written, written.hasPrefix("/") || written.contains("://") { return written }
         return DocumentSources.relativePath(of: file, from: folder)
+    }
+
+    /// The nested Stack of a segment whose source is a nested composition in ``nested`` (at normal speed; its
+    /// `source_range` the part of the nested composition shown), or nil for any other segment.
+    private func stack(_ segment: CompositionTrackSegment, as written: DocumentSegment) throws -> JSONNode? {
+        let file = DocumentSources.url(for: written.source, folder: documentFolder).standardizedFileURL.path
+        guard let inner = nested[file], segment.timeEffect == nil,
+              segment.timeMapping.source.duration == segment.timeMapping.target.duration else { return nil }
+        var writer = OpenTimelineIOWriter(folder: folder, rate: rate, documentTracks: inner.document.composition.tracks)
+        writer.nested = nested
+        writer.documentFolder = inner.url.deletingLastPathComponent()
+        writer.readerMadeAbsolute = readerMadeAbsolute
+        writer.keepsAbsolutePaths = !readerMadeAbsolute.contains(file)
+        let children = try writer.tracks(of: inner.composition, videoComposition: inner.videoComposition, audioMix: inner.audioMix)
+        return object("Stack.1", [
+            member("metadata", try metadata(try compositionMetadata(
+                videoComposition: inner.videoComposition, audioMix: inner.audioMix, naturalSize: inner.composition.naturalSize),
+                others: written.metadata)),
+            member("name", .string(inner.url.deletingPathExtension().lastPathComponent)),
+            member("source_range", timeRange(segment.timeMapping.source)),
+            member("effects", .array([])), member("markers", .array([])), member("enabled", .bool(true)),
+            member("color", JSONNode(.null)), member("children", .array(children)),
+        ])
+    }
+
+    /// Splice's metadata of a composition (on the Timeline, or a nested Stack): its video composition, audio mix
+    /// and natural size, when it has them.
+    private func compositionMetadata(
+        videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?, naturalSize: Size
+    ) throws -> [JSONNode.Member] {
+        var splice: [JSONNode.Member] = []
+        if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
+        if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
+        if naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(naturalSize))) }
+        return splice
     }
 
     /// A marker on the timeline's Stack, whose time is composition time.
