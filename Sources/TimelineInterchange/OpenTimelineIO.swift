@@ -151,13 +151,25 @@ public enum OpenTimelineIO {
             }
             throw DocumentError(url: url, problems: located(mapped, in: url))
         }
-        guard !timeline.transitions.isEmpty else { return (loaded, timeline) }
-        // Transitions need the sources' placements: drawn over the compiled composition, then checked. A video
-        // composition or audio mix Splice kept in the file already draws them (exactly as it was written).
+        // Transitions need the sources' placements: drawn over the compiled composition, then checked. One that the
+        // video composition or audio mix Splice kept in the file already draws (an instruction over exactly its
+        // range with both its tracks, a crossfade of its tracks over its range) is kept as it was written.
+        let kept = timeline.document
+        let transitions = timeline.transitions.filter { transition in
+            let tracks: Set<Int32> = [transition.fromTrackID, transition.toTrackID]
+            if transition.mediaType == .video {
+                return !(kept.videoComposition?.instructions ?? []).contains {
+                    $0.timeRange == transition.timeRange && tracks.isSubset(of: $0.layerInstructions.map(\.trackID))
+                }
+            }
+            return !(kept.audioMix?.crossfades ?? []).contains {
+                $0.timeRange == transition.timeRange && tracks == [$0.fromTrackID, $0.toTrackID]
+            }
+        }
+        guard !transitions.isEmpty else { return (loaded, timeline) }
         var problems: [DocumentProblem] = []
-        if timeline.transitions.contains(where: { $0.mediaType == .video }), timeline.document.videoComposition == nil {
-            let (video, drawn) = videoComposition(
-                drawing: timeline.transitions, over: loaded.composition, base: loaded.videoComposition)
+        if transitions.contains(where: { $0.mediaType == .video }) {
+            let (video, drawn) = videoComposition(drawing: transitions, over: loaded.composition, base: loaded.videoComposition)
             problems += drawn
             problems += video.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' video composition: \($0.message)")
@@ -165,7 +177,7 @@ public enum OpenTimelineIO {
             loaded.videoComposition = video
             loaded.document.videoComposition = video
         }
-        if timeline.document.audioMix == nil, let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
+        if let mix = audioMix(crossfading: transitions, base: loaded.audioMix) {
             problems += mix.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
             }
