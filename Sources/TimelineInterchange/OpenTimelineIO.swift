@@ -151,12 +151,25 @@ public enum OpenTimelineIO {
             }
             throw DocumentError(url: url, problems: located(mapped, in: url))
         }
-        guard !timeline.transitions.isEmpty else { return (loaded, timeline) }
-        // Transitions need the sources' placements: drawn over the compiled composition, then checked.
+        // Transitions need the sources' placements: drawn over the compiled composition, then checked. One that the
+        // video composition or audio mix Splice kept in the file already draws (an instruction over exactly its
+        // range with both its tracks, a crossfade of its tracks over its range) is kept as it was written.
+        let kept = timeline.document
+        let transitions = timeline.transitions.filter { transition in
+            let tracks: Set<Int32> = [transition.fromTrackID, transition.toTrackID]
+            if transition.mediaType == .video {
+                return !(kept.videoComposition?.instructions ?? []).contains {
+                    $0.timeRange == transition.timeRange && tracks.isSubset(of: $0.layerInstructions.map(\.trackID))
+                }
+            }
+            return !(kept.audioMix?.crossfades ?? []).contains {
+                $0.timeRange == transition.timeRange && tracks == [$0.fromTrackID, $0.toTrackID]
+            }
+        }
+        guard !transitions.isEmpty else { return (loaded, timeline) }
         var problems: [DocumentProblem] = []
-        if timeline.transitions.contains(where: { $0.mediaType == .video }) {
-            let (video, drawn) = videoComposition(
-                drawing: timeline.transitions, over: loaded.composition, base: loaded.videoComposition)
+        if transitions.contains(where: { $0.mediaType == .video }) {
+            let (video, drawn) = videoComposition(drawing: transitions, over: loaded.composition, base: loaded.videoComposition)
             problems += drawn
             problems += video.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' video composition: \($0.message)")
@@ -164,7 +177,7 @@ public enum OpenTimelineIO {
             loaded.videoComposition = video
             loaded.document.videoComposition = video
         }
-        if let mix = audioMix(crossfading: timeline.transitions, base: loaded.audioMix) {
+        if let mix = audioMix(crossfading: transitions, base: loaded.audioMix) {
             problems += mix.validate(for: loaded.composition).map {
                 DocumentProblem(path: DocumentPath(), message: "the transitions' audio mix: \($0.message)")
             }
@@ -235,15 +248,25 @@ extension OpenTimelineIO {
     ///   - timeline: when `loaded` came from an `.otio` file, what it was read with: its name, global start time and
     ///     markers are written back. Without it, the chapters of `loaded`'s export are written as markers (name,
     ///     range, colour and comment from their items).
+    ///   - nested: the nested compositions its segments name, from ``nestedCompositions(of:)``: each such segment
+    ///     is written as a nested Stack of their tracks; without them, as a clip of the pre-composed movie.
     ///   - folder: where the file will be saved: media paths are written relative to it when they are near.
     /// - Returns: JSON text that OpenTimelineIO reads (`otio.adapters.read_from_file`), ending with a newline.
     /// - Throws: `EncodingError` for a value that cannot be JSON (a non-finite number).
-    public static func text(for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, relativeTo folder: URL) throws -> String {
-        try text(for: loaded.composition, videoComposition: loaded.videoComposition, audioMix: loaded.audioMix,
-                 export: loaded.document.export, name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent,
-                 globalStartTime: timeline?.globalStartTime,
-                 markers: timeline?.markers ?? markers(for: loaded.document.export?.chapters ?? []), metadata: timeline?.metadata,
-                 documentTracks: loaded.document.composition.tracks, relativeTo: folder)
+    public static func text(
+        for loaded: LoadedDocument, timeline: ImportedTimeline? = nil, nested: [String: LoadedDocument] = [:], relativeTo folder: URL
+    ) throws -> String {
+        var writer = writer(for: loaded.composition, videoComposition: loaded.videoComposition, folder: folder)
+        writer.documentTracks = loaded.document.composition.tracks
+        writer.documentFolder = loaded.url.deletingLastPathComponent()
+        writer.nested = nested
+        writer.readerMadeAbsolute = Set((timeline?.nestedDocuments.keys).map { $0.map(\.standardizedFileURL.path) } ?? [])
+        let tree = try writer.timeline(
+            name: timeline?.name ?? loaded.url.deletingPathExtension().lastPathComponent, composition: loaded.composition,
+            videoComposition: loaded.videoComposition, audioMix: loaded.audioMix, export: loaded.document.export,
+            globalStartTime: timeline?.globalStartTime,
+            markers: timeline?.markers ?? markers(for: loaded.document.export?.chapters ?? []), metadata: timeline?.metadata)
+        return tree.prettyPrinted() + "\n"
     }
 
     /// A composition as the text of an `.otio` file: one Track per composition track, a Clip per segment, a Gap per
@@ -270,12 +293,20 @@ extension OpenTimelineIO {
         export: DocumentExport? = nil, name: String, globalStartTime: MediaTime? = nil, markers: [Marker] = [],
         metadata: String? = nil, documentTracks: [DocumentTrack] = [], relativeTo folder: URL
     ) throws -> String {
-        let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
-        let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
-        let writer = OpenTimelineIOWriter(folder: folder, rate: rate, documentTracks: documentTracks)
+        var writer = writer(for: composition, videoComposition: videoComposition, folder: folder)
+        writer.documentTracks = documentTracks
         let tree = try writer.timeline(
             name: name, composition: composition, videoComposition: videoComposition, audioMix: audioMix, export: export,
             globalStartTime: globalStartTime, markers: markers, metadata: metadata)
         return tree.prettyPrinted() + "\n"
+    }
+
+    /// A writer saving into `folder`, its times in whole frames of the video composition's frame rate.
+    private static func writer(
+        for composition: MutableComposition, videoComposition: MutableVideoComposition?, folder: URL
+    ) -> OpenTimelineIOWriter {
+        let frameDuration = (videoComposition ?? MutableVideoComposition(propertiesOf: composition)).frameDuration
+        let rate = OpenTimelineIORate(frameDuration: frameDuration) ?? OpenTimelineIORate(frames: 30, seconds: 1)!
+        return OpenTimelineIOWriter(folder: folder, rate: rate)
     }
 }

@@ -137,12 +137,17 @@ extension OpenTimelineIOReader {
         let others = otherMetadata(of: node, at: path)
         let isEnabled: Bool? = node["enabled"].flatMap(Self.bool) == false ? false : nil
         let firstEntry = mediaType == .video ? videoTracks.count : audioTracks.count
+        // Video entries are reversed into the composition (top-most first): the second lane is above the first
+        // unless Splice wrote that it is below.
+        let laneOrder = mediaType == .video && kept?.secondLaneBelow == true && !lanes[1].isEmpty ? [1, 0] : [0, 1]
+        func entryIndex(_ lane: Int) -> Int { firstEntry + (laneOrder.firstIndex(of: lane) ?? lane) }
         for transition in laneTransitions {
-            pendingTransitions.append((mediaType, firstEntry + transition.from, firstEntry + transition.to,
+            pendingTransitions.append((mediaType, entryIndex(transition.from), entryIndex(transition.to),
                                        transition.range, transition.style, transition.path))
         }
-        for (laneIndex, laneSegments) in lanes.enumerated() where laneIndex == 0 || !laneSegments.isEmpty {
-            let track = DocumentTrack(trackID: laneIndex == 0 ? kept?.trackID ?? 0 : 0, mediaType: mediaType,
+        for laneIndex in laneOrder where laneIndex == 0 || !lanes[laneIndex].isEmpty {
+            let laneSegments = lanes[laneIndex]
+            let track = DocumentTrack(trackID: (laneIndex == 0 ? kept?.trackID : kept?.laneTrackID) ?? 0, mediaType: mediaType,
                                       segments: laneSegments.map(\.segment),
                                       preferredVolume: kept?.preferredVolume, isEnabled: isEnabled,
                                       metadata: laneIndex == 0 ? others : nil)
@@ -159,6 +164,10 @@ extension OpenTimelineIOReader {
         refuseEffects(of: node, at: path)
         // The nested tracks are read as a timeline of their own, with this reader's state set aside.
         let saved = (videoTracks, audioTracks, pendingTransitions, segmentOrigins, markers.count)
+        // What Splice kept of the nested composition is on the Stack, not the timeline.
+        let timelineKept = spliceTimeline
+        spliceTimeline = spliceMetadata(SpliceTimelineMetadata.self, of: node, at: path)
+        defer { spliceTimeline = timelineKept }
         (videoTracks, audioTracks, pendingTransitions) = ([], [], [])
         nestingDepth += 1
         defer { nestingDepth -= 1 }

@@ -139,6 +139,10 @@ struct SpliceTimelineMetadata: Decodable {
 /// What Splice keeps in a Track's `metadata.splice`.
 struct SpliceTrackMetadata: Decodable {
     var trackID: Int32?
+    /// The composition track of the Track's second lane (the incoming clips of its transitions).
+    var laneTrackID: Int32?
+    /// True when the second lane of a video Track is drawn below the first (by default it is above).
+    var secondLaneBelow: Bool?
     var preferredVolume: Double?
 }
 

@@ -20,6 +20,17 @@ struct OpenTimelineIOWriter {
     /// The document the composition was compiled from, when there is one: its tracks' and segments' `metadata`
     /// (other tools' keys) are written on the Tracks and Clips, and its segments' files keep absolute names absolute.
     var documentTracks: [DocumentTrack] = []
+    /// The nested compositions the document's segments name (documents named as sources, a timeline's nested
+    /// Stacks), by their files' standardized paths: such a segment is written as a nested Stack of their tracks.
+    var nested: [String: LoadedDocument] = [:]
+    /// Whether media named by an absolute path keep it (false inside a nested Stack's document, whose paths the
+    /// reader made absolute).
+    var keepsAbsolutePaths = true
+    /// The folder the document's relative sources are relative to.
+    var documentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    /// The documents the reader wrote for a timeline's nested Stacks (their paths): their media paths were made
+    /// absolute by the reader, not by their author.
+    var readerMadeAbsolute: Set<String> = []
 
     // MARK: - Objects
 
@@ -28,12 +39,8 @@ struct OpenTimelineIOWriter {
         name: String, composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
         export: DocumentExport?, globalStartTime: MediaTime?, markers: [OpenTimelineIO.Marker], metadata kept: String?
     ) throws -> JSONNode {
-        var tracks: [JSONNode] = []
-        for track in composition.tracks(withMediaType: .video).reversed() { tracks.append(try self.track(track, kind: "Video")) }
-        for track in composition.tracks(withMediaType: .audio) { tracks.append(try self.track(track, kind: "Audio")) }
-        var splice: [JSONNode.Member] = []
-        if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
-        if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
+        let tracks = try self.tracks(of: composition, videoComposition: videoComposition, audioMix: audioMix)
+        var splice = try compositionMetadata(videoComposition: videoComposition, audioMix: audioMix, naturalSize: .zero)
         if var export {
             // The chapters are the timeline's markers.
             export.chapters = nil
@@ -56,22 +63,73 @@ struct OpenTimelineIOWriter {
         ])
     }
 
-    private func track(_ track: CompositionTrack, kind: String) throws -> JSONNode {
-        let documentTrack = documentTracks.first { $0.trackID == track.trackID }
-        // The document's segments are the composition's non-empty ones, in order (when the counts agree).
-        let filled = track.segments.filter { !$0.isEmpty }
-        let documentSegments = documentTrack.flatMap { $0.segments.count == filled.count ? $0.segments : nil }
-        var children: [JSONNode] = []
-        var index = 0
-        for segment in track.segments {
-            if segment.isEmpty {
-                children.append(gap(segment.timeMapping.target.duration))
+    /// The Tracks of `composition`: video bottom-most first, then audio.
+    private func tracks(
+        of composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?
+    ) throws -> [JSONNode] {
+        var tracks: [JSONNode] = []
+        // Bottom-most first; a track and the one above it that a transition joins are one Track, its first clip on
+        // either of them.
+        let video = composition.tracks(withMediaType: .video)
+        let videoTransitions = Self.transitions(in: videoComposition)
+        var index = video.count - 1
+        while index >= 0 {
+            let (lower, upper) = (video[index], index > 0 ? video[index - 1] : nil)
+            if let upper, let items = laneItems(lane0: lower, lane1: upper, transitions: videoTransitions) {
+                tracks.append(try track(lower, kind: "Video", items: items, laneTrackID: upper.trackID))
+                index -= 2
+            } else if let upper, let items = laneItems(lane0: upper, lane1: lower, transitions: videoTransitions) {
+                tracks.append(try track(upper, kind: "Video", items: items, laneTrackID: lower.trackID, secondLaneBelow: true))
+                index -= 2
             } else {
-                children.append(try clip(segment, as: documentSegments?[index]))
+                tracks.append(try track(video[index], kind: "Video"))
+                index -= 1
+            }
+        }
+        let audio = composition.tracks(withMediaType: .audio)
+        let crossfades = Self.transitions(in: audioMix)
+        index = 0
+        while index < audio.count {
+            if index + 1 < audio.count, let items = laneItems(lane0: audio[index], lane1: audio[index + 1], transitions: crossfades) {
+                tracks.append(try track(audio[index], kind: "Audio", items: items, laneTrackID: audio[index + 1].trackID))
+                index += 2
+            } else {
+                tracks.append(try track(audio[index], kind: "Audio"))
                 index += 1
             }
         }
+        return tracks
+    }
+
+    /// The Track of `track`: its segments, or `items` when it is written with a second lane (`laneTrackID`, drawn
+    /// below `track` when `secondLaneBelow`).
+    private func track(
+        _ track: CompositionTrack, kind: String, items: [LaneItem]? = nil, laneTrackID: Int32? = nil, secondLaneBelow: Bool = false
+    ) throws -> JSONNode {
+        let documentTrack = documentTracks.first { $0.trackID == track.trackID }
+        var children: [JSONNode] = []
+        if let items {
+            for item in items {
+                switch item {
+                case .clip(let segment, let written): children.append(try clip(segment, as: written))
+                case .gap(let duration): children.append(gap(duration))
+                case .transition(let transition, let inOffset, let outOffset):
+                    children.append(self.transition(transition, inOffset: inOffset, outOffset: outOffset))
+                }
+            }
+        } else {
+            var filled = filledSegments(of: track)[...]
+            for segment in track.segments {
+                if segment.isEmpty {
+                    children.append(gap(segment.timeMapping.target.duration))
+                } else {
+                    children.append(try clip(segment, as: filled.popFirst()?.written))
+                }
+            }
+        }
         var splice = [member("trackID", .number("\(track.trackID)"))]
+        if let laneTrackID { splice.append(member("laneTrackID", .number("\(laneTrackID)"))) }
+        if secondLaneBelow { splice.append(member("secondLaneBelow", .bool(true))) }
         if track.preferredVolume != 1 { splice.append(member("preferredVolume", .number(Self.number(track.preferredVolume)))) }
         return object("Track.1", [
             member("metadata", try metadata(splice, others: documentTrack?.metadata)),
@@ -79,6 +137,18 @@ struct OpenTimelineIOWriter {
             member("source_range", JSONNode(.null)), member("effects", .array([])), member("markers", .array([])),
             member("enabled", .bool(track.isEnabled)), member("color", JSONNode(.null)),
             member("children", .array(children)), member("kind", .string(kind)),
+        ])
+    }
+
+    /// A Transition: `SMPTE_Dissolve` for the cross-dissolve (and any sound transition), otherwise a
+    /// `Custom_Transition` named after the style, which is also kept as `metadata.splice.style`.
+    private func transition(_ transition: LaneTransition, inOffset: MediaTime, outOffset: MediaTime) -> JSONNode {
+        let dissolve = transition.style == .crossDissolve
+        return object("Transition.1", [
+            member("metadata", metadata(dissolve ? [] : [member("style", .string(transition.style.rawValue))])),
+            member("name", .string(dissolve ? "" : transition.style.rawValue)),
+            member("transition_type", .string(dissolve ? "SMPTE_Dissolve" : "Custom_Transition")),
+            member("in_offset", rationalTime(inOffset)), member("out_offset", rationalTime(outOffset)),
         ])
     }
 
@@ -94,6 +164,7 @@ struct OpenTimelineIOWriter {
     /// its file was named by an absolute path (written absolute) or a relative one (written relative when near).
     private func clip(_ segment: CompositionTrackSegment, as written: DocumentSegment?) throws -> JSONNode {
         guard let source = segment.sourceTrack else { return gap(segment.timeMapping.target.duration) }
+        if let written, let stack = try stack(segment, as: written) { return stack }
         let read = segment.timeMapping.source
         let length = segment.timeMapping.target.duration
         var splice: [JSONNode.Member] = [member("sourceRange", try Self.encoded(read))]
@@ -134,8 +205,43 @@ struct OpenTimelineIOWriter {
     /// A media file's `target_url`: as the document wrote it when that was absolute (a path or a URL), else relative
     /// to ``folder`` when near (its absolute path otherwise).
     private func targetURL(of file: URL, written: String?) -> String {
-        if let written, written.hasPrefix("/") || written.contains("://") { return written }
+        if keepsAbsolutePaths, let written, written.hasPrefix("/") || written.contains("://") { return written }
         return DocumentSources.relativePath(of: file, from: folder)
+    }
+
+    /// The nested Stack of a segment whose source is a nested composition in ``nested`` (at normal speed; its
+    /// `source_range` the part of the nested composition shown), or nil for any other segment.
+    private func stack(_ segment: CompositionTrackSegment, as written: DocumentSegment) throws -> JSONNode? {
+        let file = DocumentSources.url(for: written.source, folder: documentFolder).standardizedFileURL.path
+        guard let inner = nested[file], segment.timeEffect == nil,
+              segment.timeMapping.source.duration == segment.timeMapping.target.duration else { return nil }
+        var writer = OpenTimelineIOWriter(folder: folder, rate: rate, documentTracks: inner.document.composition.tracks)
+        writer.nested = nested
+        writer.documentFolder = inner.url.deletingLastPathComponent()
+        writer.readerMadeAbsolute = readerMadeAbsolute
+        writer.keepsAbsolutePaths = !readerMadeAbsolute.contains(file)
+        let children = try writer.tracks(of: inner.composition, videoComposition: inner.videoComposition, audioMix: inner.audioMix)
+        return object("Stack.1", [
+            member("metadata", try metadata(try compositionMetadata(
+                videoComposition: inner.videoComposition, audioMix: inner.audioMix, naturalSize: inner.composition.naturalSize),
+                others: written.metadata)),
+            member("name", .string(inner.url.deletingPathExtension().lastPathComponent)),
+            member("source_range", timeRange(segment.timeMapping.source)),
+            member("effects", .array([])), member("markers", .array([])), member("enabled", .bool(true)),
+            member("color", JSONNode(.null)), member("children", .array(children)),
+        ])
+    }
+
+    /// Splice's metadata of a composition (on the Timeline, or a nested Stack): its video composition, audio mix
+    /// and natural size, when it has them.
+    private func compositionMetadata(
+        videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?, naturalSize: Size
+    ) throws -> [JSONNode.Member] {
+        var splice: [JSONNode.Member] = []
+        if let videoComposition { splice.append(member("videoComposition", try Self.encoded(videoComposition))) }
+        if let audioMix { splice.append(member("audioMix", try Self.encoded(audioMix))) }
+        if naturalSize != .zero { splice.append(member("naturalSize", try Self.encoded(naturalSize))) }
+        return splice
     }
 
     /// A marker on the timeline's Stack, whose time is composition time.

@@ -19,7 +19,9 @@ enum ConvertCommand {
         let text: String
         do {
             if writesTimeline {
-                text = try OpenTimelineIO.text(for: loaded, relativeTo: outputURL.deletingLastPathComponent())
+                // Nested compositions are written as nested Stacks of their own tracks.
+                let nested = try await OpenTimelineIO.nestedCompositions(of: loaded)
+                text = try OpenTimelineIO.text(for: loaded, nested: nested, relativeTo: outputURL.deletingLastPathComponent())
             } else {
                 text = try loaded.expandedJSON(relativeTo: outputURL.deletingLastPathComponent())
             }

@@ -90,6 +90,43 @@ struct OpenTimelineIOCLITests {
         #expect(asset.tracks(withMediaType: .video).first?.video?.frameCount == 240)
     }
 
+    /// Markers survive `splice convert` both ways: `.otio` → document (its export's chapters) → `.otio` (markers on
+    /// the Stack with their ranges, colours and comments, as OpenTimelineIO reads them).
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func markersSurviveConvertBothWays() async throws {
+        let scratch = try ScratchDirectory("otio-cli-markers")
+        defer { scratch.remove() }
+        let edit = scratch.file("edit.otio")
+        _ = try await PythonVerifier.run(Self.script + "\n" + """
+            timeline = otio.adapters.read_from_file(path)
+            timeline.tracks.markers.append(otio.schema.Marker(name="open", marked_range=TR(RT(15, 30), RT(30, 30)), color="GREEN", comment="first take"))
+            timeline.tracks[0][2].markers.append(otio.schema.Marker(name="b", marked_range=TR(RT(9, 30), RT(0, 30))))
+            otio.adapters.write_to_file(timeline, path)
+            """, [edit.path, Package.fixture("canonical/clipA.mp4").path, Package.fixture("canonical/clipB.mp4").path])
+        let document = scratch.file("edit.json")
+        let toDocument = try await SpliceTool.run(["convert", edit.path, "-o", document.path])
+        #expect(toDocument.status == 0, "\(toDocument.stderr)")
+        let reloaded = try await CompositionDocument.load(from: document)
+        // Clip B starts at 3 s; its marker at its media frame 9 is at 3.3 s, a point running on to the end (4.5 s).
+        #expect(reloaded.document.export?.chapters?.map(\.title) == ["open", "b"])
+        #expect(reloaded.document.export?.chapters?.map(\.timeRange) == [
+            TimeRange(start: MediaTime(value: 1, timescale: 2), duration: MediaTime(seconds: 1)),
+            TimeRange(start: MediaTime(value: 33, timescale: 10), duration: MediaTime(value: 6, timescale: 5)),
+        ])
+        let back = scratch.file("back.otio")
+        let toTimeline = try await SpliceTool.run(["convert", document.path, "-o", back.path])
+        #expect(toTimeline.status == 0, "\(toTimeline.stderr)")
+        let printed = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            for m in timeline.tracks.markers:
+                r = m.marked_range
+                print(m.name, r.start_time.value_rescaled_to(30), r.duration.value_rescaled_to(30), m.color, m.comment)
+            """, [back.path])
+        #expect(printed.split(separator: "\n").map(String.init) == ["open 15.0 30.0 GREEN first take", "b 99.0 0.0 RED "], "\(printed)")
+    }
+
     @Test func unsupportedEffectsAreRefusedOrDroppedWithTheirList() async throws {
         let scratch = try ScratchDirectory("otio-cli-effects")
         defer { scratch.remove() }

@@ -58,4 +58,99 @@ struct OpenTimelineIONestingTests {
             Issue.record("output frame \(index) shows \(got), expected \(want)")
         }
     }
+
+    /// Every track's items, nested Stacks opened, as OpenTimelineIO reads them (frames at 24000/1001).
+    static let describeScript = """
+        import sys
+        import opentimelineio as otio
+        rate = 24000 / 1001
+        def f(time):
+            return "%g" % round(time.value_rescaled_to(rate), 6)
+        def items(track):
+            row = []
+            for item in track:
+                if isinstance(item, otio.schema.Stack):
+                    inner = "; ".join(items(t) for t in item)
+                    row.append("Stack[%s+%s](%s)" % (f(item.source_range.start_time), f(item.source_range.duration), inner))
+                elif isinstance(item, otio.schema.Clip):
+                    row.append("%s[%s+%s]" % (item.media_reference.target_url, f(item.source_range.start_time), f(item.source_range.duration)))
+                else:
+                    row.append("gap %s" % f(item.source_range.duration))
+            return track.kind + " " + " ".join(row)
+        timeline = otio.adapters.read_from_file(sys.argv[1])
+        for track in timeline.tracks:
+            print(items(track))
+        """
+
+    /// A document naming another document as a source is written with that document as a nested Stack: its
+    /// tracks, trimmed to the part shown, with its video composition (a fade) kept for Splice.
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func aNestedDocumentIsWrittenAsANestedStack() async throws {
+        let scratch = try ScratchDirectory("otio-nested-document")
+        defer { scratch.remove() }
+        let film = MediaTime(value: 1, timescale: 24)
+        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, frameDuration: film, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, frameDuration: film, in: scratch)
+        _ = try scratch.write("inner.json", """
+            { "version": 1, "clips": [ { "source": "a.mov", "start": "0.5s", "duration": "1s", "fadeOut": "0.5s" } ] }
+            """)
+        let outer = try scratch.write("outer.json", """
+            { "version": 1, "clips": [ { "source": "inner.json", "start": "0.25s" }, { "source": "b.mov", "duration": "0.5s" } ] }
+            """)
+        let loaded = try await CompositionDocument.load(
+            from: outer, assetLoader: CompositionDocument.nestingAssetLoader(intermediatesIn: scratch.url, enclosing: [outer]))
+        let nested = try await OpenTimelineIO.nestedCompositions(of: loaded)
+        let inner = try #require(nested[scratch.file("inner.json").standardizedFileURL.path])
+        #expect(inner.videoComposition != nil)
+        let written = try scratch.write("outer.otio", try OpenTimelineIO.text(for: loaded, nested: nested, relativeTo: scratch.url))
+        let described = try await PythonVerifier.run(Self.describeScript.replacingOccurrences(of: "24000 / 1001", with: "24"), [written.path])
+        // The inner document's 24 frames of A from its frame 12 (picture and sound), shown from their frame 6; then
+        // 12 frames of B. The outer sound track shows the same Stack.
+        #expect(described.split(separator: "\n").map(String.init) == [
+            "Video Stack[6+18](Video a.mov[12+24]; Audio a.mov[12+24]) b.mov[0+12]",
+            "Audio Stack[6+18](Video a.mov[12+24]; Audio a.mov[12+24]) b.mov[0+12]",
+        ], "\(described)")
+
+        let (reread, timeline) = try await OpenTimelineIO.load(from: written)
+        defer { for file in timeline.nestedDocuments.keys { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) } }
+        #expect(reread.composition.duration == film * 30)
+        #expect(timeline.nestedDocuments.count == 2)
+        #expect(timeline.nestedDocuments.values.allSatisfy { $0.videoComposition == inner.videoComposition })
+    }
+
+    /// Written back, the nested Stack is a nested Stack again, trimmed as it was, its clips' paths relative as
+    /// OpenTimelineIO wrote them; read again, its document is the same.
+    @Test(.enabled(if: PythonVerifier.isAvailable))
+    func aNestedStackIsWrittenBackAsANestedStack() async throws {
+        let scratch = try ScratchDirectory("otio-nested-write")
+        defer { scratch.remove() }
+        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let edit = scratch.file("edit.otio")
+        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
+        let original = try await PythonVerifier.run(Self.describeScript, [edit.path])
+        #expect(original.trimmingCharacters(in: .newlines)
+                == "Video a.mov[10+12] Stack[3+12](Video b.mov[0+12] gap 6 a.mov[30+6]) b.mov[40+6]", "\(original)")
+
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
+        defer { for file in timeline.nestedDocuments.keys { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) } }
+        let nested = try await OpenTimelineIO.nestedCompositions(of: loaded)
+        #expect(nested.count == 1)
+        let written = try scratch.write(
+            "written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, nested: nested, relativeTo: scratch.url))
+        let described = try await PythonVerifier.run(Self.describeScript, [written.path])
+        #expect(described == original, "\(described)")
+
+        let (reread, again) = try await OpenTimelineIO.load(from: written)
+        defer { for file in again.nestedDocuments.keys { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) } }
+        #expect(reread.composition.duration == loaded.composition.duration)
+        // The same media, ranges and places (the source track, written as Splice's metadata, is now named: the first).
+        func placements(_ timeline: OpenTimelineIO.ImportedTimeline) -> [String] {
+            timeline.nestedDocuments.values.flatMap(\.composition.tracks).flatMap(\.segments).map {
+                "\($0.source) \($0.timeRange.map { "\($0)" } ?? "-") \($0.at.map { "\($0)" } ?? "-")"
+            }
+        }
+        #expect(placements(again) == placements(timeline))
+        #expect(placements(again).count == 2)
+    }
 }

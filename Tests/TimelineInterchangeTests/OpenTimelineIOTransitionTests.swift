@@ -68,6 +68,77 @@ struct OpenTimelineIOTransitionTests {
         }
     }
 
+    /// Every track's items as OpenTimelineIO reads them: clips' source ranges and files, transitions' types, names
+    /// and offsets, gaps' lengths, in frames at 24000/1001.
+    static let describeScript = """
+        import sys
+        import opentimelineio as otio
+        timeline = otio.adapters.read_from_file(sys.argv[1])
+        rate = 24000 / 1001
+        def f(time):
+            return "%g" % round(time.value_rescaled_to(rate), 6)
+        for track in timeline.tracks:
+            row = [track.kind]
+            for item in track:
+                if isinstance(item, otio.schema.Transition):
+                    row.append("%s(%s %s|%s)" % (item.transition_type, item.name, f(item.in_offset), f(item.out_offset)))
+                elif isinstance(item, otio.schema.Clip):
+                    row.append("%s[%s+%s]" % (item.media_reference.target_url, f(item.source_range.start_time), f(item.source_range.duration)))
+                else:
+                    row.append("gap %s" % f(item.source_range.duration))
+            print(" ".join(row))
+        print(f(timeline.duration()))
+        """
+
+    /// Splice writes its transitions back as Transition objects on one Track (not as two overlapping tracks), which
+    /// OpenTimelineIO reads as the timeline it came from; read again, they give the same composition, video
+    /// composition and audio mix.
+    @Test(.enabled(if: PythonVerifier.isAvailable), arguments: ["dissolve", "wipeleft"])
+    func transitionsAreWrittenAsTransitions(kind: String) async throws {
+        let scratch = try ScratchDirectory("otio-write-transitions")
+        defer { scratch.remove() }
+        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
+        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let edit = scratch.file("edit.otio")
+        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov", kind])
+        let original = try await PythonVerifier.run(Self.describeScript, [edit.path])
+        let picture = kind == "dissolve" ? "SMPTE_Dissolve( 6|6)" : "Custom_Transition(wipeleft 6|6)"
+        #expect(original.split(separator: "\n").map(String.init) == [
+            "Video a.mov[10+24] \(picture) b.mov[20+24]", "Audio a.mov[10+24] SMPTE_Dissolve( 6|6) b.mov[20+24]", "48",
+        ], "\(original)")
+
+        let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
+        let written = try scratch.write("written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))
+        let described = try await PythonVerifier.run(Self.describeScript, [written.path])
+        #expect(described == original, "\(described)")
+
+        let (reread, _) = try await OpenTimelineIO.load(from: written)
+        #expect(reread.composition == loaded.composition)
+        #expect(reread.videoComposition == loaded.videoComposition)
+        #expect(reread.audioMix == loaded.audioMix)
+    }
+
+    /// Documents whose dissolves put the incoming clip on the track below: written as one Track with Transitions
+    /// (counted by OpenTimelineIO), read back as the same composition, video composition and audio mix.
+    @Test(.enabled(if: PythonVerifier.isAvailable), arguments: ["slideshow", "vertical-phone-edit"])
+    func documentsWithDissolvesRoundTripThroughTransitions(example: String) async throws {
+        let scratch = try ScratchDirectory("otio-example-transitions")
+        defer { scratch.remove() }
+        let loaded = try await CompositionDocument.load(from: InterchangeMedia.example("\(example).json"))
+        let written = try scratch.write("\(example).otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
+        let counted = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(len(timeline.video_tracks()), len(list(timeline.find_children(descended_from_type=otio.schema.Transition))))
+            """, [written.path])
+        #expect(counted.trimmingCharacters(in: .whitespacesAndNewlines) == "1 2", "\(counted)")
+        let (reread, _) = try await OpenTimelineIO.load(from: written)
+        #expect(reread.composition == loaded.composition)
+        #expect(reread.videoComposition == loaded.videoComposition)
+        #expect(reread.audioMix == loaded.audioMix)
+    }
+
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func customTransitionsMapToTheCatalogueOrAreRefusedByName() async throws {
         let scratch = try ScratchDirectory("otio-wipe")
