@@ -73,9 +73,10 @@ enum ExportLoop {
 }
 
 extension ExportLoop {
-    /// `splice-bench many-exports`: `count` exports of the first `seconds` of `clip` (picture and sound), at most
-    /// `size` (aspect kept), x264 `ultrafast` + AAC — short jobs, the cost of one export's set-up and tear-down
-    /// dominating —, `concurrency` at a time, into `folder/1.mp4 …`; the resources after each of `points`.
+    /// `splice-bench many-exports`: `count` exports of the first `seconds` of `clip` (a 30 fps clip, picture and
+    /// sound), at most `size` (aspect kept), x264 `ultrafast` + AAC, index first — short jobs, the cost of one
+    /// export's set-up and tear-down dominating —, `concurrency` at a time, into `folder/1.mp4 …`; the resources
+    /// after each of `points`.
     /// - Returns: `exports=N concurrent=C frames=F after=20 rss-kib=… trimmed-kib=… fds=… threads=… after=200 …`.
     static func bench(clip: URL, folder: URL, count: Int, concurrency: Int, points: [Int], seconds: Int64,
                       size: Size) async throws -> String {
@@ -91,6 +92,7 @@ extension ExportLoop {
             let session = AssetExportSession(asset: composition, settings: settings)
             session.outputURL = output
             session.outputFileType = .mp4
+            session.shouldOptimizeForNetworkUse = true
             return session
         }
         let figures = samples.map {
