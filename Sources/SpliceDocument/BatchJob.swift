@@ -75,6 +75,28 @@ public struct BatchJob: Sendable, Hashable {
         return lines
     }
 
+    /// The jobs that write the same file as another job, by line number: each maps to the other lines writing that
+    /// file. Outputs are compared after resolving `.`, `..` and symbolic links in their folders (`out/a.mp4`,
+    /// `./out/../out/a.mp4` and a link to `out` are one file), so two jobs can never race for one output nor the
+    /// second be skipped as "already done" on a rerun. Lines that are not jobs are left out.
+    /// - Parameter lines: the lines of one batch file (``parse(_:batchFile:)``).
+    /// - Returns: line number → the other line numbers with the same output, ascending; empty when every output is
+    ///   distinct.
+    public static func sharedOutputs(in lines: [Line]) -> [Int: [Int]] {
+        var byOutput: [String: [Int]] = [:]
+        for line in lines {
+            guard case .success(let job) = line.job else { continue }
+            let output = job.output.standardizedFileURL
+            let folder = output.deletingLastPathComponent().resolvingSymlinksInPath()
+            byOutput[folder.appendingPathComponent(output.lastPathComponent).path, default: []].append(line.number)
+        }
+        var shared: [Int: [Int]] = [:]
+        for numbers in byOutput.values where numbers.count > 1 {
+            for number in numbers { shared[number] = numbers.filter { $0 != number } }
+        }
+        return shared
+    }
+
     private static func parse(line: String, folder: URL) -> Result<BatchJob, BatchLineError> {
         func fail(_ message: String, path: DocumentPath = DocumentPath(), at position: JSONPosition? = nil) -> Result<BatchJob, BatchLineError> {
             .failure(BatchLineError(problem: DocumentProblem(path: path, message: message, line: position?.line, column: position?.column)))

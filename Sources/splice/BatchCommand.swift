@@ -3,7 +3,8 @@ import Splice
 import SpliceFFmpeg
 
 /// `splice batch JOBS.jsonl [--jobs N]`: one export per line of a JSON Lines file, N at a time in this process,
-/// one JSON result line per job on standard output (in the order jobs end). A failing job never stops the others;
+/// one JSON result line per job on standard output (in the order jobs end). Jobs that write the same output are
+/// refused before any job runs (each result names the other lines). A failing job never stops the others;
 /// a job whose output already exists and reads as media is skipped, so a rerun after a crash finishes the rest;
 /// SIGINT/SIGTERM cancel every running export (each removes its temporary file) and start no more.
 enum BatchCommand {
@@ -81,8 +82,18 @@ enum BatchCommand {
             counts[result.status, default: 0] += 1
             Console.out((try? JSONText.compact(result)) ?? "{\"line\":\(result.line),\"status\":\"\(result.status)\"}")
         }
+        // Jobs that share an output are refused before any job runs: which one would win is a race, and a rerun
+        // would skip the loser as done.
+        let shared = BatchJob.sharedOutputs(in: lines)
+        for line in lines {
+            guard let others = shared[line.number], case .success(let job) = line.job else { continue }
+            let names = others.count == 1 ? "line \(others[0])" : "lines " + others.map(String.init).joined(separator: ", ")
+            report(Result(line: line.number, status: "failed", document: job.document.path, output: job.output.path,
+                          error: "line \(line.number) writes the same output as \(names) (\(job.output.standardizedFileURL.path)): give every job its own output",
+                          place: "\(path):\(line.number)"))
+        }
         await withTaskGroup(of: Result.self) { group in
-            var pending = lines.makeIterator()
+            var pending = lines.filter { shared[$0.number] == nil }.makeIterator()
             var active = 0
             func startNext() -> Bool {
                 guard !running.isCancelled, let line = pending.next() else { return false }

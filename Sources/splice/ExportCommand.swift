@@ -50,6 +50,11 @@ enum ExportCommand {
         }
         loudness = loudness ?? loaded.export.loudness
         let outputURL = URL(fileURLWithPath: output)
+        if loaded.export.fileType == nil, FileType(pathExtension: outputURL.pathExtension) == nil {
+            // The name's extension picks the container: one Splice does not write is a value outside -o's choices.
+            throw Usage.fail("-o \(output): the extension picks the file type: .mp4, .m4v, .mov, .m4a, .mkv or .webm "
+                             + "(or set export.fileType in the document)", command: .export)
+        }
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         if arguments.has("smart") { session.smartRendering = true }
         if let segments { session.concurrentSegments = segments }

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceFFmpeg
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,16 +27,7 @@ enum OutputLocation {
     /// - Throws: ``CommandExit`` with ``ExitStatus/invalidInput``.
     static func check(_ path: String, existing: Existing) throws(CommandExit) {
         let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Console.error("splice: cannot write \(path): the folder \(folder.path) does not exist")
-            throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) does not exist")
-        }
-        guard access(folder.path, W_OK) == 0 else {
-            Console.error("splice: cannot write \(path): the folder \(folder.path) is not writable")
-            throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) is not writable")
-        }
+        try checkFolder(url.deletingLastPathComponent(), for: path)
         guard FileManager.default.fileExists(atPath: url.path) else { return }
         switch existing {
         case .replace:
@@ -46,6 +38,27 @@ enum OutputLocation {
         case .refuseAlways:
             Console.error("splice: \(path) already exists (a recording never replaces a file)")
             throw CommandExit(status: .invalidInput, detail: "\(path) already exists")
+        }
+    }
+
+    /// Refuses `folder` when it does not exist or a file cannot be made in it; prints `splice: cannot write PATH: the
+    /// folder /abs does not exist` (or `… is not writable (REASON)`).
+    ///
+    /// Writability is tried, not guessed from the permission bits (``WritableFolder``): a read-only file system or
+    /// a folder such as `/proc` is found here too, where `access(2)` says yes to root.
+    /// - Parameters:
+    ///   - folder: the folder the command writes into.
+    ///   - path: the output as typed, for the message.
+    /// - Throws: ``CommandExit`` with ``ExitStatus/invalidInput``.
+    static func checkFolder(_ folder: URL, for path: String) throws(CommandExit) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Console.error("splice: cannot write \(path): the folder \(folder.path) does not exist")
+            throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) does not exist")
+        }
+        if let code = WritableFolder.creationError(in: folder) {
+            Console.error("splice: cannot write \(path): the folder \(folder.path) is not writable (\(FailureReason.words(errno: code)))")
+            throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) is not writable")
         }
     }
 }

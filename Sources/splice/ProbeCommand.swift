@@ -29,6 +29,9 @@ enum ProbeCommand {
         if failed { throw CommandExit(status: .invalidInput) }
     }
 
+    /// The width of the media type column: the longest media type's name (`subtitle`), so none is cut.
+    static let mediaTypeColumn = MediaType.allCases.map(\.rawValue.count).max() ?? 8
+
     /// The asset as a readable block: a header line, then one line per track.
     static func describe(_ asset: Asset) -> String {
         let isStill = asset.tracks.contains { $0.video?.isStillImage ?? false }
@@ -36,7 +39,7 @@ enum ProbeCommand {
                      "  duration  \(isStill ? "still image (any duration)" : exact(asset.duration))"]
         lines.append("  tracks    \(asset.tracks.count)")
         for track in asset.tracks {
-            var parts = ["track \(track.trackID)", track.mediaType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0),
+            var parts = ["track \(track.trackID)", track.mediaType.rawValue.padding(toLength: mediaTypeColumn, withPad: " ", startingAt: 0),
                          track.codecName + (track.isDecodable ? "" : " (no decoder)")]
             if let video = track.video {
                 var size = "\(video.naturalSize.width)x\(video.naturalSize.height)"

@@ -37,6 +37,8 @@ enum StoryboardCommand {
             Console.error("splice: \(output) is not an existing folder")
             throw CommandExit(status: .invalidInput)
         }
+        // An unwritable folder is the caller's to fix (docs/cli.md: exit 1), found before any rendering.
+        try OutputLocation.checkFolder(URL(fileURLWithPath: output, isDirectory: true), for: output)
         let loaded = try await DocumentLoading.load(arguments.operands[0])
         var generator = StoryboardGenerator(asset: loaded.composition, settings: settings)
         generator.videoComposition = loaded.videoComposition
@@ -53,9 +55,16 @@ enum StoryboardCommand {
         } catch is CancellationError {
             throw CommandExit(status: .cancelled)
         } catch let error as StoryboardError {
-            Console.error("splice: cannot write the storyboard: \(error)")
-            if case .writeFailed = error { throw CommandExit(status: .renderFailed) }
-            throw CommandExit(status: .invalidInput)
+            switch error {
+            case .invalidSettings:  // out of the range the document sets (a width wider than the picture), or the name
+                throw Usage.fail("\(error)", command: .storyboard)
+            case .writeFailed:
+                Console.error("splice: cannot write the storyboard: \(error)")
+                throw CommandExit(status: .renderFailed)
+            default:
+                Console.error("splice: cannot write the storyboard: \(error)")
+                throw CommandExit(status: .invalidInput)
+            }
         } catch {
             Console.error("splice: cannot write the storyboard: \(error)")
             throw CommandExit(status: .renderFailed)

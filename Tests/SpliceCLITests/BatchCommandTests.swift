@@ -90,6 +90,99 @@ import Glibc
         #expect(rerun.stderr.contains("0 completed, 5 skipped, 5 failed"))
     }
 
+    /// ffprobe's video frame count and video stream duration (seconds) of `url`.
+    static func videoStream(of url: URL) async throws -> (frames: Int?, duration: Double?) {
+        let run = try await MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                      "stream=nb_frames,duration", "-of", "csv=p=0", url.path])
+        let fields = run.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        guard fields.count == 2 else { return (nil, nil) }
+        return (Int(fields[1]), Double(fields[0]))
+    }
+
+    @Test func jobsWritingOneOutputAreRefusedBeforeAnyRuns() async throws {
+        let scratch = try Self.folder()
+        defer { scratch.remove() }
+        try FileManager.default.createSymbolicLink(at: scratch.file("linked"), withDestinationURL: scratch.file("out"))
+        let jobs = [
+            #"{"document": "good.json", "output": "out/a.mp4"}"#,
+            #"{"document": "good.json", "output": "out/b.mp4"}"#,
+            #"{"document": "good.json", "output": "./out/../out/a.mp4"}"#,   // 3: line 1's file
+            #"{"document": "good.json", "output": "linked/a.mp4"}"#,         // 4: line 1's file through a link
+            #"{"document": "good.json", "output": "out/c.mp4"}"#,
+        ]
+        _ = try scratch.write("jobs.jsonl", jobs.joined(separator: "\n"))
+        let run = try await SpliceTool.run(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url, timeout: 300)
+        #expect(run.status == 1, "\(run.stderr)")
+        // The refusals come first: before any job ran.
+        let order = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["line"] as? Int
+        }
+        #expect(order.prefix(3).compactMap { $0 }.sorted() == [1, 3, 4], "\(run.stdout)")
+        let results = try Self.results(run.stdout)
+        for (line, others) in [(1, "lines 3, 4"), (3, "lines 1, 4"), (4, "lines 1, 3")] {
+            let error = try #require(results[line]?["error"] as? String)
+            #expect(error.hasPrefix("line \(line) writes the same output as \(others) (/"), "\(error)")
+            #expect(error.hasSuffix("/a.mp4): give every job its own output"), "\(error)")
+        }
+        #expect((results[4]?["place"] as? String)?.hasSuffix("jobs.jsonl:4") == true, "\(results[4] ?? [:])")
+        for line in [1, 3, 4] { #expect(results[line]?["status"] as? String == "failed", "line \(line)") }
+        for line in [2, 5] { #expect(results[line]?["status"] as? String == "completed", "line \(line): \(results[line] ?? [:])") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).sorted() == ["b.mp4", "c.mp4"])
+        #expect(run.stderr.contains("5 jobs: 2 completed, 0 skipped, 3 failed, 0 cancelled"))
+    }
+
+    /// The issue's check at scale: 50 jobs, 5 of them bad, killed with SIGKILL part-way and run again: 45 complete
+    /// outputs with the frame counts and durations of their documents, 5 typed errors at their lines, no partial
+    /// file at any time.
+    @Test func fiftyJobsWithFiveBadOnesSurviveAKillAndARerun() async throws {
+        let scratch = try Self.folder()
+        defer { scratch.remove() }
+        // Four cuts of the 30 fps clip at 160x90: 12, 18, 24 and 30 frames, from 0, 1, 2 and 3 s in.
+        let frames = [12, 18, 24, 30]
+        for (index, count) in frames.enumerated() {
+            _ = try scratch.write("cut\(index).json", #"{ "version": 1, "renderSize": [160, 90], "clips": [ { "source": "clipA.mp4", "start": "\#(index)s", "duration": "\#(count)f" } ], "export": \#(fastExport) }"#)
+        }
+        let bad = [7: #"{"document": "nope.json", "output": "out/7.mp4"}"#,              // no such document
+                   15: #"{"document": "missing-source.json", "output": "out/15.mp4"}"#,  // a source that does not exist
+                   23: #"{"document": "damaged.json", "output": "out/23.mp4"}"#,         // a damaged source
+                   31: #"{"document": "invalid.json", "output": "out/31.mp4"}"#,         // a document that does not parse
+                   44: #"{"document": "cut0.json", "output": "out/44.mp4", "speed": 2}"#]  // not a job: unknown field
+        let lines = (1...50).map { bad[$0] ?? #"{"document": "cut\#($0 % 4).json", "output": "out/\#($0).mp4"}"# }
+        let good = (1...50).filter { bad[$0] == nil }
+        _ = try scratch.write("jobs.jsonl", lines.joined(separator: "\n") + "\n")
+
+        let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
+        let killed = await started.send(SIGKILL) { $0.stdoutSoFar.components(separatedBy: "\"completed\"").count > 10 }
+        #expect(killed, "ten jobs never completed, or the batch ended before it was killed")
+        _ = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 60)
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path)
+        #expect(left.count >= 10 && left.count < good.count, "\(left.count) outputs when killed")
+        #expect(left.allSatisfy { !$0.hasPrefix(".") }, "a temporary file was left: \(left)")
+
+        let rerun = try await SpliceTool.run(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url, timeout: 300)
+        #expect(rerun.status == 1, "\(rerun.stderr)")
+        let results = try Self.results(rerun.stdout)
+        #expect(results.count == 50)
+        #expect(rerun.stderr.contains("50 jobs: \(good.count - left.count) completed, \(left.count) skipped, 5 failed, 0 cancelled"),
+                "\(rerun.stderr)")
+        for line in good {
+            let expected = left.contains("\(line).mp4") ? "skipped" : "completed"
+            #expect(results[line]?["status"] as? String == expected, "line \(line): \(results[line] ?? [:])")
+            let count = frames[line % 4]
+            let stream = try await Self.videoStream(of: scratch.file("out/\(line).mp4"))
+            #expect(stream.frames == count && stream.duration == Double(count) / 30, "out/\(line).mp4: \(stream)")
+        }
+        for line in bad.keys { #expect(results[line]?["status"] as? String == "failed", "line \(line): \(results[line] ?? [:])") }
+        #expect((results[7]?["error"] as? String)?.contains("no such file") == true, "\(results[7] ?? [:])")
+        #expect((results[15]?["error"] as? String)?.contains("gone.mp4") == true, "\(results[15] ?? [:])")
+        #expect((results[23]?["error"] as? String)?.contains("is corrupt or truncated") == true, "\(results[23] ?? [:])")
+        #expect((results[31]?["place"] as? String)?.contains("invalid.json:2:") == true, "\(results[31] ?? [:])")
+        #expect((results[44]?["error"] as? String)?.hasPrefix("unknown field 'speed'") == true, "\(results[44] ?? [:])")
+        #expect((results[44]?["place"] as? String)?.hasSuffix("jobs.jsonl:44:60 speed") == true, "\(results[44] ?? [:])")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).sorted()
+                == good.map { "\($0).mp4" }.sorted())
+    }
+
     /// A job's document may be an OpenTimelineIO timeline, as for every command that reads documents.
     @Test func aTimelineJobRendersLikeItsDocument() async throws {
         let scratch = try Self.folder()
@@ -110,9 +203,9 @@ import Glibc
         let count = 6
         _ = try scratch.write("jobs.jsonl", (1...count).map { #"{"document": "clipA.json", "output": "out/\#($0).mp4"}"# }.joined(separator: "\n"))
         let started = try SpliceTool.start(["batch", "jobs.jsonl", "--jobs", "2"], in: scratch.url)
-        // The batch catches SIGINT before it starts its first jobs; two 4 s exports at once take several seconds, so
-        // half a second after the handler is in place the first two are rendering and four wait.
-        let sent = await started.sendOnceCaught(SIGINT, after: 0.5)
+        // The batch catches SIGINT before it starts its first jobs; sent once an export is rendering (its worker
+        // thread is there), whatever the load on the machine: the first jobs are at work and at least four wait.
+        let sent = await started.send(SIGINT) { $0.catches(SIGINT) && $0.threads(named: "splice.export") > 0 }
         #expect(sent, "the batch never caught SIGINT, or ended before it was sent")
         let run = try await SpliceTool.finish(started, arguments: ["batch"], timeout: 60)
         #expect(run.status == 130, "\(run.stderr)")

@@ -109,6 +109,16 @@ enum SpliceTool {
             }
         }
 
+        /// How many of the process's threads are named `name` (`/proc/PID/task/TID/comm`): an export renders on a
+        /// thread named `splice.export`, so this says how many exports are at work right now.
+        func threads(named name: String) -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+            return tasks.filter {
+                (try? String(contentsOfFile: "/proc/\(process.pid)/task/\($0)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == name
+            }.count
+        }
+
         /// True once the process has a handler installed for `signal` (`SigCgt` in `/proc/PID/status`).
         func catches(_ signal: Int32) -> Bool {
             guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),

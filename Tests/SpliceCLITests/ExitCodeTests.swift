@@ -78,6 +78,67 @@ struct ExitCodeTests {
                 "no audio rendered, no part")
     }
 
+    /// A folder no file can be made in is the caller's to fix (exit 1), found before any rendering — also where
+    /// the permission bits say yes: `/proc` refuses new files even to root.
+    @Test(arguments: [
+        (["frame", "edit.json", "--at", "1s", "-o", "/proc/f.png"], "/proc/f.png"),
+        (["frame", "edit.json", "--at", "1s", "-o", "/proc/poster.jpg"], "/proc/poster.jpg"),
+        (["storyboard", "edit.json", "-o", "/proc", "--every", "1s"], "/proc"),
+        (["export", "edit.json", "-o", "/proc/out.mp4", "--progress", "none"], "/proc/out.mp4"),
+    ])
+    func anUnwritableOutputFolderIsInvalidInput(arguments: [String], output: String) async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        let run = try await SpliceTool.run(arguments, in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot write \(output): the \(arguments[0] == "export" ? "directory" : "folder") /proc is not writable ("),
+                "\(run.stderr)")
+    }
+
+    /// Values outside the range the document sets, or outside the option's choices, are usage errors (2).
+    @Test(arguments: [
+        (["storyboard", "edit.json", "-o", "out", "--width", "320"],
+         "splice storyboard: invalid storyboard settings: tileWidth 320 is wider than the 160-pixel picture\n"
+            + "Run 'splice storyboard --help' for usage.\n"),
+        (["storyboard", "edit.json", "-o", "out", "--name", "../x"],
+         "splice storyboard: invalid storyboard settings: the name '../x' is not a file name (no '/', not empty, '.' or '..'): "
+            + "the files go into the folder given\nRun 'splice storyboard --help' for usage.\n"),
+        (["storyboard", "edit.json", "-o", "out", "--name", ".."],
+         "splice storyboard: invalid storyboard settings: the name '..' is not a file name (no '/', not empty, '.' or '..'): "
+            + "the files go into the folder given\nRun 'splice storyboard --help' for usage.\n"),
+        (["export", "edit.json", "-o", "out/x.wav"],
+         "splice export: -o out/x.wav: the extension picks the file type: .mp4, .m4v, .mov, .m4a, .mkv or .webm "
+            + "(or set export.fileType in the document)\nRun 'splice export --help' for usage.\n"),
+    ])
+    func valuesOutsideTheirRangeAreUsageErrors(arguments: [String], message: String) async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        try FileManager.default.createDirectory(at: scratch.file("out"), withIntermediateDirectories: false)
+        let before = scratch.contents
+        let run = try await SpliceTool.run(arguments, in: scratch.url)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == message)
+        #expect(scratch.contents == before, "nothing written beside the output folder: \(scratch.contents)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).isEmpty)
+    }
+
+    /// `splice probe`'s media type column is as wide as the longest type: a subtitle track is `subtitle`, not cut.
+    @Test func probeNamesASubtitleTrackWhole() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("cues.srt", "1\n00:00:00,000 --> 00:00:01,000\nHello\n")
+        let made = try await MediaTool.run("ffmpeg", ["-v", "error", "-i", scratch.file("clipA.mp4").path, "-i", scratch.file("cues.srt").path,
+                                                      "-map", "0", "-map", "1", "-c", "copy", "-c:s", "mov_text",
+                                                      scratch.file("subtitled.mp4").path])
+        #expect(made.errors.isEmpty, "\(made.errors)")
+        let probe = try await SpliceTool.run(["probe", "subtitled.mp4"], in: scratch.url)
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let tracks = probe.stdout.split(separator: "\n").filter { $0.hasPrefix("  track ") }.map { $0.prefix(25) }
+        #expect(tracks == ["  track 1  video     h264", "  track 2  audio     aac ", "  track 3  subtitle  mov_"], "\(probe.stdout)")
+    }
+
     @Test func planChecksItsOutputFolder() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }

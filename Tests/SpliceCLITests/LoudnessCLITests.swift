@@ -1,6 +1,9 @@
 import Foundation
 import SpliceTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `splice probe --loudness` and `splice export --loudness` / `export.loudness`, read back by FFmpeg's `ebur128`.
 @Suite struct LoudnessCLITests {
@@ -61,5 +64,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.file("bad.mp4").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("loud.mp4").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("alone.mp4").path))
+    }
+
+    /// A loudness export killed with SIGKILL while it measures leaves its hidden work folder; the next loudness
+    /// export into the same folder removes it (nobody holds its lock), and itself leaves nothing.
+    @Test func aKilledLoudnessExportsWorkFolderIsRemovedByTheNextOne() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.file("out"), withIntermediateDirectories: false)
+        // 80 s of sound to measure: the work folder exists for a while before the final export starts.
+        let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
+        _ = try scratch.write("long.json", #"{ "version": 1, "clips": [ \#(clips) ], "export": \#(fastExport) }"#)
+        _ = try scratch.write("short.json", #"{ "version": 1, "clips": [ { "source": "clipA.mp4" } ], "export": \#(fastExport) }"#)
+        @Sendable func workFolders() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path)) ?? []).filter { $0.hasPrefix(".splice-loudness-") }
+        }
+        let started = try SpliceTool.start(["export", "long.json", "-o", "out/long.mp4", "--loudness", "-23", "--progress", "none"],
+                                           in: scratch.url)
+        let killed = await started.send(SIGKILL) { _ in !workFolders().isEmpty }
+        #expect(killed, "the export ended before its work folder appeared")
+        _ = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
+        let left = workFolders()
+        #expect(left.count == 1, "the killed export left \(left)")
+
+        let next = try await SpliceTool.run(["export", "short.json", "-o", "out/short.mp4", "--loudness", "-23", "--progress", "none"],
+                                            in: scratch.url, timeout: 300)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path) == ["short.mp4"])
+        let measured = try #require(try await Self.ebur128Integrated(of: scratch.file("out/short.mp4")))
+        #expect(abs(measured - -23) <= 0.5, "ebur128: \(measured) LUFS")
     }
 }

@@ -37,6 +37,9 @@ import Splice
 /// splice-bench ladder     --inputs DIR --out DIR --heights H,H,H   A1: clip A then clip B as an HLS ladder of three
 ///                                                                 H.264 renditions + AAC, 4 s segments
 /// splice-bench raw-frames [--size WxH] --frames N                R2's CLI feed: the same pictures, raw BGRA on stdout
+/// splice-bench many-exports --clip FILE --out-dir DIR [--count 200] [--concurrent 2] [--sample-after 20,200]
+///                         [--seconds 1] [--size 320x180]    M1: many short exports in this process, N at a time;
+///                                                                 RSS, open files and threads after the counts given
 /// splice-bench compare-rgba FILE FILE                              mean and max absolute byte difference
 /// ```
 /// `DIR` holds `clipA.mp4`, `clipB.mp4` (10 s, H.264 + AAC), `music.mp3` (20 s) and `watermark.png` (200×80).
@@ -45,7 +48,7 @@ struct SpliceBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|many-exports|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -103,6 +106,12 @@ struct SpliceBench {
                 // Standard output carries the pictures: nothing else may be printed there.
                 SampleLevel.rawFrames(size: options.size(Size(width: 1920, height: 1080)), frames: options.int("frames", 1))
                 return
+            case "many-exports":
+                summary = try await ExportLoop.bench(
+                    clip: options.path("clip"), folder: options.directory("out-dir"), count: options.int("count", 200),
+                    concurrency: options.int("concurrent", 2),
+                    points: options.list("sample-after").compactMap { Int($0) }.sorted(),
+                    seconds: Int64(options.int("seconds", 1)), size: options.size(Size(width: 320, height: 180)))
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
             default:

@@ -4,15 +4,20 @@ import Export
 import Foundation
 
 extension AssetExportSession {
+    /// The name start of the measuring pass's work folders beside the output (`.splice-loudness-UUID`).
+    package static let loudnessWorkFolderPrefix = ".splice-loudness"
+
     /// Exports with the audio mix normalised to `loudness`, in two passes: the session's mix is rendered once, audio
     /// only, through the export's own audio path (same composition, audio mix, time range, sample rate and channels)
-    /// into a lossless PCM file in a hidden folder beside ``AssetExportSession/outputURL``, and measured with
-    /// ``LoudnessMeter``; then the session exports as ``AssetExportSession/export()`` does with its
+    /// into a lossless PCM file in a hidden folder beside ``AssetExportSession/outputURL`` (`.splice-loudness-UUID`),
+    /// and measured with ``LoudnessMeter``; then the session exports as ``AssetExportSession/export()`` does with its
     /// ``AssetExportSession/audioMix`` scaled by one linear gain (``MutableAudioMix/scaled(by:for:)``), so the
     /// output's integrated loudness is the target and its dynamics are the mix's own — unless the gain would lift the
     /// true peak over the ceiling and ``LoudnessNormalization/usesTruePeakLimiter`` is set: then, and only then, the
     /// export's true-peak limiter holds the peaks ``LoudnessNormalization/limiterHeadroom`` dB under the ceiling. The
-    /// measuring folder is removed whatever happens.
+    /// measuring folder is removed whatever happens; if the process is killed before it can remove it, the next
+    /// loudness export into the same folder does: the folder is locked (`flock(2)`) while its process lives, and
+    /// folders nobody holds are removed.
     ///
     /// The session's ``AssetExportSession/audioMix`` is left set to the scaled mix.
     ///
@@ -33,12 +38,12 @@ extension AssetExportSession {
         }
         try await validate()  // the final export's own checks (output location, settings, models) before rendering
 
-        // Beside the output (the caller chose that file system for a file of this length), hidden.
+        // Beside the output (the caller chose that file system for a file of this length), hidden; locked while
+        // this process lives, so the next loudness export into that folder removes it if this one is killed.
         let place = outputURL?.deletingLastPathComponent() ?? FileManager.default.temporaryDirectory
-        let folder = place.appendingPathComponent(".splice-loudness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let mixFile = folder.appendingPathComponent("mix.mkv")
+        let folder = try WorkFolder(in: place, prefix: Self.loudnessWorkFolderPrefix)
+        defer { folder.remove() }
+        let mixFile = folder.url.appendingPathComponent("mix.mkv")
         let measuring = AssetExportSession(
             asset: asset,
             settings: ExportSettings(video: nil, audio: AudioSettings(codec: .pcm, sampleRate: audio.sampleRate, channelCount: audio.channelCount)))

@@ -56,11 +56,15 @@ public struct StoryboardGenerator: Sendable {
     ///
     /// - Parameters:
     ///   - directory: an existing folder.
-    ///   - name: the files' base name; `storyboard` by default.
+    ///   - name: the files' base name; `storyboard` by default. A file name, not a path: no `/`, not empty, `.` or
+    ///     `..` (the files stay inside `directory`).
     /// - Returns: the files and every tile's time and place.
-    /// - Throws: ``StoryboardError`` (invalid settings, no video, an existing file, a write failure) before or while
-    ///   writing; the ``Export/ExportError`` of the image generator; `CancellationError`.
+    /// - Throws: ``StoryboardError`` (invalid settings or name, no video, an existing file, a write failure) before or
+    ///   while writing; the ``Export/ExportError`` of the image generator; `CancellationError`.
     public func write(to directory: URL, name: String = "storyboard") async throws -> Storyboard {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            throw StoryboardError.invalidSettings("the name '\(name)' is not a file name (no '/', not empty, '.' or '..'): the files go into the folder given")
+        }
         let ranges = try tileTimeRanges()
         let perSheet = settings.columns * settings.rows
         let sheetCount = (ranges.count + perSheet - 1) / perSheet

@@ -115,8 +115,8 @@ struct ExportPlanner {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) does not exist")
         }
-        guard access(directory.path, W_OK) == 0 else {
-            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable")
+        if let code = WritableFolder.creationError(in: directory) {
+            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(FailureReason.words(errno: code)))")
         }
         if FileManager.default.fileExists(atPath: url.path) && !request.overwritesExistingFile {
             throw ExportError.outputFileExists(url)
