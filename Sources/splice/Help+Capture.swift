@@ -66,4 +66,30 @@ extension Help {
 
         \(exitCodes)
         """
+
+    static let scan = """
+        Usage: splice scan MOVIE [--types T,…] [--rect X,Y,W,H] [--every T]
+               splice scan DOC.json …
+
+        Finds machine-readable codes in the pictures of a movie (its first video track, as shown: a portrait
+        phone clip upright) or of a document's rendered frames, with the detector of the capture metadata output
+        (libzbar), and prints one JSON line per code found, in time order:
+          {"time":1.5,"type":"qr","value":"text","corners":[[x,y],[x,y],[x,y],[x,y]]}
+        time is the picture's presentation time in seconds; corners are normalised to the picture (0…1, origin
+        top left, y down): a QR code's four corners in its own order (top left, bottom left, bottom right, top
+        right as printed), a bar code's the rectangle its scan lines spanned, clockwise from the top left. A
+        summary (codes found, pictures scanned) goes to stderr.
+
+        Options:
+          --types T,…       qr, ean13, ean8, upce, code39, code93, code128, interleaved2of5 (default: all of
+                            them); pdf417 is refused: the linked libzbar does not decode it
+          --rect X,Y,W,H    search only this part of each picture, normalised (default 0,0,1,1)
+          --every T         scan at most one picture per T (500ms, 1s); default every picture
+
+        Examples:
+          splice scan shelf.mp4 --types ean13,code128
+          splice scan clip.mov --rect 0.25,0.25,0.5,0.5 --every 200ms
+
+        \(exitCodes)
+        """
 }
