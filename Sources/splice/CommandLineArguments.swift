@@ -78,7 +78,8 @@ struct CommandLineArguments: Equatable {
         case .devices:
             return [Option(name: "json", short: nil, takesValue: false), Option(name: "watch", short: nil, takesValue: false)]
         case .record:
-            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every", "volume"]
+            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every", "volume",
+                          "stream"]
                 .map { Option(name: $0, short: nil, takesValue: true) }
                 + [Option(name: "preset", short: nil, takesValue: true,
                           allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"]),

@@ -18,9 +18,10 @@ extension Help {
         """
 
     static let record = """
-        Usage: splice record -o OUT.mp4 [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size BYTES]
-                             [--fragment-interval T] [--min-free-space BYTES] [--still-every T [--still-format F]]
-                             [--orientation O] [--mirrored] [--volume G]
+        Usage: splice record -o OUT.mp4 [--stream URL] [--video ID] [--audio ID] [--preset P] [--max-duration T]
+                             [--max-size BYTES] [--fragment-interval T] [--min-free-space BYTES]
+                             [--still-every T [--still-format F]] [--orientation O] [--mirrored] [--volume G]
+               splice record --stream URL [--video ID] [--audio ID] [--max-duration T] …
 
         Records from capture devices into OUT (.mp4 or .mov; an existing file is never overwritten). While
         recording, the file is a fragmented movie flushed at every fragment (the first after 1 s, then every
@@ -28,7 +29,12 @@ extension Help {
         (`splice repair` cuts a torn one). A clean end — a limit, or Ctrl-C — finishes it as a regular movie.
 
         Options:
-          -o, --output FILE         the movie to write (required)
+          -o, --output FILE         the movie to write (required unless --stream is given)
+          --stream URL              also (or only) send the picture and sound live: rtmp://host/app/key (FLV),
+                                    srt://host:port (MPEG-TS), or a live HLS playlist DIR/NAME.m3u8 (fMP4
+                                    segments, the folder must exist); H.264 at 2.5 Mb/s constant bit rate, AAC
+                                    128 kb/s, a key frame every 2 s. A dropped connection is retried with backoff
+                                    (printed) without touching the movie; exit 3 when the stream failed
           --video ID                a video device's ID or name from `splice devices` (default: the first camera,
                                     else a screen, else the virtual camera)
           --audio ID                a sound device's ID or name (default: none unless --video is virtual, then
@@ -53,6 +59,7 @@ extension Help {
         Examples:
           splice record --video virtual:camera-markers --audio virtual:microphone-markers --max-duration 5s -o t.mp4
           splice record --video x11:99.0 --audio pulse:vsink.monitor -o screen.mov
+          splice record --video virtual:camera-markers -o take.mp4 --stream rtmp://127.0.0.1:1935/live/key
 
         \(exitCodes)
         """

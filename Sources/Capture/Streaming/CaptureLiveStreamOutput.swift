@@ -121,7 +121,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     /// - Throws: ``CaptureLiveStreamError/unsupportedDestination(_:)`` for a scheme or file this output cannot
     ///   stream to; ``CaptureLiveStreamError/notReady(_:)`` while streaming already or before the session runs.
     public func startStreaming(to url: URL) throws(CaptureLiveStreamError) -> AsyncStream<Event> {
-        guard LiveStreamDestination(url) != nil else { throw .unsupportedDestination(Self.name(of: url)) }
+        try Self.checkDestination(url)
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let accepted = state.withLock { state -> Bool in
             guard !state.isStreaming, state.pendingStart == nil, !state.connections.isEmpty else { return false }
@@ -131,6 +131,14 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         }
         guard accepted else { throw .notReady(Self.name(of: url)) }
         return stream
+    }
+
+    /// Checks that this output can stream to `url` (an `rtmp`, `rtmps` or `srt` URL, or a file URL ending in
+    /// `.m3u8`), without a session: what ``startStreaming(to:)`` checks first, for refusing a destination before
+    /// any device is opened.
+    /// - Throws: ``CaptureLiveStreamError/unsupportedDestination(_:)`` naming the URL.
+    public static func checkDestination(_ url: URL) throws(CaptureLiveStreamError) {
+        guard LiveStreamDestination(url) != nil else { throw .unsupportedDestination(name(of: url)) }
     }
 
     /// Ends the stream at the next frame: the muxer's trailer is written and the connection closed; the events end
