@@ -39,6 +39,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         var audioBitRate = 128_000
         var keyFrameInterval = MediaTime(seconds: 2)
         var connectionTimeout = MediaTime(seconds: 5)
+        var writeTimeout = MediaTime(seconds: 5)
         var segmentDuration = MediaTime(seconds: 2)
         var playlistLength = 5
         var maximumReconnectAttempts = 5
@@ -91,6 +92,16 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     public var connectionTimeout: MediaTime {
         get { state.withLock { $0.settings.connectionTimeout } }
         set { state.withLock { $0.settings.connectionTimeout = newValue } }
+    }
+
+    /// How long one write to the server may wait (default 5 s, at least 0.1 s): a server that stops reading without
+    /// closing the connection fills the socket's buffers, then the write waits; past this time it is interrupted
+    /// (FFmpeg's interrupt callback) and the connection counts as broken — ``Event/reconnecting(_:attempt:)``
+    /// follows, as for a dropped one. It bounds how long the session's thread, and a recording beside the stream,
+    /// can be held by a stalled server.
+    public var writeTimeout: MediaTime {
+        get { state.withLock { $0.settings.writeTimeout } }
+        set { state.withLock { $0.settings.writeTimeout = newValue } }
     }
 
     /// Live HLS: the target length of a segment (default 2 s; FFmpeg's `hls_time`, cut at the next key frame).
