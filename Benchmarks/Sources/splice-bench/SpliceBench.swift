@@ -45,7 +45,7 @@ struct SpliceBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|scan|record|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -103,6 +103,11 @@ struct SpliceBench {
                 // Standard output carries the pictures: nothing else may be printed there.
                 SampleLevel.rawFrames(size: options.size(Size(width: 1920, height: 1080)), frames: options.int("frames", 1))
                 return
+            case "scan":
+                summary = try await CodeScanningBench.scan(source: options.path("source"), every: options.optionalSeconds("every"))
+            case "record":
+                summary = try await CodeScanningBench.record(image: options.path("image"), seconds: options.int("seconds", 10),
+                                                             to: options.path("out"), scanning: options.flag("scan"))
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
             default:
@@ -191,7 +196,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one", "copies", "reuse-picture"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one", "copies", "reuse-picture", "scan"]
     private(set) var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []
