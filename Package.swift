@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TimelineInterchange", targets: ["TimelineInterchange"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AssetIO", targets: ["AssetIO"]),
+        .library(name: "CodeScanning", targets: ["CodeScanning"]),
         .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "SpliceTesting", targets: ["SpliceTesting"]),
         .executable(name: "splice", targets: ["splice"]),
@@ -45,13 +46,15 @@ let package = Package(
         .target(name: "Capture", dependencies: ["CMedia", "CZBar", "SpliceFFmpeg", "Composition"]),
         // The sample level (AVAssetReader / AVAssetWriter) over the FFmpeg owners and Export's settings and output rule.
         .target(name: "AssetIO", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export"]),
+        // Capture's code detector (libzbar) over files and compositions, read through AssetIO.
+        .target(name: "CodeScanning", dependencies: ["Capture", "AssetIO", "Composition", "VideoComposition", "Export"]),
         // What a delivery service ships beside the export: loudness (EBU R128) and storyboards, over Export.
         .target(name: "Delivery", dependencies: ["CMedia", "SpliceFFmpeg", "Composition", "VideoComposition", "AudioMix", "Export", "AssetIO"]),
         // The JSON document format (and the package's only JSON code), over Export's public API.
         .target(name: "SpliceDocument", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "Delivery"]),
         // OpenTimelineIO (.otio) timelines read into documents and written from them, over SpliceDocument's JSON parser.
         .target(name: "TimelineInterchange", dependencies: ["Composition", "VideoComposition", "AudioMix", "Export", "SpliceDocument"]),
-        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "TimelineInterchange", "Capture", "AssetIO", "Delivery"]),
+        .target(name: "Splice", dependencies: ["Composition", "VideoComposition", "AudioMix", "SpliceFFmpeg", "Export", "SpliceDocument", "TimelineInterchange", "Capture", "AssetIO", "CodeScanning", "Delivery"]),
         // Golden frames, synthetic media and digests for test suites, over the engine it tests (not the umbrella).
         .target(name: "SpliceTesting", dependencies: ["Composition", "VideoComposition", "Export", "SpliceFFmpeg", "CMedia"]),
         .executableTarget(name: "splice", dependencies: ["Splice"]),

@@ -2,6 +2,7 @@
 @_exported import AssetIO
 @_exported import AudioMix
 @_exported import Capture
+@_exported import CodeScanning
 @_exported import Composition
 @_exported import Delivery
 @_exported import Export

@@ -7,7 +7,7 @@ struct CommandLineArguments: Equatable {
     /// The commands.
     enum Command: String, CaseIterable {
         case export, probe, frame, graph, validate, expand, devices, record, repair, help
-        case plan, renderSegment = "render-segment", join, submit, convert, batch, storyboard
+        case plan, renderSegment = "render-segment", join, submit, convert, batch, storyboard, scan
     }
 
     /// What was asked for.
@@ -78,7 +78,8 @@ struct CommandLineArguments: Equatable {
         case .devices:
             return [Option(name: "json", short: nil, takesValue: false), Option(name: "watch", short: nil, takesValue: false)]
         case .record:
-            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every", "volume"]
+            return [output] + ["video", "audio", "max-duration", "max-size", "fragment-interval", "min-free-space", "still-every", "volume",
+                          "stream"]
                 .map { Option(name: $0, short: nil, takesValue: true) }
                 + [Option(name: "preset", short: nil, takesValue: true,
                           allowedValues: ["high", "medium", "low", "photo", "1920x1080", "1280x720", "640x480"]),
@@ -88,6 +89,8 @@ struct CommandLineArguments: Equatable {
                    Option(name: "mirrored", short: nil, takesValue: false)]
         case .graph, .expand:
             return [dropEffects]
+        case .scan:
+            return [dropEffects] + ["types", "rect", "every"].map { Option(name: $0, short: nil, takesValue: true) }
         case .repair, .help:
             return []
         case .plan:
@@ -110,7 +113,7 @@ struct CommandLineArguments: Equatable {
     /// How many operands each command takes: (minimum, maximum; nil for any number).
     static func operandCount(of command: Command) -> (Int, Int?) {
         switch command {
-        case .export, .frame, .graph, .validate, .expand, .repair, .convert, .storyboard: return (1, 1)
+        case .export, .frame, .graph, .validate, .expand, .repair, .convert, .storyboard, .scan: return (1, 1)
         case .devices, .record: return (0, 0)
         case .plan, .renderSegment, .join, .submit, .batch: return (1, 1)
         case .probe: return (1, nil)
@@ -125,6 +128,7 @@ struct CommandLineArguments: Equatable {
         case .convert: return "a document or timeline to convert (DOC.json or EDIT.otio)"
         case .renderSegment, .join, .submit: return "a plan (PLAN.json)"
         case .repair: return "a movie (MOVIE)"
+        case .scan: return "a movie or a document (MOVIE or DOC.json)"
         case .batch: return "a batch file (JOBS.jsonl)"
         case .probe: return "at least one file"
         case .devices, .record, .help: return "no operand"

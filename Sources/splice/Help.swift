@@ -31,6 +31,7 @@ enum Help {
           devices                      list capture devices (cameras, audio sources, screens, virtual devices)
           record -o OUT.mp4            record from capture devices into a crash-safe movie
           repair MOVIE.mp4             cut the torn last fragment off a recording a crash left behind
+          scan MOVIE                   print the QR and bar codes in a movie's pictures as JSON lines
           plan DOC.json --segments N -o PLAN.json       split an export into segments (docs/cli.md)
           render-segment PLAN.json --index I           render one segment (any machine, any order)
           join PLAN.json -o OUT.mp4                    check the parts and join them with the audio
@@ -71,6 +72,7 @@ enum Help {
         case .convert: return convert
         case .batch: return batch
         case .storyboard: return storyboard
+        case .scan: return scan
         }
     }
 

@@ -1,26 +1,32 @@
 import Foundation
 import Splice
 
-/// `splice record -o OUT [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size B]
+/// `splice record -o OUT [--stream URL] [--video ID] [--audio ID] [--preset P] [--max-duration T] [--max-size B]
 /// [--still-every T [--still-format jpeg|png]] [--orientation O] [--mirrored] …`.
 enum RecordCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
-        guard let path = arguments.value("output") else {
-            Usage.report(CommandLineArguments.UsageError(message: "record needs -o OUT.mp4", command: .record))
+        let streamURL = try streamDestination(arguments)
+        let path = arguments.value("output")
+        guard path != nil || streamURL != nil else {
+            Usage.report(CommandLineArguments.UsageError(message: "record needs -o OUT.mp4, --stream URL or both", command: .record))
             throw CommandExit(status: .usage)
         }
-        guard ["mp4", "mov"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) else {
+        if let path, !["mp4", "mov"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) {
             throw Usage.fail("the movie is .mp4 or .mov: give a file name ending in one of them, not '\(path)'", command: .record)
         }
         // Every value, then the output location, before any device is opened (a recording never replaces a file).
         let output = CaptureMovieFileOutput()
-        if let text = arguments.value("max-duration") { output.maxRecordedDuration = try time(text, option: "max-duration") }
+        let maxDuration = try arguments.value("max-duration").map { text throws(CommandExit) in try time(text, option: "max-duration") }
+        if let maxDuration { output.maxRecordedDuration = maxDuration }
         if let text = arguments.value("fragment-interval") { output.movieFragmentInterval = try time(text, option: "fragment-interval") }
         if let text = arguments.value("max-size") { output.maxRecordedFileSize = try bytes(text, option: "max-size") }
         if let text = arguments.value("min-free-space") { output.minFreeDiskSpaceLimit = try bytes(text, option: "min-free-space") }
         let stills = try StillOptions(arguments)
+        guard stills == nil || path != nil else {
+            throw Usage.fail("--still-every writes beside the movie: give -o OUT.mp4 too", command: .record)
+        }
         let gain = try volume(arguments)
-        try OutputLocation.check(path, existing: .refuseAlways)
+        if let path { try OutputLocation.check(path, existing: .refuseAlways) }
         let devices = try resolveDevices(arguments)
         let session = CaptureSession()
         for device in devices {
@@ -35,55 +41,78 @@ enum RecordCommand {
                 throw CommandExit(status: .invalidInput)
             }
         }
-        session.addOutput(output)
+        if path != nil { session.addOutput(output) }
+        // The live-stream output's defaults: 2.5 Mb/s H.264 at constant bit rate, 128 kb/s AAC, a key frame every 2 s.
+        let live = streamURL.map { _ in CaptureLiveStreamOutput() }
+        if let live { session.addOutput(live) }
         let photoOutput = stills.map { _ in CapturePhotoOutput() }
         if let photoOutput { session.addOutput(photoOutput) }
 
-        let url = URL(fileURLWithPath: path)
         let events = session.events
         session.startRunning()
         orient(session, arguments)
         if let gain { setVolume(gain, in: session) }
-        let recording = output.startRecording(to: url)
+        let recording = path.map { output.startRecording(to: URL(fileURLWithPath: $0)) }
+        let streaming = await startStreaming(live, to: streamURL)
         var stillTask: Task<Int, Never>?
-        if let stills, let photoOutput { stillTask = takeStills(stills, output: photoOutput, beside: url) }
-        let signals = SignalCancellation { output.stopRecording() }
+        if let stills, let photoOutput, let path { stillTask = takeStills(stills, output: photoOutput, beside: URL(fileURLWithPath: path)) }
+        let signals = SignalCancellation {
+            output.stopRecording()
+            live?.stopStreaming()
+        }
         defer { signals.restore() }
         let progress = Task {
             while !Task.isCancelled {
                 try await Task.sleep(nanoseconds: 1_000_000_000)
+                guard recording != nil else { continue }
                 let meter = levels(output).map { "  \($0)" } ?? ""
                 Console.error("recording \(Console.clock(output.recordedDuration.seconds))  \(Console.bytes(output.recordedFileSize))\(meter)")
             }
         }
         var result: CaptureRecordingResult?
-        for await event in recording {
-            switch event {
-            case .started(let url): Console.error("splice: recording to \(url.path) (Ctrl-C stops and finishes the file)")
-            case .paused: Console.error("splice: paused")
-            case .resumed: Console.error("splice: resumed")
-            case .finished(let finished): result = finished
+        if let recording {
+            for await event in recording {
+                switch event {
+                case .started(let url): Console.error("splice: recording to \(url.path) (Ctrl-C stops and finishes the file)")
+                case .paused: Console.error("splice: paused")
+                case .resumed: Console.error("splice: resumed")
+                case .finished(let finished): result = finished
+                }
             }
+            live?.stopStreaming()
+        } else if let live, let maxDuration {
+            // Streaming alone: --max-duration ends the stream after that long.
+            let stop = Task {
+                try await Task.sleep(nanoseconds: UInt64(maxDuration.seconds * 1_000_000_000))
+                live.stopStreaming()
+            }
+            _ = await streaming?.result
+            stop.cancel()
         }
         progress.cancel()
+        let streamed = await streaming?.value ?? true
         if let stillTask {
             stillTask.cancel()
             let count = await stillTask.value
             Console.error("splice: \(count) still\(count == 1 ? "" : "s") written")
         }
-        if let meter = levels(output) { Console.error("levels at the end: \(meter)") }
+        if recording != nil, let meter = levels(output) { Console.error("levels at the end: \(meter)") }
         session.stopRunning()
         for await event in events {
             if case .runtimeError(let error) = event { Console.error("splice: \(error)") }
             if case .stopped = event { break }
         }
-        guard let result else { throw CommandExit(status: .renderFailed) }
-        let reason = result.error.map { " (\($0))" } ?? ""
-        Console.out("\(result.url.path): \(Console.number(result.recordedDuration.seconds)) s, \(result.fileSize) bytes\(reason)")
-        if !result.recordingSuccessfullyFinished {
-            if case .fileAlreadyExists? = result.error { throw CommandExit(status: .invalidInput) }
+        if let result {
+            let reason = result.error.map { " (\($0))" } ?? ""
+            Console.out("\(result.url.path): \(Console.number(result.recordedDuration.seconds)) s, \(result.fileSize) bytes\(reason)")
+            if !result.recordingSuccessfullyFinished {
+                if case .fileAlreadyExists? = result.error { throw CommandExit(status: .invalidInput) }
+                throw CommandExit(status: .renderFailed)
+            }
+        } else if recording != nil {
             throw CommandExit(status: .renderFailed)
         }
+        if !streamed { throw CommandExit(status: .renderFailed) }
     }
 
     /// The audio connection's levels per channel, as `average -9.03 -9.03 dBFS, peak hold -6.02 -6.02 dBFS`

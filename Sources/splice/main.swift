@@ -32,6 +32,7 @@ do {
             case .convert: try await ConvertCommand.run(arguments)
             case .batch: try await BatchCommand.run(arguments)
             case .storyboard: try await StoryboardCommand.run(arguments)
+            case .scan: try await ScanCommand.run(arguments)
             case .help: Console.out(Help.general)
             }
             status = .success

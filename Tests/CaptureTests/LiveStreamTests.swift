@@ -13,35 +13,11 @@ import Glibc
 /// `ffmpeg`/`ffprobe` CLI reads every stream back.
 @Suite("Capture live streaming", .serialized)
 struct LiveStreamTests {
-    /// A TCP port nothing listens on now (the kernel's pick for port 0, released again).
-    static func freePort() -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                _ = bind(socket, pointer, length)
-                return getsockname(socket, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A TCP port nothing listens on now.
+    static func freePort() -> Int { LoopbackPort.free() }
 
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    static func listening(on port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
+    static func listening(on port: Int) -> Bool { LoopbackPort.isListening(port) }
 
     /// True when the `ffmpeg` and `ffprobe` CLI that read the streams back are on PATH; otherwise the one skip line.
     static func readersAvailable(_ suite: String) -> Bool {

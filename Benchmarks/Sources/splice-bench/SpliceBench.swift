@@ -48,7 +48,7 @@ struct SpliceBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|many-exports|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|many-exports|scan|record|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -112,6 +112,11 @@ struct SpliceBench {
                     concurrency: options.int("concurrent", 2),
                     points: options.list("sample-after").compactMap { Int($0) }.sorted(),
                     seconds: Int64(options.int("seconds", 1)), size: options.size(Size(width: 320, height: 180)))
+            case "scan":
+                summary = try await CodeScanningBench.scan(source: options.path("source"), every: options.optionalSeconds("every"))
+            case "record":
+                summary = try await CodeScanningBench.record(image: options.path("image"), seconds: options.int("seconds", 10),
+                                                             to: options.path("out"), scanning: options.flag("scan"))
             case "compare-rgba":
                 summary = try compareRGBA(options.positional)
             default:
@@ -200,7 +205,7 @@ struct SpliceBench {
 /// `--name value` options, `--flag` switches (``flags``) and positional arguments.
 struct Options {
     /// The options that take no value.
-    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one", "copies", "reuse-picture"]
+    static let flags: Set<String> = ["hdr", "custom-compositor", "full", "effect-ramp", "graph-per-frame", "one-by-one", "copies", "reuse-picture", "scan"]
     private(set) var values: [String: String] = [:]
     private var setFlags: Set<String> = []
     private(set) var positional: [String] = []

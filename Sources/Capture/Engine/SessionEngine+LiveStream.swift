@@ -20,15 +20,42 @@ final class LiveStream {
     var sentBefore: Int64 = 0
     /// The reconnection under way: the attempt (from 1), when to make it, and the last reason.
     var retry: (attempt: Int, at: Date, reason: String)?
+    /// The write watchdog: when the write under way started (uptime, ns; nil between writes), the current
+    /// connection's interrupt flag, and whether the watchdog interrupted it.
+    private let watch = Locked<(writeStart: UInt64?, connection: CancellationFlag?, timedOut: Bool)>((nil, nil, false))
+    private let watchdog: DispatchSourceTimer
+    /// Seconds one write may wait before the connection is interrupted.
+    let writeTimeout: Double
 
-    init(output: CaptureLiveStreamOutput, url: URL, settings: MovieWriterSettings, timeout: Double, maximumAttempts: Int,
-         continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation) {
+    init(output: CaptureLiveStreamOutput, url: URL, settings: MovieWriterSettings, timeout: Double, writeTimeout: Double,
+         maximumAttempts: Int, continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation) {
         self.output = output
         self.url = url
         self.settings = settings
         self.timeout = timeout
+        self.writeTimeout = writeTimeout
         self.maximumAttempts = maximumAttempts
         self.continuation = continuation
+        // Checked 10 times a second: a write waiting longer than the timeout has its connection interrupted.
+        watchdog = DispatchSource.makeTimerSource(queue: .global())
+        let (watch, limit) = (watch, UInt64(writeTimeout * 1e9))
+        watchdog.setEventHandler {
+            let now = DispatchTime.now().uptimeNanoseconds
+            watch.withLock { state in
+                guard let start = state.writeStart, now > start + limit, !state.timedOut else { return }
+                state.timedOut = true
+                state.connection?.cancel()
+            }
+        }
+        watchdog.schedule(deadline: .now() + 0.1, repeating: 0.1)
+        watchdog.resume()
+    }
+
+    deinit { watchdog.cancel() }
+
+    /// The write of a connection the watchdog interrupted.
+    struct WriteTimedOut: Error {
+        var seconds: Double
     }
 
     var name: String { CaptureLiveStreamOutput.name(of: url) }
@@ -39,17 +66,36 @@ final class LiveStream {
     /// Hands a picture or sound to the stream; a failed write is kept (``failure``), never thrown into the session.
     func append(_ frame: Frame, at time: Int64, isAudio: Bool) {
         guard let writer, failure == nil else { return }
+        watch.withLock { $0.writeStart = DispatchTime.now().uptimeNanoseconds }
+        defer { watch.withLock { $0.writeStart = nil } }
         do {
             if isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
         } catch {
-            failure = error
+            failure = watch.withLock { $0.timedOut } ? WriteTimedOut(seconds: writeTimeout) : error
         }
     }
 
-    /// Connects with a fresh writer starting at session time `now` µs, interrupting the connection after
-    /// ``timeout`` seconds.
+    /// Writes the current connection's trailer and closes it, under the write watchdog like every write.
+    /// - Throws: what the writer's finish throws (``WriteTimedOut`` when the watchdog interrupted it).
+    func finishWriter() throws {
+        guard let writer else { return }
+        watch.withLock { $0.writeStart = DispatchTime.now().uptimeNanoseconds }
+        defer { watch.withLock { $0.writeStart = nil } }
+        do { try writer.finish() } catch {
+            throw watch.withLock { $0.timedOut } ? WriteTimedOut(seconds: writeTimeout) : error
+        }
+    }
+
+    /// Makes `writer`, connected with `cancellation` as its interrupt flag, the current connection.
+    func use(_ writer: MovieWriter, cancellation: CancellationFlag) {
+        self.writer = writer
+        watch.withLock { $0 = (nil, cancellation, false) }
+    }
+
+    /// Connects with a fresh writer starting at session time `now` µs and makes it the current connection
+    /// (``writer``), interrupting the connection after ``timeout`` seconds.
     /// - Throws: ``CaptureLiveStreamError/connectionFailed(destination:reason:)``.
-    func connect(now: Int64) throws(CaptureLiveStreamError) -> MovieWriter {
+    func connect(now: Int64) throws(CaptureLiveStreamError) {
         var settings = settings
         let cancellation = CancellationFlag()
         settings.cancellation = cancellation
@@ -59,7 +105,7 @@ final class LiveStream {
         }
         defer { connecting.withLock { $0 = false } }
         do {
-            return try MovieWriter(settings: settings, requestedStart: now)
+            use(try MovieWriter(settings: settings, requestedStart: now), cancellation: cancellation)
         } catch {
             let reason = cancellation.isCancelled ? "no answer within \(String(format: "%g", timeout)) s"
                 : Self.reason(of: error)
@@ -87,6 +133,9 @@ final class LiveStream {
     static func reason(of error: any Error) -> String {
         if case .writeFailed(_, let reason) = error as? CaptureRecordingError { return reason }
         if let error = error as? CaptureLiveStreamError, case .connectionFailed(_, let reason) = error { return reason }
+        if let error = error as? WriteTimedOut {
+            return "the server took nothing for \(String(format: "%g", error.seconds)) s (write timeout)"
+        }
         return FailureReason.words(for: error)
     }
 }
@@ -107,7 +156,7 @@ extension SessionEngine {
                 }
             } else if stream.writer == nil, let retry = stream.retry, Date() >= retry.at {
                 do {
-                    stream.writer = try stream.connect(now: now)
+                    try stream.connect(now: now)
                     stream.retry = nil
                     stream.continuation.yield(.streaming(stream.url))
                 } catch {
@@ -158,9 +207,10 @@ extension SessionEngine {
             videoBitRate: settings.videoBitRate, audioBitRate: settings.audioBitRate,
             keyFrameInterval: max(1, Int((settings.keyFrameInterval.seconds * Double(frameRate)).rounded())))
         let stream = LiveStream(output: output, url: url, settings: writerSettings, timeout: timeout,
+                                writeTimeout: max(settings.writeTimeout.seconds, 0.1),
                                 maximumAttempts: settings.maximumReconnectAttempts, continuation: continuation)
         do {
-            stream.writer = try stream.connect(now: now)
+            try stream.connect(now: now)
             streams[key] = stream
             continuation.yield(.streaming(url))
         } catch {
@@ -171,9 +221,9 @@ extension SessionEngine {
     /// Ends `stream`: its trailer written, the last event sent.
     static func end(_ stream: LiveStream, error: CaptureLiveStreamError?) {
         var error = error
-        if let writer = stream.writer {
+        if stream.writer != nil {
             let sent = stream.sent
-            do { try writer.finish() } catch let failure {
+            do { try stream.finishWriter() } catch let failure {
                 error = error ?? .connectionLost(destination: stream.name, reason: LiveStream.reason(of: failure))
             }
             stream.writer = nil

@@ -60,10 +60,13 @@ public final class CaptureMetadataOutput: CaptureOutput {
     /// - Throws: ``CaptureMetadataError/rectOfInterestOutOfRange(_:)`` for a rect not inside the unit square, empty
     ///   or not finite; the rect stays as it was.
     public func setRectOfInterest(_ rect: Rect) throws(CaptureMetadataError) {
-        guard rect.isFinite, !rect.isEmpty, rect.minX >= 0, rect.minY >= 0, rect.maxX <= 1, rect.maxY <= 1 else {
-            throw .rectOfInterestOutOfRange(rect)
-        }
+        guard Self.isInsideUnitSquare(rect) else { throw .rectOfInterestOutOfRange(rect) }
         state.withLock { $0.rectOfInterest = rect }
+    }
+
+    /// True for a rect of interest this output takes: finite, not empty, inside the unit square.
+    package static func isInsideUnitSquare(_ rect: Rect) -> Bool {
+        rect.isFinite && !rect.isEmpty && rect.minX >= 0 && rect.minY >= 0 && rect.maxX <= 1 && rect.maxY <= 1
     }
 
     /// Pictures scanned for the current stream.

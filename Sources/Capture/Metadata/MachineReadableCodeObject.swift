@@ -18,10 +18,12 @@ public struct MachineReadableCodeObject: Sendable, Hashable {
     /// The smallest upright rectangle holding ``corners``, normalised (AVFoundation's `bounds`).
     public let bounds: Rect
     /// When the picture was taken, on the session clock (microsecond timescale), as
-    /// ``CaptureVideoFrame/presentationTime``.
+    /// ``CaptureVideoFrame/presentationTime``; for a picture of a file or composition scanned by `AssetCodeScanner`,
+    /// its presentation time there (the track's time, or composition time).
     public let time: MediaTime
 
-    init(type: MetadataObjectType, stringValue: String?, corners: [Point], time: MediaTime) {
+    /// An object whose ``bounds`` are those of `corners`.
+    package init(type: MetadataObjectType, stringValue: String?, corners: [Point], time: MediaTime) {
         self.type = type
         self.stringValue = stringValue
         self.corners = corners

@@ -46,5 +46,5 @@ public enum MetadataObjectType: String, Sendable, Hashable, Codable, CaseIterabl
 
     /// The types the linked libzbar decodes to text: every case but ``pdf417`` (zbar 0.23 finds PDF417 symbols but
     /// its decoder stops before the text, so it would never report one).
-    static var decodable: [MetadataObjectType] { allCases.filter { $0 != .pdf417 } }
+    package static var decodable: [MetadataObjectType] { allCases.filter { $0 != .pdf417 } }
 }

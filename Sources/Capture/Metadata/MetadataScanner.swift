@@ -98,24 +98,9 @@ final class MetadataScanner: Sendable {
 
     /// The codes of `picture` inside `rect` (normalised), positions normalised to the picture.
     static func codes(in picture: Picture, rect: Rect, scanner: CodeScanner) -> [MachineReadableCodeObject] {
-        let (width, height) = (Double(picture.width), Double(picture.height))
-        let left = Int((rect.minX * width).rounded(.down)), top = Int((rect.minY * height).rounded(.down))
-        let right = Int((rect.maxX * width).rounded(.up)), bottom = Int((rect.maxY * height).rounded(.up))
-        let whole = left == 0 && top == 0 && right >= picture.width && bottom >= picture.height
-        let symbols = scanner.scan(picture.pixels, width: picture.width, height: picture.height,
-                                   crop: whole ? nil : (left, top, max(1, right - left), max(1, bottom - top)))
-        return symbols.map { symbol in
-            let points = symbol.points.map { Point(x: Double($0.x) / width, y: Double($0.y) / height) }
-            let corners: [Point]
-            if symbol.type == .qr && points.count == 4 {
-                corners = points
-            } else {
-                // A bar code's polygon is the ends of the scan lines that crossed it: its bounding rectangle.
-                let xs = points.map(\.x), ys = points.map(\.y)
-                let (minX, maxX, minY, maxY) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
-                corners = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
-            }
-            return MachineReadableCodeObject(type: symbol.type, stringValue: symbol.text, corners: corners, time: picture.time)
+        picture.pixels.withUnsafeBytes {
+            scanner.codes(in: $0, width: picture.width, height: picture.height, bytesPerRow: picture.width, rect: rect,
+                          time: picture.time)
         }
     }
 }

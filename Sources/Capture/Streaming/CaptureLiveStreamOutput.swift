@@ -39,6 +39,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         var audioBitRate = 128_000
         var keyFrameInterval = MediaTime(seconds: 2)
         var connectionTimeout = MediaTime(seconds: 5)
+        var writeTimeout = MediaTime(seconds: 5)
         var segmentDuration = MediaTime(seconds: 2)
         var playlistLength = 5
         var maximumReconnectAttempts = 5
@@ -93,6 +94,16 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         set { state.withLock { $0.settings.connectionTimeout = newValue } }
     }
 
+    /// How long one write to the server may wait (default 5 s, at least 0.1 s): a server that stops reading without
+    /// closing the connection fills the socket's buffers, then the write waits; past this time it is interrupted
+    /// (FFmpeg's interrupt callback) and the connection counts as broken — ``Event/reconnecting(_:attempt:)``
+    /// follows, as for a dropped one. It bounds how long the session's thread, and a recording beside the stream,
+    /// can be held by a stalled server.
+    public var writeTimeout: MediaTime {
+        get { state.withLock { $0.settings.writeTimeout } }
+        set { state.withLock { $0.settings.writeTimeout = newValue } }
+    }
+
     /// Live HLS: the target length of a segment (default 2 s; FFmpeg's `hls_time`, cut at the next key frame).
     public var segmentDuration: MediaTime {
         get { state.withLock { $0.settings.segmentDuration } }
@@ -121,7 +132,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     /// - Throws: ``CaptureLiveStreamError/unsupportedDestination(_:)`` for a scheme or file this output cannot
     ///   stream to; ``CaptureLiveStreamError/notReady(_:)`` while streaming already or before the session runs.
     public func startStreaming(to url: URL) throws(CaptureLiveStreamError) -> AsyncStream<Event> {
-        guard LiveStreamDestination(url) != nil else { throw .unsupportedDestination(Self.name(of: url)) }
+        try Self.checkDestination(url)
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let accepted = state.withLock { state -> Bool in
             guard !state.isStreaming, state.pendingStart == nil, !state.connections.isEmpty else { return false }
@@ -131,6 +142,14 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         }
         guard accepted else { throw .notReady(Self.name(of: url)) }
         return stream
+    }
+
+    /// Checks that this output can stream to `url` (an `rtmp`, `rtmps` or `srt` URL, or a file URL ending in
+    /// `.m3u8`), without a session: what ``startStreaming(to:)`` checks first, for refusing a destination before
+    /// any device is opened.
+    /// - Throws: ``CaptureLiveStreamError/unsupportedDestination(_:)`` naming the URL.
+    public static func checkDestination(_ url: URL) throws(CaptureLiveStreamError) {
+        guard LiveStreamDestination(url) != nil else { throw .unsupportedDestination(name(of: url)) }
     }
 
     /// Ends the stream at the next frame: the muxer's trailer is written and the connection closed; the events end
