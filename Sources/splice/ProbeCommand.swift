@@ -29,14 +29,16 @@ enum ProbeCommand {
         if failed { throw CommandExit(status: .invalidInput) }
     }
 
-    /// The asset as a readable block: a header line, then one line per track.
+    /// The asset as a readable block: a header line, then one line per track (a subtitle track with its language,
+    /// title, default and forced flags and cues), the container metadata and the chapters.
     static func describe(_ asset: Asset) -> String {
         let isStill = asset.tracks.contains { $0.video?.isStillImage ?? false }
         var lines = ["\(asset.url.path)", "  format    \(asset.formatName)",
                      "  duration  \(isStill ? "still image (any duration)" : exact(asset.duration))"]
         lines.append("  tracks    \(asset.tracks.count)")
         for track in asset.tracks {
-            var parts = ["track \(track.trackID)", track.mediaType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0),
+            let kind = track.mediaType.rawValue
+            var parts = ["track \(track.trackID)", kind.padding(toLength: max(5, kind.count), withPad: " ", startingAt: 0),
                          track.codecName + (track.isDecodable ? "" : " (no decoder)")]
             if let video = track.video {
                 var size = "\(video.naturalSize.width)x\(video.naturalSize.height)"
@@ -57,10 +59,17 @@ enum ProbeCommand {
                 parts.append("\(audio.sampleRate) Hz")
                 parts.append("\(audio.channelCount) ch (\(audio.channelLayout))")
             }
+            if let subtitle = track.subtitle {
+                parts.append("language \(track.languageCode ?? "und")")
+                if let title = subtitle.title { parts.append("\"\(title)\"") }
+                if subtitle.isDefault { parts.append("default") }
+                if subtitle.isForced { parts.append("forced") }
+                parts.append("\(subtitle.cueCount) cue\(subtitle.cueCount == 1 ? "" : "s") to \(track.timeRange.end.secondsText)")
+            }
             if track.mediaType == .video || track.mediaType == .audio, !(track.video?.isStillImage ?? false) {
                 parts.append(exact(track.timeRange.duration))
             }
-            if let rate = track.estimatedDataRate { parts.append("\(rate / 1000) kb/s") }
+            if let rate = track.estimatedDataRate, track.subtitle == nil { parts.append("\(rate / 1000) kb/s") }
             lines.append("  " + parts.joined(separator: "  "))
         }
         let boilerplate: Set<String> = ["major_brand", "minor_version", "compatible_brands"]
@@ -69,6 +78,10 @@ enum ProbeCommand {
             lines.append((index == 0 ? "  metadata  " : "            ") + "\(item.key): \(item.value)")
         }
         if metadata.count > 8 { lines.append("            … \(metadata.count - 8) more (--json lists all)") }
+        for (index, chapter) in asset.chapterMetadataGroups.enumerated() {
+            lines.append((index == 0 ? "  chapters  " : "            ")
+                + "\(chapter.timeRange.start.secondsText) – \(chapter.timeRange.end.secondsText)  \(chapter.title ?? "(untitled)")")
+        }
         return lines.joined(separator: "\n")
     }
 
