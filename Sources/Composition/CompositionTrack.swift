@@ -35,6 +35,9 @@ public struct CompositionTrack: Sendable, Hashable {
     /// The coded picture size in pixels: for video, the ``AssetTrack/naturalSize`` of the first source inserted into
     /// the empty track; ``Size/zero`` for audio and for a track with no source yet.
     public var naturalSize: Size
+    /// The track's language as an ISO 639-2/T code (`"eng"`, `"fra"`), as `AVMutableCompositionTrack.languageCode`;
+    /// nil (the default) for its first source track's. An export writes it as the output stream's `language` tag.
+    public var languageCode: String?
 
     /// The fastest and slowest supported playback speed, as a factor: a segment may play from `1/32` (32 times
     /// slower) to `32` times faster than its source, inclusive. ``scaleTimeRange(_:toDuration:)`` refuses speeds
@@ -129,10 +132,11 @@ public struct CompositionTrack: Sendable, Hashable {
 extension CompositionTrack: Codable {
     private enum CodingKeys: String, CodingKey {
         case trackID, mediaType, segments, preferredTransform, preferredVolume, naturalTimeScale, isEnabled, naturalSize
+        case languageCode
     }
 
     /// Decodes a track and checks it: `trackID` and `mediaType` are required; `segments` defaults to none and the
-    /// other properties to their defaults (identity, 1.0, 600, true, zero).
+    /// other properties to their defaults (identity, 1.0, 600, true, zero, nil).
     ///
     /// - Throws: `DecodingError.dataCorrupted` carrying the ``CompositionError`` (as `underlyingError`, its
     ///   description as `debugDescription`) when the ID, media type or segment list is invalid; naming the field
@@ -156,6 +160,7 @@ extension CompositionTrack: Codable {
         naturalTimeScale = try container.decodeIfPresent(Int32.self, forKey: .naturalTimeScale) ?? 600
         isEnabled = try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true
         naturalSize = try container.decodeIfPresent(Size.self, forKey: .naturalSize) ?? .zero
+        languageCode = try container.decodeIfPresent(String.self, forKey: .languageCode)
         // Picture facts out of any real picture's range would trap the display-size arithmetic: name the field.
         var problems: [(String, String)] = []
         if let reason = PictureFacts.problem(size: naturalSize) { problems.append(("naturalSize", reason)) }
@@ -171,7 +176,7 @@ extension CompositionTrack: Codable {
         }
     }
 
-    /// Encodes every property.
+    /// Encodes every property (``languageCode`` only when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(trackID, forKey: .trackID)
@@ -182,5 +187,6 @@ extension CompositionTrack: Codable {
         try container.encode(naturalTimeScale, forKey: .naturalTimeScale)
         try container.encode(isEnabled, forKey: .isEnabled)
         try container.encode(naturalSize, forKey: .naturalSize)
+        try container.encodeIfPresent(languageCode, forKey: .languageCode)
     }
 }

@@ -24,8 +24,8 @@ extension AssetExportSession {
     /// With a ``customVideoCompositor`` every part's export calls it (at its segment's composition times); one that
     /// does not ``VideoCompositing/supportsConcurrentRendering`` is still called one request at a time across parts.
     ///
-    /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
-    /// without video: ``validate()`` and ``export()`` then throw ``ExportError/unsupportedSettings(_:)`` before
+    /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering``, enabled
+    /// subtitle tracks (the parts are joined as pictures and sound only) or an export without video: ``validate()`` and ``export()`` then throw ``ExportError/unsupportedSettings(_:)`` before
     /// anything is opened or written. The output always has its index first (as with
     /// ``shouldOptimizeForNetworkUse``).
     public var concurrentSegments: Int? {

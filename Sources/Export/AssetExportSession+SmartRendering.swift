@@ -24,6 +24,10 @@ extension AssetExportSession {
     /// whole instead. ``smartRenderReport`` says what was copied and re-encoded and why, and its
     /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, a source the pieces
     /// cannot match, another container, a file length limit, a failed verification).
+    ///
+    /// The joined file holds pictures and sound only: an export with enabled subtitle tracks (or a
+    /// ``VideoComposition/SubtitleBurnIn``, which copied pictures would not show) is refused with
+    /// ``ExportError/unsupportedSettings(_:)`` by ``validate()`` and ``export()`` before anything is written.
     public var smartRendering: Bool {
         get { request.withLock { $0.smartRendering } }
         set { request.withLock { $0.smartRendering = newValue } }

@@ -51,7 +51,8 @@ public struct SegmentedExport: Sendable {
     ///   - documentPath: the composition document the workers load (stored in the plan).
     ///   - partsDirectory: where parts go; created when missing.
     /// - Throws: the planning errors of ``AssetExportSession/export()``; ``SegmentError/invalidPlan(_:)`` when the
-    ///   export has no video, `segmentCount` < 1, or the file type is audio-only.
+    ///   export has no video, `segmentCount` < 1, the file type is audio-only, or the export has subtitle tracks
+    ///   (the join writes pictures and sound only).
     public func makePlan(segmentCount: Int, fileType: FileType, documentPath: String, partsDirectory: URL) throws -> SegmentPlan {
         guard segmentCount >= 1 else { throw SegmentError.invalidPlan("the segment count \(segmentCount) must be at least 1") }
         guard fileType.supportsVideo else { throw SegmentError.invalidPlan("a .\(fileType.rawValue) file holds no video") }
@@ -63,6 +64,11 @@ public struct SegmentedExport: Sendable {
         let plan = try session.makePlan()
         guard let video = plan.video, plan.settings.video != nil else {
             throw SegmentError.invalidPlan("the export has no video to split")
+        }
+        if !plan.subtitles.isEmpty {
+            throw SegmentError.invalidPlan(
+                "the parts are joined as pictures and sound only, and subtitle " + ExportPlanner.trackList(plan.subtitles)
+                    + " would be left out; disable the subtitle tracks (isEnabled = false) or export in one piece")
         }
         let range = TimeRange(start: timeRange.start, duration: video.duration)
         let fd = video.frameDuration

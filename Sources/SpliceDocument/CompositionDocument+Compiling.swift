@@ -150,6 +150,7 @@ extension DocumentComposition {
             try? composition.updateTrack(withTrackID: track.trackID) { compositionTrack in
                 if let volume = track.preferredVolume { compositionTrack.preferredVolume = volume }
                 if let enabled = track.isEnabled { compositionTrack.isEnabled = enabled }
+                if let language = track.languageCode { compositionTrack.languageCode = language }
             }
         }
         return composition

@@ -20,7 +20,7 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
         /// The first track of this media type.
         case first(MediaType)
 
-        /// Decodes a whole number (a track ID) or a media type name (`"video"`, `"audio"`).
+        /// Decodes a whole number (a track ID) or a media type name (`"video"`, `"audio"`, `"subtitle"`).
         ///
         /// - Throws: `DecodingError` when the value is neither.
         public init(from decoder: any Swift.Decoder) throws {
@@ -28,9 +28,10 @@ public struct DocumentSegment: Sendable, Hashable, Codable {
             if let trackID = try? container.decode(Int32.self) {
                 self = .trackID(trackID)
             } else if let name = try? container.decode(String.self) {
-                guard let mediaType = MediaType(rawValue: name), mediaType == .video || mediaType == .audio else {
+                guard let mediaType = MediaType(rawValue: name), mediaType.isComposable else {
                     throw DecodingError.dataCorruptedError(
-                        in: container, debugDescription: "'\(name)' is not a track: write a track ID (a number), \"video\" or \"audio\"")
+                        in: container,
+                        debugDescription: "'\(name)' is not a track: write a track ID (a number), \"video\", \"audio\" or \"subtitle\"")
                 }
                 self = .first(mediaType)
             } else {

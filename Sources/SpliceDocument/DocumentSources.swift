@@ -107,6 +107,10 @@ package enum DocumentSources {
                 message = "\(shown): track \(trackID) uses codec '\(codec)', which this FFmpeg cannot decode"
             case .notAFileURL: message = "\(shown) is not a local file (only files can be read)"
             case .readFailed(_, let reason): message = "cannot read \(shown): \(reason)"
+            case .malformedSubtitles(_, let line, let column, let reason):
+                message = "\(shown), line \(line), column \(column): \(reason)"
+            case .undecodableText(_, let line, let column, let reason):
+                message = "\(shown), line \(line), column \(column): undecodable text: \(reason)"
             }
             return .failure(SourceFailure(message: message))
         } catch let error as NestedCompositionError {

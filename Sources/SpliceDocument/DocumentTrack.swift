@@ -5,7 +5,7 @@ import Composition
 public struct DocumentTrack: Sendable, Hashable, Codable {
     /// The composition track ID (≥ 1, unique in the document); video compositions and audio mixes refer to it.
     public var trackID: Int32
-    /// `video` or `audio`.
+    /// `video`, `audio` or `subtitle`.
     public var mediaType: MediaType
     /// The segments, in composition-time order, not overlapping; a gap between two is left empty (black / silent).
     public var segments: [DocumentSegment]
@@ -15,11 +15,14 @@ public struct DocumentTrack: Sendable, Hashable, Codable {
     public var isEnabled: Bool?
     /// Other tools' metadata of the track (an OpenTimelineIO Track's `metadata`), kept as written; nil for none.
     public var metadata: DocumentMetadata?
+    /// The track's ISO 639-2 language (`"eng"`), as `languageCode`; nil for its first source's. Written as a
+    /// subtitle stream's `language` tag.
+    public var languageCode: String?
 
     /// A track.
     public init(
         trackID: Int32, mediaType: MediaType, segments: [DocumentSegment], preferredVolume: Double? = nil, isEnabled: Bool? = nil,
-        metadata: DocumentMetadata? = nil
+        metadata: DocumentMetadata? = nil, languageCode: String? = nil
     ) {
         self.trackID = trackID
         self.mediaType = mediaType
@@ -27,5 +30,6 @@ public struct DocumentTrack: Sendable, Hashable, Codable {
         self.preferredVolume = preferredVolume
         self.isEnabled = isEnabled
         self.metadata = metadata
+        self.languageCode = languageCode
     }
 }

@@ -11,7 +11,7 @@ extension ShortFormDocument {
     /// The text size of a text overlay that gives none, in pixels.
     public static let defaultFontSize = 48.0
 
-    /// Every file the document reads (clips, music, overlay images), as written, each with the first place it is
+    /// Every file the document reads (clips, music, overlay images, subtitles), as written, each with the first place it is
     /// named — the files ``expanded(assets:folder:)`` needs descriptions of.
     public var sourceReferences: [(source: String, path: DocumentPath)] {
         var references: [(String, DocumentPath)] = []
@@ -19,6 +19,9 @@ extension ShortFormDocument {
         if let music { references.append((music.source, DocumentPath("music.source"))) }
         for (index, overlay) in (overlays ?? []).enumerated() {
             if let image = overlay.image { references.append((image, DocumentPath("overlays").appending(index).appending("image"))) }
+        }
+        for (index, subtitles) in (subtitles ?? []).enumerated() {
+            references.append((subtitles.source, DocumentPath("subtitles").appending(index).appending("source")))
         }
         return references
     }
@@ -36,8 +39,13 @@ extension ShortFormDocument {
     ///   it), with a volume ramp for each fade.
     /// - **Overlays** become overlay layers (the first one top-most), their frames computed from the position,
     ///   margin and size, their fades as opacity animations.
+    /// - **Subtitles**: a clip brings the cues of its source's first subtitle track, as it brings its sound, onto one
+    ///   subtitle track (a clip after a transition from the end of the transition, where the previous clip's cues
+    ///   stop; a held, ramped or reversed clip brings none, as such segments show no cues); each entry of
+    ///   `subtitles` is a subtitle track of its own from time 0, cut at the edit's end, in its `language`.
     ///
-    /// Track IDs: video 1 (and 2 with transitions), then the clips' audio tracks, then the music.
+    /// Track IDs: video 1 (and 2 with transitions), then the clips' audio tracks, then the music, then the clips'
+    /// subtitle track, then the `subtitles` entries.
     ///
     /// - Parameters:
     ///   - assets: the description of every file in ``sourceReferences``, keyed by the source text as written

@@ -43,6 +43,8 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
     public var music: Music?
     /// Image and text overlays drawn above the clips, the first one top-most.
     public var overlays: [Overlay]?
+    /// Sidecar subtitle files on the edit's timeline, one subtitle track each.
+    public var subtitles: [Subtitles]?
     /// How the file is written.
     public var export: DocumentExport?
 
@@ -51,8 +53,9 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         clips: [Clip], renderSize: Size? = nil, frameRate: FrameRate? = nil, backgroundColor: Color? = nil,
         music: Music? = nil, overlays: [Overlay]? = nil, export: DocumentExport? = nil,
         colorPrimaries: VideoColorPrimaries? = nil, colorTransferFunction: VideoTransferFunction? = nil,
-        colorYCbCrMatrix: VideoYCbCrMatrix? = nil
+        colorYCbCrMatrix: VideoYCbCrMatrix? = nil, subtitles: [Subtitles]? = nil
     ) {
+        self.subtitles = subtitles
         self.version = CompositionDocument.currentVersion
         self.clips = clips
         self.renderSize = renderSize
@@ -68,7 +71,7 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, renderSize, frameRate, backgroundColor, colorPrimaries, colorTransferFunction, colorYCbCrMatrix
-        case clips, music, overlays, export
+        case clips, music, overlays, subtitles, export
     }
 
     /// Decodes the document; `version` and `clips` are required. `renderSize` may be `[width, height]`.
@@ -94,6 +97,7 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         clips = try container.decode([Clip].self, forKey: .clips)
         music = try container.decodeIfPresent(Music.self, forKey: .music)
         overlays = try container.decodeIfPresent([Overlay].self, forKey: .overlays)
+        subtitles = try container.decodeIfPresent([Subtitles].self, forKey: .subtitles)
         export = try container.decodeIfPresent(DocumentExport.self, forKey: .export)
     }
 
@@ -110,6 +114,7 @@ public struct ShortFormDocument: Sendable, Hashable, Codable {
         try container.encode(clips, forKey: .clips)
         try container.encodeIfPresent(music, forKey: .music)
         try container.encodeIfPresent(overlays, forKey: .overlays)
+        try container.encodeIfPresent(subtitles, forKey: .subtitles)
         try container.encodeIfPresent(export, forKey: .export)
     }
 }

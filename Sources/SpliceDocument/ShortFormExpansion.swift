@@ -87,6 +87,12 @@ struct ShortFormExpansion {
             tracks.append(track)
             if let parameters { inputParameters.append(parameters) }
         }
+        var subtitleTrackID = (tracks.map(\.trackID).max() ?? 0) + 1
+        if let clipSubtitles = clipSubtitleTrack(placed, trackID: subtitleTrackID) {
+            tracks.append(clipSubtitles)
+            subtitleTrackID += 1
+        }
+        tracks += sidecarSubtitleTracks(firstTrackID: subtitleTrackID, total: total)
 
         var videoComposition = MutableVideoComposition(
             renderSize: renderSize, frameDuration: frameDuration,

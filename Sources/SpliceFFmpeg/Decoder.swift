@@ -19,9 +19,12 @@ package final class Decoder {
     ///   - strict: when true, a picture or sound with decode errors is reported (`AV_EF_EXPLODE`:
     ///     `AVERROR_INVALIDDATA`) instead of being concealed (e.g. a JPEG cut off before its end marker, which the
     ///     decoder would otherwise pad with grey).
+    ///   - characterEncoding: for a text subtitle stream whose text is not UTF-8, iconv's name of its encoding
+    ///     (`CP1252`): libavcodec converts each packet's text before decoding it (`sub_charenc`).
     /// - Throws: `FFmpegError.decoderNotFound` when the linked FFmpeg has no decoder for the codec, or the
-    ///   `FFmpegError` of the failing call.
-    package init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, strict: Bool = false) throws {
+    ///   `FFmpegError` of the failing call (`avcodec_open2` refuses an encoding iconv does not know).
+    package init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, strict: Bool = false,
+                 characterEncoding: String? = nil) throws {
         MediaLibrary.installLogRouting()
         guard let parameters = stream.pointee.codecpar else { throw FFmpegError.invalidData }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -36,6 +39,9 @@ package final class Decoder {
         context.pointee.thread_count = threads
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
+        if let characterEncoding {
+            try FFmpegError.check(av_opt_set(context, "sub_charenc", characterEncoding, 0), in: "av_opt_set(sub_charenc)")
+        }
         try FFmpegError.check(avcodec_open2(context, codec, nil), in: "avcodec_open2")
     }
 

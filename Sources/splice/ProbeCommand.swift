@@ -32,7 +32,8 @@ enum ProbeCommand {
     /// The width of the media type column: the longest media type's name (`subtitle`), so none is cut.
     static let mediaTypeColumn = MediaType.allCases.map(\.rawValue.count).max() ?? 8
 
-    /// The asset as a readable block: a header line, then one line per track.
+    /// The asset as a readable block: a header line, then one line per track (a subtitle track with its language,
+    /// title, default and forced flags and cues), the container metadata and the chapters.
     static func describe(_ asset: Asset) -> String {
         let isStill = asset.tracks.contains { $0.video?.isStillImage ?? false }
         var lines = ["\(asset.url.path)", "  format    \(asset.formatName)",
@@ -60,10 +61,17 @@ enum ProbeCommand {
                 parts.append("\(audio.sampleRate) Hz")
                 parts.append("\(audio.channelCount) ch (\(audio.channelLayout))")
             }
+            if let subtitle = track.subtitle {
+                parts.append("language \(track.languageCode ?? "und")")
+                if let title = subtitle.title { parts.append("\"\(title)\"") }
+                if subtitle.isDefault { parts.append("default") }
+                if subtitle.isForced { parts.append("forced") }
+                parts.append("\(subtitle.cueCount) cue\(subtitle.cueCount == 1 ? "" : "s") to \(track.timeRange.end.secondsText)")
+            }
             if track.mediaType == .video || track.mediaType == .audio, !(track.video?.isStillImage ?? false) {
                 parts.append(exact(track.timeRange.duration))
             }
-            if let rate = track.estimatedDataRate { parts.append("\(rate / 1000) kb/s") }
+            if let rate = track.estimatedDataRate, track.subtitle == nil { parts.append("\(rate / 1000) kb/s") }
             lines.append("  " + parts.joined(separator: "  "))
         }
         let boilerplate: Set<String> = ["major_brand", "minor_version", "compatible_brands"]
@@ -72,6 +80,10 @@ enum ProbeCommand {
             lines.append((index == 0 ? "  metadata  " : "            ") + "\(item.key): \(item.value)")
         }
         if metadata.count > 8 { lines.append("            … \(metadata.count - 8) more (--json lists all)") }
+        for (index, chapter) in asset.chapterMetadataGroups.enumerated() {
+            lines.append((index == 0 ? "  chapters  " : "            ")
+                + "\(chapter.timeRange.start.secondsText) – \(chapter.timeRange.end.secondsText)  \(chapter.title ?? "(untitled)")")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Command-line tools found as a shell finds them: by name, in the directories of `PATH`.
 package enum Executable {
@@ -11,5 +12,14 @@ package enum Executable {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+
+    /// ``find(_:extraDirectories:)`` for a tool a test reads its results back with: when it is absent, the current
+    /// test is recorded as skipped for lack of it (``SkippedTests``: one line at the end of the run), never silently.
+    /// - Returns: the tool's full path, or nil (recorded) when `PATH` holds none.
+    package static func required(_ name: String) -> String? {
+        let path = find(name)
+        if path == nil { SkippedTests.record(Test.current?.name ?? "a test", needs: .commandLineTool(name)) }
+        return path
     }
 }

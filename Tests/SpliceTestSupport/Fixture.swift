@@ -57,11 +57,14 @@ package enum SkippedTests {
         case realFootage
         /// The Python verifiers in `.venv` (`scripts/setup` installs them).
         case pythonVerifiers
+        /// A command-line tool found on `PATH` (`ffprobe`, `exiftool`): `scripts/setup` installs its Debian package.
+        case commandLineTool(String)
 
         fileprivate var noun: String {
             switch self {
             case .realFootage: "real-footage"
             case .pythonVerifiers: "Python-verified"
+            case .commandLineTool(let name): "\(name)-verified"
             }
         }
 
@@ -72,6 +75,8 @@ package enum SkippedTests {
                     + "or set SPLICE_SHARED_MEDIA to their folder to run them"
             case .pythonVerifiers:
                 "\(PythonVerifier.interpreter.path) is absent — run ./scripts/setup, which installs scripts/python/requirements.txt there"
+            case .commandLineTool(let name):
+                "\(name) is not on PATH — run ./scripts/setup, which installs the Debian packages in scripts/packages/*.list"
             }
         }
     }

@@ -3,11 +3,14 @@ import Foundation
 /// The movie-level metadata a ``CaptureMovieFileOutput`` writes: AVFoundation's `metadata` of a movie file output,
 /// with its common keys title (`commonKeyTitle`), creation date (`commonKeyCreationDate`) and location
 /// (`commonKeyLocation`, ISO 6709). They become FFmpeg's container tags `title`, `creation_time` and `location`,
-/// which the MP4/MOV muxer writes as `©nam`, the movie header's creation time (whole seconds) and `©xyz` (MOV keeps
-/// the ISO 6709 text; MP4's muxer parses it and writes the altitude with six decimals); they are in the file from
-/// its first fragment on, and kept when a clean stop rewrites it as a regular movie.
+/// which FFmpeg's muxers write where each container keeps them: the movie header's creation time (whole seconds)
+/// in both; in MOV QuickTime user data `©nam` and `©xyz` (the ISO 6709 text as given); in MP4 an iTunes `©nam`
+/// item and the 3GPP `loci` box (3GPP TS 26.244: latitude, longitude and altitude as fixed-point numbers, which
+/// read back as `+48.8584+002.2945+35.000000/`). They are in the file from its first fragment on, and kept when a
+/// clean stop rewrites it as a regular movie.
 public struct CaptureMovieMetadata: Sendable, Hashable {
-    /// A place on Earth (WGS 84), written in ISO 6709 as QuickTime's `©xyz` holds it: `+48.8584+002.2945+035.000/`.
+    /// A place on Earth (WGS 84), as ISO 6709 text in the form QuickTime's `©xyz` holds it:
+    /// `+48.8584+002.2945+035.000/` (MP4 gets the same numbers in a 3GPP `loci` box).
     public struct Location: Sendable, Hashable {
         /// A latitude outside −90…90°, a longitude outside −180…180°, or a value that is not finite.
         public struct InvalidLocation: Error, Hashable, CustomStringConvertible {

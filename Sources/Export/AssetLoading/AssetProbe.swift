@@ -24,7 +24,16 @@ enum AssetProbe {
     ///   - packetScanLimit: see ``packetScanLimit`` (tests lower it).
     /// - Throws: ``AssetLoadingError``; `CancellationError` when `cancellation` is cancelled.
     static func load(url: URL, cancellation: CancellationFlag, packetScanLimit: Int = packetScanLimit) throws -> Asset {
-        let file = try InputFile.open(url, cancellation: cancellation)
+        let file: InputFile
+        do {
+            file = try InputFile.open(url, cancellation: cancellation)
+        } catch AssetLoadingError.notAMediaFile(let url, let reason) {
+            // libavformat does not recognise a SubRip file whose timing lines lack their arrows: say where.
+            if let kind = SubtitleTextFile.Kind(fileExtension: url.pathExtension) {
+                _ = try SubtitleTextFile(url: url, kind: kind)
+            }
+            throw AssetLoadingError.notAMediaFile(url, reason: reason)
+        }
         let formatName = file.formatName
         let confident = file.formatRecognisedByContent
         if textDemuxers.contains(formatName) {
@@ -43,6 +52,9 @@ enum AssetProbe {
         let subtitles = streams.filter { $0.mediaType == .subtitle && $0.hasDecoder }
         if media.isEmpty, !subtitles.isEmpty {
             // A sidecar subtitle file (.srt, .vtt, .ass) or a file of subtitle tracks only.
+            if let kind = SubtitleTextFile.Kind(formatName: formatName) {
+                _ = try SubtitleTextFile(url: url, kind: kind)
+            }
             let tracks = try streams.map { info in
                 info.mediaType == .subtitle && info.hasDecoder
                     ? try subtitleTrack(url: url, info: info, startTimeOffset: .zero, cancellation: cancellation)

@@ -33,6 +33,14 @@ public enum AssetLoadingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Reading the file failed for another operating-system reason (I/O error, out of memory); `reason` is the
     /// system's or FFmpeg's message.
     case readFailed(URL, reason: String)
+    /// A sidecar SubRip or WebVTT file breaks its format's cue syntax at `line`, `column` (1-based, columns counted
+    /// in characters): a bad timestamp, a timing line without `-->`, a blank line missing between cues. libavformat
+    /// would read such a file leniently (dropping or merging cues), so it is refused; `reason` says what is wrong.
+    case malformedSubtitles(URL, line: Int, column: Int, reason: String)
+    /// A sidecar subtitle file's text is in no encoding Splice accepts: not UTF-8 (nor UTF-16 with a byte order
+    /// mark), and for SubRip and ASS not Windows-1252 either; WebVTT is always UTF-8. `line` and `column` (1-based)
+    /// locate the first byte that cannot be decoded; `reason` names the byte and the encodings tried.
+    case undecodableText(URL, line: Int, column: Int, reason: String)
 
     /// The file the error is about.
     public var url: URL {
@@ -40,7 +48,7 @@ public enum AssetLoadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case .notAFileURL(let url), .fileNotFound(let url), .permissionDenied(let url), .isADirectory(let url),
              .notARegularFile(let url, _), .emptyFile(let url), .notAMediaFile(let url, _),
              .corruptOrTruncated(let url, _), .noDecodableStream(let url), .unsupportedCodec(let url, _, _),
-             .readFailed(let url, _):
+             .readFailed(let url, _), .malformedSubtitles(let url, _, _, _), .undecodableText(let url, _, _, _):
             return url
         }
     }
@@ -61,6 +69,10 @@ public enum AssetLoadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unsupportedCodec(_, let trackID, let codec):
             return "cannot load \(name): track \(trackID) uses codec '\(codec)', which this FFmpeg cannot decode"
         case .readFailed(_, let reason): return "cannot load \(name): read failed (\(reason))"
+        case .malformedSubtitles(_, let line, let column, let reason):
+            return "cannot load \(name): line \(line), column \(column): \(reason)"
+        case .undecodableText(_, let line, let column, let reason):
+            return "cannot load \(name): line \(line), column \(column): undecodable text: \(reason)"
         }
     }
 }

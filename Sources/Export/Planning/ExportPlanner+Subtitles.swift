@@ -24,7 +24,7 @@ extension ExportPlanner {
             let first = sources.first
             return SubtitleTrackPlan(
                 trackID: track.trackID, track: RenderTrack(track, exporting: range), codec: chosen,
-                languageCode: first?.languageCode, title: first?.subtitle?.title,
+                languageCode: track.languageCode ?? first?.languageCode, title: first?.subtitle?.title,
                 isDefault: first?.subtitle?.isDefault ?? false, isForced: first?.subtitle?.isForced ?? false)
         }
     }

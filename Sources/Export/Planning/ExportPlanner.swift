@@ -38,9 +38,16 @@ struct ExportPlanner {
             guard duration.isNumeric, duration > .zero else {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
             }
+            let range = try exportRange(duration: duration)
+            let subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            if !subtitles.isEmpty {
+                throw ExportError.unsupportedSettings(
+                    "the passthrough preset copies pictures and sound only, and would leave out subtitle "
+                        + Self.trackList(subtitles) + "; export with a preset that encodes (it writes the cues), or disable "
+                        + "the subtitle tracks (isEnabled = false)")
+            }
             let passthrough = try PassthroughPlan.make(
-                composition: composition, request: request, fileType: fileType, outputURL: outputURL,
-                range: try exportRange(duration: duration))
+                composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
             return ExportPlan(
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
@@ -91,6 +98,7 @@ struct ExportPlanner {
         var subtitles: [SubtitleTrackPlan] = []
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            try checkSubtitlesAreCarried(subtitles, burnIn: videoPlan?.subtitleBurnIn)
         }
         var plan = ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
@@ -108,6 +116,33 @@ struct ExportPlanner {
     }
 
     // MARK: Checks
+
+    /// `track 3` or `tracks 3, 4`: the composition track IDs of `subtitles`.
+    static func trackList(_ subtitles: [SubtitleTrackPlan]) -> String {
+        (subtitles.count == 1 ? "track " : "tracks ") + subtitles.map { "\($0.trackID)" }.joined(separator: ", ")
+    }
+
+    /// Smart rendering and concurrent segments join pictures and sound only: an export that would leave its subtitle
+    /// tracks out, or (smart rendering) copy pictures past a burnt-in subtitle track, is refused rather than written
+    /// without them.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the tracks and what to change.
+    private func checkSubtitlesAreCarried(_ subtitles: [SubtitleTrackPlan], burnIn: SubtitleTrackPlan?) throws {
+        if request.smartRendering, !subtitles.isEmpty {
+            throw ExportError.unsupportedSettings(
+                "smartRendering joins copied and re-encoded pictures and sound only, and would leave out subtitle "
+                    + Self.trackList(subtitles) + "; export without smartRendering, or disable the subtitle tracks (isEnabled = false)")
+        }
+        if request.smartRendering, let burnIn {
+            throw ExportError.unsupportedSettings(
+                "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(burnIn.trackID); "
+                    + "export without smartRendering")
+        }
+        if let count = request.concurrentSegments, count > 1, !subtitles.isEmpty {
+            throw ExportError.unsupportedSettings(
+                "concurrentSegments \(count) joins parts of pictures and sound only, and would leave out subtitle "
+                    + Self.trackList(subtitles) + "; set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)")
+        }
+    }
 
     private func checkOutputLocation(_ url: URL) throws {
         let directory = url.deletingLastPathComponent()

@@ -10,7 +10,8 @@ struct SubtitleTrackPlan: Sendable, Hashable {
     var track: RenderTrack
     /// The text format written.
     var codec: SubtitleCodec
-    /// ISO 639-2 language written as the stream's `language` tag: the track's first source's, nil when unstated.
+    /// ISO 639-2 language written as the stream's `language` tag: the composition track's own, else its first
+    /// source's; nil when neither states one.
     var languageCode: String?
     /// The track name written as the stream's `title` tag.
     var title: String?

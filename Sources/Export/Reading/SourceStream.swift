@@ -126,9 +126,9 @@ final class SourceStream {
         avformat_index_get_entry_from_timestamp(stream, timestamp, AVSEEK_FLAG_BACKWARD)?.pointee.timestamp
     }
 
-    /// Makes a decoder for the stream (``Decoder/init(stream:threads:strict:)``).
+    /// Makes a decoder for the stream (``Decoder/init(stream:threads:strict:characterEncoding:)``).
     /// - Throws: ``FFmpegError`` when FFmpeg has no usable decoder for it.
-    func makeDecoder(threads: Int32, strict: Bool) throws -> Decoder {
-        try Decoder(stream: stream, threads: threads, strict: strict)
+    func makeDecoder(threads: Int32, strict: Bool, characterEncoding: String? = nil) throws -> Decoder {
+        try Decoder(stream: stream, threads: threads, strict: strict, characterEncoding: characterEncoding)
     }
 }

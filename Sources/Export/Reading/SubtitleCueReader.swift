@@ -47,7 +47,11 @@ enum SubtitleCueReader {
         let label = "subtitle track \(streamIndex + 1)"
         let decoder: Decoder
         do {
-            decoder = try source.makeDecoder(threads: 1, strict: false)
+            // A sidecar's text encoding, decided as the loader decided it.
+            let text = try SubtitleTextFile.Kind(formatName: source.input.formatName).map { try SubtitleTextFile(url: url, kind: $0) }
+            decoder = try source.makeDecoder(threads: 1, strict: false, characterEncoding: text?.decoderCharacterEncoding)
+        } catch let error as AssetLoadingError {
+            throw ExportError.sourceUnreadable(url, reason: "\(error)")
         } catch {
             throw ExportError.sourceUnreadable(url, reason: "no usable decoder for \(label): \(error)")
         }

@@ -210,7 +210,8 @@ public enum ExportPreset: String, Sendable, Hashable, CaseIterable {
     case hevc3840x2160 = "AVAssetExportPresetHEVC3840x2160"
     /// AAC audio only (`.m4a`).
     case appleM4A = "AVAssetExportPresetAppleM4A"
-    /// Stream copy without re-encoding, where the composition allows it.
+    /// Stream copy without re-encoding, where the composition allows it. Pictures and sound only: a composition with
+    /// enabled subtitle tracks is refused (``ExportError/unsupportedSettings(_:)``) rather than written without them.
     case passthrough = "AVAssetExportPresetPassthrough"
 
     /// The settings the preset stands for; nil for ``passthrough``.

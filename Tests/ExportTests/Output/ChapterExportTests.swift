@@ -30,7 +30,7 @@ import SpliceTestSupport
         #expect(loaded.chapterMetadataGroups.map(\.timeRange) == expected.map(\.timeRange))
         #expect(loaded.chapterMetadataGroups.map(\.title) == ["Opening", "Ünterwegs"])
 
-        guard let ffprobe = Executable.find("ffprobe") else { return }
+        guard let ffprobe = Executable.required("ffprobe") else { return }
         let log = scratch.file("ffprobe.txt")
         let child = try ChildProcess(executable: ffprobe, arguments: [
             "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",

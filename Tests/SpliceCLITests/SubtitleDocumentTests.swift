@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import Splice
+import SpliceTestSupport
+
+/// A short-form document whose clip brings its movie's subtitle track and whose `subtitles` adds a sidecar file,
+/// exported by `splice export`, described by `splice probe`, and read back by `ffprobe` and `ffmpeg`.
+@Suite struct SubtitleDocumentTests {
+    /// The standard output of the tool named `tool` (found on `PATH`) run with `arguments`; it must print no errors.
+    static func output(of tool: String, _ arguments: [String]) async throws -> String {
+        let run = try await MediaTool.run(tool, arguments)
+        #expect(run.errors.isEmpty, "\(tool) \(arguments): \(run.errors)")
+        return run.output.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    @Test func clipsBringTheirSubtitlesAndTheSidecarIsAddedInItsLanguage() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let inner = try scratch.write("inner.srt", "1\n00:00:00,500 --> 00:00:01,250\nHallo\n\n2\n00:00:01,800 --> 00:00:03,100\nZweite\n")
+        _ = try await Self.output(of: "ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=4", "-i", inner.path,
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:s", "mov_text", "-metadata:s:s:0", "language=ger",
+            scratch.file("movie.mp4").path,
+        ])
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:09,000\nTail\n")
+        // The movie from 1 s (3 s of it), then clipB for 2 s: the edit lasts 5 s.
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "movie.mp4", "start": "1s" }, { "source": "clipB.mp4", "duration": "2s" } ],
+              "subtitles": [ { "source": "captions.srt", "language": "eng" } ],
+              "export": \(fastExport) }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = scratch.file("out.mp4").path
+
+        let streams = try await Self.output(of: "ffprobe", [
+            "-v", "error", "-select_streams", "s", "-show_entries", "stream=index,codec_name:stream_tags=language",
+            "-of", "csv=p=0", out,
+        ])
+        #expect(streams == "2,mov_text,ger\n3,mov_text,eng\n")
+        // The movie's cues from its 1 s: "Hallo" cut at the clip's start, "Zweite" 1 s earlier.
+        let clipCues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:0", "-f", "srt", "-"])
+        #expect(clipCues == "1\n00:00:00,000 --> 00:00:00,250\nHallo\n\n2\n00:00:00,800 --> 00:00:02,100\nZweite\n\n")
+        // The sidecar from 0, its last cue cut at the edit's end (5 s).
+        let sidecarCues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:1", "-f", "srt", "-"])
+        #expect(sidecarCues == "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:05,000\nTail\n\n")
+
+        let probe = try await SpliceTool.run(["probe", "out.mp4"], in: scratch.url)
+        #expect(probe.status == 0)
+        #expect(probe.stdout.contains("track 3  subtitle  mov_text  language ger  default  2 cues to 2.100 s\n"), "\(probe.stdout)")
+        #expect(probe.stdout.contains("track 4  subtitle  mov_text  language eng  2 cues to 5.000 s\n"), "\(probe.stdout)")
+    }
+
+    @Test func probeListsChapters() async throws {
+        guard Executable.required("ffmpeg") != nil else { return }
+        let scratch = try ScratchDirectory("probe-chapters")
+        defer { scratch.remove() }
+        let metadata = try scratch.write("chapters.txt", """
+            ;FFMETADATA1
+            title=Probe me
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1500
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1500
+            END=2000
+            title=Close
+
+            """)
+        _ = try await Self.output(of: "ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2", "-i", metadata.path,
+            "-map_metadata", "1", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
+        ])
+        let probe = try await SpliceTool.run(["probe", "chaptered.mkv"], in: scratch.url)
+        #expect(probe.status == 0)
+        #expect(probe.stdout.contains("  metadata  title: Probe me"), "\(probe.stdout)")
+        #expect(probe.stdout.contains("  chapters  0.000 s – 1.500 s  Opening\n            1.500 s – 2.000 s  Close"),
+                "\(probe.stdout)")
+    }
+}
