@@ -15,13 +15,16 @@ enum ConvertCommand {
             throw Usage.fail("the output is a document (.json) or a timeline (.otio): give a name ending in one of them", command: .convert)
         }
         try OutputLocation.check(output, existing: arguments.has("overwrite") ? .replace : .refuseUnlessOverwrite)
-        let loaded = try await DocumentLoading.load(input, dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
+        // A timeline converted to a timeline keeps its name, metadata and global start time.
+        let (loaded, timeline) = try await DocumentLoading.loadWithTimeline(
+            input, dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         let text: String
         do {
             if writesTimeline {
                 // Nested compositions are written as nested Stacks of their own tracks.
                 let nested = try await OpenTimelineIO.nestedCompositions(of: loaded)
-                text = try OpenTimelineIO.text(for: loaded, nested: nested, relativeTo: outputURL.deletingLastPathComponent())
+                text = try OpenTimelineIO.text(
+                    for: loaded, timeline: timeline, nested: nested, relativeTo: outputURL.deletingLastPathComponent())
             } else {
                 text = try loaded.expandedJSON(relativeTo: outputURL.deletingLastPathComponent())
             }

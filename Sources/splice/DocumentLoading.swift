@@ -9,8 +9,18 @@ enum DocumentLoading {
     /// - Throws: ``CommandExit`` with ``ExitStatus/invalidInput`` after printing every problem, or
     ///   ``ExitStatus/cancelled`` when interrupted.
     static func load(_ path: String, dropsUnsupportedEffects: Bool = false) async throws(CommandExit) -> LoadedDocument {
+        try await loadWithTimeline(path, dropsUnsupportedEffects: dropsUnsupportedEffects).loaded
+    }
+
+    /// ``load(_:dropsUnsupportedEffects:)``, with what an `.otio` timeline was read with (its name, metadata,
+    /// global start time and markers; nil for a document).
+    ///
+    /// - Throws: ``CommandExit`` as ``load(_:dropsUnsupportedEffects:)`` does.
+    static func loadWithTimeline(
+        _ path: String, dropsUnsupportedEffects: Bool = false
+    ) async throws(CommandExit) -> (loaded: LoadedDocument, timeline: OpenTimelineIO.ImportedTimeline?) {
         do {
-            return try await document(at: path, dropsUnsupportedEffects: dropsUnsupportedEffects)
+            return try await documentAndTimeline(at: path, dropsUnsupportedEffects: dropsUnsupportedEffects)
         } catch let error as DocumentError {
             print(error, documentPath: path)
             throw CommandExit(
@@ -28,12 +38,21 @@ enum DocumentLoading {
     ///
     /// - Throws: ``DocumentError``, `CancellationError`, or what loading a source throws.
     static func document(at path: String, dropsUnsupportedEffects: Bool = false) async throws -> LoadedDocument {
+        try await documentAndTimeline(at: path, dropsUnsupportedEffects: dropsUnsupportedEffects).loaded
+    }
+
+    /// ``document(at:dropsUnsupportedEffects:)``, with the timeline an `.otio` file was read with.
+    ///
+    /// - Throws: ``DocumentError``, `CancellationError`, or what loading a source throws.
+    static func documentAndTimeline(
+        at path: String, dropsUnsupportedEffects: Bool = false
+    ) async throws -> (loaded: LoadedDocument, timeline: OpenTimelineIO.ImportedTimeline?) {
         let url = URL(fileURLWithPath: path)
-        guard OpenTimelineIO.isTimelineFile(url) else { return try await CompositionDocument.load(from: url) }
+        guard OpenTimelineIO.isTimelineFile(url) else { return (try await CompositionDocument.load(from: url), nil) }
         let (loaded, timeline) = try await OpenTimelineIO.load(
             from: url, options: OpenTimelineIO.ReadingOptions(dropsUnsupportedEffects: dropsUnsupportedEffects))
         for dropped in timeline.droppedEffects { Console.error(line(for: dropped, documentPath: path)) }
-        return loaded
+        return (loaded, timeline)
     }
 
     /// Prints each problem as `PATH:LINE:COLUMN: json.path: message` to standard error.

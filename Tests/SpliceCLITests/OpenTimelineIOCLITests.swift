@@ -99,6 +99,8 @@ struct OpenTimelineIOCLITests {
         let edit = scratch.file("edit.otio")
         _ = try await PythonVerifier.run(Self.script + "\n" + """
             timeline = otio.adapters.read_from_file(path)
+            timeline.global_start_time = RT(108000, 30)
+            timeline.metadata["studio"] = {"shot": "A042"}
             timeline.tracks.markers.append(otio.schema.Marker(name="open", marked_range=TR(RT(15, 30), RT(30, 30)), color="GREEN", comment="first take"))
             timeline.tracks[0][2].markers.append(otio.schema.Marker(name="b", marked_range=TR(RT(9, 30), RT(0, 30))))
             otio.adapters.write_to_file(timeline, path)
@@ -125,6 +127,18 @@ struct OpenTimelineIOCLITests {
                 print(m.name, r.start_time.value_rescaled_to(30), r.duration.value_rescaled_to(30), m.color, m.comment)
             """, [back.path])
         #expect(printed.split(separator: "\n").map(String.init) == ["open 15.0 30.0 GREEN first take", "b 99.0 0.0 RED "], "\(printed)")
+
+        // .otio → .otio keeps the timeline's own name, metadata and global start time too.
+        let copy = scratch.file("copy.otio")
+        let copied = try await SpliceTool.run(["convert", edit.path, "-o", copy.path])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let named = try await PythonVerifier.run("""
+            import sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(timeline.name, timeline.global_start_time, dict(timeline.metadata["studio"]), len(timeline.tracks.markers))
+            """, [copy.path])
+        #expect(named.trimmingCharacters(in: .whitespacesAndNewlines) == "cli RationalTime(108000, 30) {'shot': 'A042'} 2", "\(named)")
     }
 
     @Test func unsupportedEffectsAreRefusedOrDroppedWithTheirList() async throws {
