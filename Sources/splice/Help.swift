@@ -110,8 +110,9 @@ enum Help {
                                 media playlist per rendition (written last; DIR appears only when complete)
           --dash DIR            the same package with a DASH manifest, DIR/manifest.mpd; with --hls, the same DIR
                                 (both manifests over the same segments)
-          --ladder LIST         the renditions, HEIGHT:RATE separated by commas, e.g. 720p:3M,480p:1200k (default
-                                1080p:5M,720p:3M,480p:1.2M); heights even, rates positive
+          --ladder LIST         the renditions, HEIGHT:RATE[:hevc] separated by commas, e.g. 720p:3M,480p:1200k
+                                (default 1080p:5M,720p:3M,480p:1.2M); heights even, rates positive; :hevc for an
+                                HEVC rendition (hvc1) instead of H.264
           --segment-duration T  the segment duration for --hls/--dash (default 6s), e.g. 4s
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)

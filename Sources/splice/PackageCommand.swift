@@ -85,8 +85,9 @@ enum PackageCommand {
         return "\(error)"
     }
 
-    /// A ladder option's renditions: `HEIGHT:RATE` separated by commas, the height optionally followed by `p`, the
-    /// rate in bits per second with an optional `k` (×1000) or `M` (×1 000 000) suffix: `720p:3M,480p:1200k`.
+    /// A ladder option's renditions: `HEIGHT:RATE[:CODEC]` separated by commas, the height optionally followed by
+    /// `p`, the rate in bits per second with an optional `k` (×1000) or `M` (×1 000 000) suffix, the codec `h264`
+    /// (the default) or `hevc`: `720p:3M,720p:2M:hevc,480p:1200k`.
     struct LadderSyntaxError: Error, CustomStringConvertible {
         var description: String
     }
@@ -95,10 +96,12 @@ enum PackageCommand {
         let renditions = try text.split(separator: ",").map { item -> AdaptiveBitrateLadder.Rendition in
             let parts = item.split(separator: ":")
             let heightText = parts.first.map { $0.hasSuffix("p") ? $0.dropLast() : $0 }
-            guard parts.count == 2, let heightText, let height = Int(heightText), let rate = bitRate(String(parts[1])) else {
-                throw LadderSyntaxError(description: "'\(item)' is not HEIGHT:RATE (e.g. 720p:3M, 480:1200k)")
+            guard parts.count == 2 || parts.count == 3, let heightText, let height = Int(heightText),
+                  let rate = bitRate(String(parts[1])),
+                  let codec = parts.count == 3 ? VideoSettings.Codec(rawValue: String(parts[2])) : .h264 else {
+                throw LadderSyntaxError(description: "'\(item)' is not HEIGHT:RATE[:CODEC] (e.g. 720p:3M, 480:1200k, 720p:2M:hevc)")
             }
-            return AdaptiveBitrateLadder.Rendition(height: height, bitRate: rate)
+            return AdaptiveBitrateLadder.Rendition(height: height, bitRate: rate, codec: codec)
         }
         return AdaptiveBitrateLadder(renditions: renditions)
     }

@@ -186,6 +186,10 @@ import Testing
         #expect(throws: PackagingError.invalidRendition(index: 1, reason: "height 361 is not a positive even number of pixels")) {
             try packager.validate(output: output)
         }
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 360, bitRate: 800_000, codec: .vp9)])
+        #expect(throws: PackagingError.invalidRendition(index: 0, reason: "codec vp9 is not packaged (H.264 or HEVC)")) {
+            try packager.validate(output: output)
+        }
         packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 360, bitRate: 0)])
         #expect(throws: PackagingError.invalidRendition(index: 0, reason: "bit rate 0 is not a positive number of bits per second")) {
             try packager.validate(output: output)
@@ -206,6 +210,54 @@ import Testing
         // An empty composition: nothing to package, and the existing folder is left as it was.
         await #expect(throws: PackagingError.noVideo) { _ = try await packager.write(to: output) }
         #expect(scratch.contents == ["out"])
+    }
+
+    @Test("an HEVC rendition: tagged hvc1, CODECS from its SPS as ffprobe reads it, an IDR at every segment start, decoded silently")
+    func hevcRendition() async throws {
+        let scratch = try ScratchDirectory("abr-hevc")
+        defer { scratch.remove() }
+        var packager = AdaptiveBitratePackager(asset: try await Self.programme(in: scratch))
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 180, bitRate: 300_000, codec: .hevc)])
+        packager.segmentDuration = MediaTime(seconds: 2)
+        packager.encoderPreset = "veryfast"
+        packager.manifestFormats = [.hls]
+        let package = try await packager.write(to: scratch.file("package"))
+        let rendition = try #require(package.videoRenditions.first)
+        #expect(rendition.name == "180p-300k-hevc")
+        #expect(rendition.segmentDurations == [MediaTime(seconds: 2), MediaTime(seconds: 2)])
+        let playlist = scratch.file("package/180p-300k-hevc/playlist.m3u8")
+        let stream = try await SecondReaders.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                             "stream=codec_name,codec_tag_string,profile,level", "-of",
+                                                             "csv=p=0", scratch.file("package/180p-300k-hevc/init.mp4").path])
+        let fields = stream.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        #expect(fields.prefix(3) == ["hevc", "Main", "hvc1"], "\(fields)")
+        // The profile_tier_level fields as FFmpeg's trace_headers reads them from the stream's parameter sets.
+        let trace = try await SecondReaders.run("ffmpeg", ["-hide_banner", "-i", scratch.file("package/180p-300k-hevc/init.mp4").path,
+                                                           "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"]).errors
+        func field(_ name: String) -> Int? {
+            guard let line = trace.split(separator: "\n").first(where: { $0.contains(" \(name) ") }) else { return nil }
+            return line.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        let profile = field("general_profile_idc") ?? -1, level = field("general_level_idc") ?? -1
+        let compatibility = (0..<32).reduce(0) { $0 | ((field("general_profile_compatibility_flag[\($1)]") ?? 0) << $1) }
+        let constraints = ["progressive_source", "interlaced_source", "non_packed_constraint", "frame_only_constraint"]
+            .enumerated().reduce(0) { $0 | ((field("general_\($1.element)_flag") ?? 0) << (7 - $1.offset)) }
+        #expect(String(level) == fields.last)
+        #expect(rendition.codecs == "hvc1.\(profile).\(String(compatibility, radix: 16, uppercase: true)).L\(level)."
+                + String(constraints, radix: 16, uppercase: true), "\(rendition.codecs)")
+        let master = try String(contentsOf: scratch.file("package/master.m3u8"), encoding: .utf8)
+        #expect(master.contains("CODECS=\"\(rendition.codecs),mp4a.40.2\""), "\(master)")
+        let keyFrames = try await SecondReaders.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey",
+                                                                "-show_entries", "frame=pts_time,pict_type", "-of", "csv=p=0",
+                                                                playlist.path])
+        let times = keyFrames.output.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: ",")
+            return parts.count >= 2 && parts[1].hasPrefix("I") ? String(parts[0]) : nil
+        }
+        #expect(times.contains("0.000000") && times.contains("2.000000"), "\(times)")
+        let decoded = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", scratch.file("package/master.m3u8").path,
+                                                             "-map", "0", "-f", "null", "-"])
+        #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     }
 
     @Test("cancelled once the first segments are written: CancellationError, and nothing is left beside the source")

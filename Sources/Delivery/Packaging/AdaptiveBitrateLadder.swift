@@ -1,4 +1,5 @@
 import Composition
+import Export
 
 /// The renditions of an adaptive-bitrate package: one video encode per rung, each a height and an average bit rate,
 /// all from one decode and one composite of the programme (see ``AdaptiveBitratePackager``).
@@ -6,23 +7,28 @@ import Composition
 /// A rung is never scaled above the source: rungs taller than the composition's render size are left out, and a
 /// source shorter than every rung gets one rendition at its own height with the lowest rung's bit rate.
 public struct AdaptiveBitrateLadder: Sendable, Hashable {
-    /// One rung: an H.264 encode at `height` pixels (the width follows the source's aspect ratio, rounded to even)
-    /// and `bitRate` bits per second on average.
+    /// One rung: an H.264 (or HEVC) encode at `height` pixels (the width follows the source's aspect ratio, rounded
+    /// to even) and `bitRate` bits per second on average.
     public struct Rendition: Sendable, Hashable {
         /// The picture height in pixels: positive and even (4:2:0 chroma).
         public var height: Int
         /// The average bit rate in bits per second (libx264's ABR mode), positive. The peak is bounded by a VBV of
         /// 1.5 × this rate over a 2 s buffer, so ``AdaptiveBitratePackage`` BANDWIDTH stays near it.
         public var bitRate: Int
+        /// ``VideoSettings/Codec/h264`` (libx264, `avc1`; the default, which every player decodes) or
+        /// ``VideoSettings/Codec/hevc`` (libx265, tagged `hvc1` as Apple's players require).
+        public var codec: VideoSettings.Codec
 
-        /// A rung of `height` pixels at `bitRate` bits per second.
-        public init(height: Int, bitRate: Int) {
+        /// A rung of `height` pixels at `bitRate` bits per second in `codec`.
+        public init(height: Int, bitRate: Int, codec: VideoSettings.Codec = .h264) {
             self.height = height
             self.bitRate = bitRate
+            self.codec = codec
         }
 
-        /// The rung's name in the package: its folder and DASH `Representation@id`, e.g. `720p-3000k`.
-        public var name: String { "\(height)p-\(bitRate / 1000)k" }
+        /// The rung's name in the package: its folder and DASH `Representation@id`, e.g. `720p-3000k`, or
+        /// `720p-2000k-hevc` for HEVC.
+        public var name: String { "\(height)p-\(bitRate / 1000)k" + (codec == .h264 ? "" : "-\(codec.rawValue)") }
     }
 
     /// The rungs, highest first (the order of the master playlist's variant streams).
@@ -43,7 +49,8 @@ public struct AdaptiveBitrateLadder: Sendable, Hashable {
 
     /// Checks every rung.
     /// - Throws: ``PackagingError/emptyLadder`` without a rung; ``PackagingError/invalidRendition(index:reason:)``
-    ///   for a height that is not positive and even, a bit rate that is not positive, or two rungs of one name.
+    ///   for a height that is not positive and even, a bit rate that is not positive, a codec other than H.264 and
+    ///   HEVC, or two rungs of one name.
     public func validate() throws(PackagingError) {
         guard !renditions.isEmpty else { throw .emptyLadder }
         var names: Set<String> = []
@@ -57,6 +64,9 @@ public struct AdaptiveBitrateLadder: Sendable, Hashable {
             if rendition.bitRate < 1000 {
                 throw .invalidRendition(index: index, reason: "bit rate \(rendition.bitRate) b/s is below 1 kb/s")
             }
+            if rendition.codec != .h264 && rendition.codec != .hevc {
+                throw .invalidRendition(index: index, reason: "codec \(rendition.codec.rawValue) is not packaged (H.264 or HEVC)")
+            }
             guard names.insert(rendition.name).inserted else {
                 throw .invalidRendition(index: index, reason: "\(rendition.name) is in the ladder twice")
             }
@@ -69,7 +79,7 @@ public struct AdaptiveBitrateLadder: Sendable, Hashable {
     public func renditions(forSourceSize sourceSize: Size) -> [(rendition: Rendition, size: Size)] {
         var fitting = renditions.filter { $0.height <= sourceSize.height }
         if fitting.isEmpty, let lowest = renditions.min(by: { $0.height < $1.height }) {
-            fitting = [Rendition(height: sourceSize.height - sourceSize.height % 2, bitRate: lowest.bitRate)]
+            fitting = [Rendition(height: sourceSize.height - sourceSize.height % 2, bitRate: lowest.bitRate, codec: lowest.codec)]
         }
         return fitting.map { rendition in
             let width = Int((Double(sourceSize.width) * Double(rendition.height) / Double(sourceSize.height) / 2).rounded()) * 2

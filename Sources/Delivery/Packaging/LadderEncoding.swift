@@ -181,7 +181,8 @@ struct LadderEncoding {
 
         var writers: [RenditionWriter] = []
         for (rendition, size) in rungs {
-            var settings = VideoSettings(codec: .h264, rateControl: .averageBitRate(rendition.bitRate), encoderPreset: encoderPreset)
+            var settings = VideoSettings(codec: rendition.codec, rateControl: .averageBitRate(rendition.bitRate),
+                                         encoderPreset: encoderPreset)
             settings.keyFrameInterval = nil
             let configuration = settings.encoderConfiguration(size: size, frameDuration: frameDuration, timeScale: timeScale, fileType: .mp4)
             var options = SegmentKeyFrameSchedule.encoderOptions(encoderName: configuration.encoderName)
@@ -234,7 +235,8 @@ struct LadderEncoding {
         for writer in writers { try writer.finish(adjust: adjust) }
 
         return zip(writers, rungs).map { writer, rung in
-            rendition(writer, size: rung.size, channelCount: nil, codecs: Self.avcCodecs(of: writer.encoder),
+            rendition(writer, size: rung.size, channelCount: nil,
+                      codecs: rung.rendition.codec == .hevc ? Self.hevcCodecs(of: writer.encoder) : Self.avcCodecs(of: writer.encoder),
                       targetBitRate: rung.rendition.bitRate, durations: writer.segmentDurations, total: rendering.timeRange.duration)
         }
     }
@@ -273,6 +275,46 @@ struct LadderEncoding {
         }
         guard let sps else { return "avc1.640028" }
         return "avc1." + sps.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// RFC 6381's `hvc1.P.C.TL.B…` of an opened HEVC encoder (ISO/IEC 14496-15 annex E): profile space and
+    /// profile, the 32 compatibility flags bit-reversed in hex, tier and level, then the constraint bytes without
+    /// the trailing zero ones — read from the profile_tier_level of its sequence parameter set (Annex B
+    /// extradata, emulation-prevention bytes removed).
+    static func hevcCodecs(of encoder: Encoder) -> String {
+        let context = encoder.pointer.pointee
+        let fallback = "hvc1.1.6.L93.B0"
+        guard let data = context.extradata, context.extradata_size > 4 else { return fallback }
+        let bytes = Array(UnsafeBufferPointer(start: data, count: Int(context.extradata_size)))
+        var index = 0
+        var payload: [UInt8] = []
+        while index + 3 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1, (bytes[index + 3] >> 1) & 0x3F == 33 {
+                // The SPS: 2 header bytes, then one byte of IDs and flags, then 12 bytes of profile_tier_level.
+                var zeros = 0
+                for byte in bytes[(index + 5)...] {
+                    if zeros >= 2 && byte == 3 { zeros = 0; continue }
+                    payload.append(byte)
+                    zeros = byte == 0 ? zeros + 1 : 0
+                    if payload.count == 13 { break }
+                }
+                break
+            }
+            index += 1
+        }
+        guard payload.count == 13 else { return fallback }
+        let space = ["", "A", "B", "C"][Int(payload[1] >> 6)]
+        let tier = payload[1] & 0x20 != 0 ? "H" : "L"
+        let profile = payload[1] & 0x1F
+        var flags: UInt32 = 0
+        for byte in payload[2...5] { flags = flags << 8 | UInt32(byte) }
+        var reversed: UInt32 = 0
+        for bit in 0..<32 where flags & (1 << bit) != 0 { reversed |= 1 << (31 - bit) }
+        var constraints = Array(payload[6...11])
+        while constraints.last == 0 { constraints.removeLast() }
+        let level = payload[12]
+        return "hvc1.\(space)\(profile).\(String(reversed, radix: 16, uppercase: true)).\(tier)\(level)"
+            + constraints.map { "." + String($0, radix: 16, uppercase: true) }.joined()
     }
 
     private func rendition(_ writer: RenditionWriter, size: Size?, channelCount: Int?, codecs: String, targetBitRate: Int,
