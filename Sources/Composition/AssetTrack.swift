@@ -39,6 +39,10 @@ public struct AssetTrack: Sendable, Hashable, Codable {
     public var languageCode: String?
     /// Timed-text facts, for subtitle tracks.
     public var subtitle: SubtitleTrackFormat?
+    /// The track's own metadata items, as `AVAssetTrack.metadata`: every tag libavformat reads for the stream, by its
+    /// raw key (`language`, `handler_name`, `title`, `vendor_id`, `encoder`, Matroska's `BPS`, …) in the container's
+    /// order, each with its ``MetadataItem/commonKey`` where one fits (`title`); nil when the container states none.
+    public var metadata: [MetadataItem]?
 
     /// A track description; loaders fill every field.
     public init(

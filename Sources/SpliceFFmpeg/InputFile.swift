@@ -148,14 +148,7 @@ package final class InputFile {
 
     /// The container's metadata (`AVFormatContext.metadata`) as key/value pairs in FFmpeg's order.
     package var metadata: [(key: String, value: String)] {
-        var items: [(key: String, value: String)] = []
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(pointer.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            entry = next
-            guard let key = next.pointee.key else { continue }
-            items.append((String(cString: key), next.pointee.value.map { String(cString: $0) } ?? ""))
-        }
-        return items
+        MetadataDictionary.entries(pointer.pointee.metadata)
     }
 
     /// The index of the stream libavformat deems best of `type` (wraps `av_find_best_stream`), or nil when the file

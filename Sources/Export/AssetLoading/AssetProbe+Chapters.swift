@@ -14,13 +14,7 @@ extension AssetProbe {
             guard let chapter = context.chapters?[index]?.pointee,
                   let start = MediaTime(pts: chapter.start, timeBase: chapter.time_base),
                   let end = MediaTime(pts: chapter.end, timeBase: chapter.time_base), end > start else { continue }
-            var items: [MetadataItem] = []
-            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-            while let next = av_dict_get(chapter.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
-                entry = next
-                guard let key = next.pointee.key else { continue }
-                items.append(MetadataItem(key: String(cString: key), value: next.pointee.value.map { String(cString: $0) } ?? ""))
-            }
+            let items = MetadataDictionary.entries(chapter.metadata).map { MetadataItem(key: $0.key, value: $0.value) }
             groups.append(TimedMetadataGroup(
                 timeRange: TimeRange(start: start - startTimeOffset, end: end - startTimeOffset), items: items))
         }

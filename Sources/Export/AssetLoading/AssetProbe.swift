@@ -125,11 +125,13 @@ enum AssetProbe {
 
     private static func baseTrack(url: URL, info: StreamInfo, timeRange: TimeRange, startTimeOffset: MediaTime,
                                   dataRate: Int?) -> AssetTrack {
-        AssetTrack(
+        var track = AssetTrack(
             assetURL: url, trackID: Int32(info.index + 1), mediaType: info.mediaType, timeRange: timeRange,
             naturalTimeScale: info.timeBase.den > 0 ? info.timeBase.den : 1, codecName: info.codecName,
             estimatedDataRate: info.bitRate ?? dataRate, isDecodable: info.hasDecoder && info.hasParameters,
             streamIndex: info.index, startTimeOffset: startTimeOffset, languageCode: info.language)
+        track.metadata = info.metadata.isEmpty ? nil : info.metadata.map { MetadataItem(key: $0.key, value: $0.value) }
+        return track
     }
 
     /// A time of `ticks` in the stream's time base; a value that overflows is reported as corrupt.

@@ -43,6 +43,9 @@ struct StreamInfo {
     var language: String?
     /// The `title` tag (the track's name), nil when absent.
     var title: String?
+    /// Every tag of the stream (`AVStream.metadata`: `language`, `handler_name`, `title`, `vendor_id`, …), in
+    /// FFmpeg's order.
+    var metadata: [(key: String, value: String)]
     /// `AVStream.disposition` (`AV_DISPOSITION_DEFAULT`, `AV_DISPOSITION_FORCED`, …).
     var disposition: Int32
 
@@ -99,6 +102,7 @@ struct StreamInfo {
         }
         language = tag("language").flatMap { $0 == "und" ? nil : $0 }
         title = tag("title")
+        metadata = MetadataDictionary.entries(stream.pointee.metadata)
         disposition = stream.pointee.disposition
 
         sampleRate = Int(max(0, parameters.sample_rate))
