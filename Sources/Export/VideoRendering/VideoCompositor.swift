@@ -231,7 +231,7 @@ final class VideoCompositor {
         if instructionHint < instructions.count, instructions[instructionHint].timeRange.contains(time) {
             return instructionHint
         }
-        if let index = instructions.firstIndex(where: { $0.timeRange.contains(time) }) {
+        if let index = plan.instructionIndex(at: time) {
             instructionHint = index
             return index
         }
