@@ -16,8 +16,9 @@ package enum ProcessHeap {
     /// threshold keeps peak RSS to what is in use, at the price of a mapping per large allocation, which the pools
     /// make rare.
     ///
-    /// A process-wide setting: executables call it once at start, before their threads run (the `splice` tool,
-    /// `splice-bench`, a service's main); the libraries never change it themselves.
+    /// A process-wide setting: this package's executables (`splice`, `splice-bench`) call it once at start, before
+    /// their threads run; the libraries never change it themselves. Another program embedding Splice gets the same
+    /// effect with `mallopt(M_MMAP_THRESHOLD, 131072)` or `MALLOC_MMAP_THRESHOLD_=131072` in its environment.
     /// - Returns: false when the C library refused the setting (not glibc's allocator in use).
     @discardableResult
     package static func fixMmapThreshold() -> Bool {
