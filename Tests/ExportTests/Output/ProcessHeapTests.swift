@@ -2,7 +2,7 @@ internal import CMedia
 import Testing
 import Splice
 
-/// ``ProcessHeap``: with the mmap threshold fixed, picture-sized allocations are mappings of their own even after
+/// ``ProcessHeap``: with the mmap threshold fixed, large allocations are mappings of their own even after
 /// one has been freed (glibc's dynamic threshold would move them into the heap arenas).
 @Suite("Process heap")
 struct ProcessHeapTests {
@@ -12,19 +12,18 @@ struct ProcessHeapTests {
         (pointer - MemoryLayout<UInt>.size).load(as: UInt.self) & 0x2 != 0
     }
 
-    @Test func pictureSizedAllocationsStayMappingsAfterOneIsFreed() throws {
+    @Test func largeAllocationsStayMappingsAfterOneIsFreed() throws {
         #expect(ProcessHeap.fixMmapThreshold())
-        let picture = 1920 * 1080 * 3 / 2  // a 1080p 4:2:0 picture, 3 110 400 bytes
-        let first = try #require(malloc(picture))
+        // 24 MiB: above the fixed threshold, below the 32 MiB that glibc's dynamic threshold can rise to, and larger
+        // than any free chunk the arenas plausibly hold here (a smaller size may be served from a free chunk left
+        // by earlier tests, whatever the threshold).
+        let size = 24 << 20
+        let first = try #require(malloc(size))
         #expect(Self.isMapped(first))
         // Freeing a mapped chunk is what raises glibc's default (dynamic) threshold to the chunk's size.
         free(first)
-        let second = try #require(malloc(picture))
+        let second = try #require(malloc(size))
         defer { free(second) }
         #expect(Self.isMapped(second))
-        // Below the threshold, the arenas still serve (100 KiB < 128 KiB).
-        let small = try #require(malloc(100 * 1024))
-        defer { free(small) }
-        #expect(!Self.isMapped(small))
     }
 }
