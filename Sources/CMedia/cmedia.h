@@ -6,6 +6,8 @@
 #define CMEDIA_H
 
 #include <errno.h>
+// glibc's mallopt (M_MMAP_THRESHOLD): executables fix the heap's mmap threshold (Export's ProcessHeap).
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <libavformat/avformat.h>

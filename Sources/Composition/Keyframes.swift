@@ -102,9 +102,16 @@ public struct Keyframes<Value: Sendable & Hashable & Codable>: Sendable, Hashabl
     }
 
     /// Inserts `entry` in time order (after entries with an equal-or-earlier start), replacing an entry with the
-    /// same numeric start. Complexity: O(n) in the number of entries.
+    /// same numeric start. Complexity: O(1) for an entry starting after the last one (entries set in time order,
+    /// as ramp after ramp along a timeline), O(n) in the number of entries otherwise.
     public mutating func insert(_ entry: Entry) {
         let start = entry.start
+        // The entries are in time order with invalid times last: after a numeric last entry that starts earlier,
+        // no entry starts at `start` and none starts later.
+        if start.isNumeric, let last = entries.last?.start, last.isNumeric, last < start {
+            entries.append(entry)
+            return
+        }
         if start.isNumeric {
             entries.removeAll { $0.start.isNumeric && $0.start == start }
         }

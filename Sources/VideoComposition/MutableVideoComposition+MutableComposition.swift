@@ -31,11 +31,22 @@ extension MutableVideoComposition {
             .filter { $0.isNumeric && $0 > .zero }
         if let shortest = asked.min() { frameDuration = shortest }
         let canvas = renderSize
+        // A track's segments are in time order without overlap: an instruction needs only those from the last one
+        // starting at or before it, found by bisection, so a long timeline costs O(n log n), not instructions ×
+        // segments.
+        var tracks: [Int32: (segments: [CompositionTrackSegment], starts: [MediaTime])] = [:]
+        for track in videoTracks {
+            tracks[track.trackID] = (track.segments, track.segments.map(\.timeMapping.target.start))
+        }
         for (index, instruction) in instructions.enumerated() {
             for (layerIndex, layer) in instruction.layerInstructions.enumerated() {
-                guard let track = composition.track(withTrackID: layer.trackID) else { continue }
+                guard let track = tracks[layer.trackID] ?? composition.track(withTrackID: layer.trackID).map({
+                    ($0.segments, $0.segments.map(\.timeMapping.target.start))
+                }) else { continue }
                 var updated = layer
-                for segment in track.segments {
+                let first = Self.lastIndex(in: track.starts, atOrBefore: instruction.timeRange.start)
+                for segment in track.segments[first...] {
+                    if segment.timeMapping.target.start >= instruction.timeRange.end { break }
                     guard let video = segment.sourceTrack?.video else { continue }
                     let start = segment.timeMapping.target.start
                     let inInstruction = instruction.timeRange.contains(start)
@@ -46,6 +57,19 @@ extension MutableVideoComposition {
                 instructions[index].layerInstructions[layerIndex] = updated
             }
         }
+    }
+
+    /// The index of the last of `starts` (in increasing order, equal ones together) at or before `time`, the first
+    /// of those equal to it; 0 when every start is later.
+    static func lastIndex(in starts: [MediaTime], atOrBefore time: MediaTime) -> Int {
+        var low = 0, high = starts.count  // becomes the first start after `time`
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= time { low = middle + 1 } else { high = middle }
+        }
+        var index = max(0, low - 1)
+        while index > 0, starts[index - 1] == starts[index] { index -= 1 }
+        return index
     }
 
     /// The layer transform showing `video` upright and aspect-fitted in `canvas`

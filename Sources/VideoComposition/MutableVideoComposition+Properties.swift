@@ -63,9 +63,10 @@ extension MutableVideoComposition {
             }
         }
         let boundaries = cuts.sorted()
+        let media = tracks.map(MediaIndex.init)
         var spans: [(range: TimeRange, tracks: [CompositionSummary.Track])] = []
         for (start, end) in zip(boundaries, boundaries.dropFirst()) {
-            let active = tracks.filter { $0.hasMedia(at: start) }
+            let active = zip(tracks, media).filter { $1.hasMedia(at: start) }.map(\.0)
             if let last = spans.last, last.tracks.map(\.trackID) == active.map(\.trackID) {
                 spans[spans.count - 1].range = TimeRange(start: last.range.start, end: end)
             } else {
@@ -73,5 +74,43 @@ extension MutableVideoComposition {
             }
         }
         return spans
+    }
+
+    /// ``CompositionSummary/Track/hasMedia(at:)`` answered by bisection, so finding the spans of a long timeline
+    /// is O(n log n) rather than boundaries × segments.
+    private struct MediaIndex {
+        /// The non-empty segments with numeric ends, by start; `latestEnd[i]` is the latest end among the first i + 1.
+        private var starts: [MediaTime] = []
+        private var latestEnd: [MediaTime] = []
+        /// Non-empty segments whose ends are not numeric, asked directly.
+        private var others: [TimeRange] = []
+
+        init(_ track: CompositionSummary.Track) {
+            var ranges: [TimeRange] = []
+            for segment in track.segments where !segment.isEmpty {
+                let target = segment.target
+                if target.isValid, target.start.isNumeric, target.end.isNumeric { ranges.append(target) } else { others.append(target) }
+            }
+            ranges.sort { $0.start < $1.start }
+            starts = ranges.map(\.start)
+            var latest: MediaTime?
+            latestEnd = ranges.map { range in
+                let end = latest.map { Swift.max($0, range.end) } ?? range.end
+                latest = end
+                return end
+            }
+        }
+
+        /// True when a segment contains `time` (half-open): among the segments starting at or before it, the
+        /// latest end lies after it.
+        func hasMedia(at time: MediaTime) -> Bool {
+            var low = 0, high = starts.count  // becomes the first segment starting after `time`
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= time { low = middle + 1 } else { high = middle }
+            }
+            if low > 0, latestEnd[low - 1] > time { return true }
+            return others.contains { $0.contains(time) }
+        }
     }
 }

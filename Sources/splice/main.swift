@@ -1,6 +1,9 @@
 import Foundation
 import Splice
 
+// Picture-sized allocations stay mappings of their own, freed back to the system (ProcessHeap): lower peak RSS.
+ProcessHeap.fixMmapThreshold()
+
 /// `splice`: the command-line tool over Splice's composition documents. See `splice --help` and docs/cli.md.
 let status: ExitStatus
 do {

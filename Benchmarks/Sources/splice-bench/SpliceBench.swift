@@ -46,9 +46,11 @@ import Splice
 @main
 struct SpliceBench {
     static func main() async {
+        // As the `splice` tool does (ProcessHeap): the figures are an executable's, not the allocator's defaults.
+        ProcessHeap.fixMmapThreshold()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
-            fail("usage: splice-bench canonical|segment|plain|dissolves|frames|smart|read|write|ladder|raw-frames|many-exports|scan|record|compare-rgba …")
+            fail("usage: splice-bench canonical|segment|plain|dissolves|scale|frames|smart|read|write|ladder|raw-frames|many-exports|scan|record|compare-rgba …")
         }
         let options = Options(Array(arguments.dropFirst()))
         let clock = ContinuousClock()
@@ -63,6 +65,7 @@ struct SpliceBench {
                     hdr: hdr, lookupTable: options.optionalPath("lut"))
                 if options.flag("effect-ramp") { try Workloads.addEffectRamps(to: &edit) }
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
+                                           preset: options.optionalString("preset") ?? "medium",
                                            concurrentSegments: options.optionalInt("concurrent"),
                                            compositor: options.flag("custom-compositor") ? FadeCompositor() : nil,
                                            graphPerFrame: options.flag("graph-per-frame"))
@@ -79,6 +82,8 @@ struct SpliceBench {
                     clipSeconds: options.decimal("clip-seconds", "2"), dissolveSeconds: options.decimal("dissolve-seconds", "0.5"),
                     transition: options.transition())
                 summary = try await export(edit, to: options.path("out"))
+            case "scale":
+                summary = try await Scaling.stages(inputs: options.directory("inputs"), clips: options.int("clips", 100))
             case "frames":
                 summary = try await Workloads.frames(clip: options.path("clip"), outputDirectory: options.directory("out-dir"),
                                                      count: options.int("count", 100), oneByOne: options.flag("one-by-one"))
@@ -136,10 +141,11 @@ struct SpliceBench {
     /// `concurrentSegments` renders the video as that many segments at once (``AssetExportSession/concurrentSegments``).
     /// With `compositor`, every frame's picture is the compositor's (W1v).
     /// `graphPerFrame` renders effect ramps with a graph per frame (W1r's reference).
-    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, concurrentSegments: Int? = nil,
+    /// `preset` is libx264's (`medium` unless S2's long exports ask for `ultrafast`).
+    static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, preset: String = "medium", concurrentSegments: Int? = nil,
                        compositor: (any VideoCompositing)? = nil, graphPerFrame: Bool = false) async throws -> String {
         try? FileManager.default.removeItem(at: url)
-        let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth))
+        let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth, preset: preset))
         session.outputURL = url
         session.outputFileType = .mp4
         session.shouldOptimizeForNetworkUse = true
@@ -154,10 +160,10 @@ struct SpliceBench {
         return "duration=\(String(format: "%.3f", duration.seconds))s frames=\(Int(frames.rounded()))"
     }
 
-    /// The benchmark's encoder settings: H.264 (libx264, preset medium, CRF 23) + AAC 128 kb/s 48 kHz stereo.
-    static func settings(bitDepth: Int? = nil) -> ExportSettings {
+    /// The benchmark's encoder settings: H.264 (libx264, `preset`, CRF 23) + AAC 128 kb/s 48 kHz stereo.
+    static func settings(bitDepth: Int? = nil, preset: String = "medium") -> ExportSettings {
         ExportSettings(
-            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: "medium", bitDepth: bitDepth),
+            video: VideoSettings(codec: .h264, rateControl: .constantQuality(23), encoderPreset: preset, bitDepth: bitDepth),
             audio: AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2))
     }
 
@@ -234,6 +240,9 @@ struct Options {
 
     /// `--name FILE` as a file URL, nil when absent.
     func optionalPath(_ name: String) -> URL? { values[name].map { URL(fileURLWithPath: $0) } }
+
+    /// `--name VALUE` as given, nil when absent.
+    func optionalString(_ name: String) -> String? { values[name] }
 
     func directory(_ name: String) -> URL {
         guard let value = values[name] else { SpliceBench.fail("missing --\(name)") }

@@ -151,9 +151,10 @@ enum Workloads {
         // Overlap k joins clip k (outgoing) and clip k + 1 (incoming). Track 0 is top-most: it fades out when it
         // holds the outgoing clip (k even) and in when it holds the incoming one.
         var video = MutableVideoComposition(propertiesOf: composition)
+        let overlapIndex = Dictionary(overlaps.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for i in video.instructions.indices where video.instructions[i].layerInstructions.count == 2 {
             let range = video.instructions[i].timeRange
-            guard let k = overlaps.firstIndex(of: range) else {
+            guard let k = overlapIndex[range] else {
                 throw BenchError.input("unexpected two-layer instruction \(range)")
             }
             if let transition {

@@ -33,6 +33,18 @@ struct RenderTrack: Hashable, Sendable {
     func segmentIndex(containing time: MediaTime, from hint: Int) -> Int? {
         var index = max(0, min(hint, segments.count))
         if index < segments.count, segments[index].mapping.target.start > time { index = 0 }
+        // Far from the hint (or before it), start from the last segment starting at or before `time`, found by
+        // bisection (segments are in time order): O(log n) instead of a walk from the hint or the first segment.
+        if index + 2 < segments.count, segments[index + 2].mapping.target.start <= time {
+            var low = index + 2, high = segments.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if segments[middle].mapping.target.start <= time { low = middle } else { high = middle - 1 }
+            }
+            // Empty segments share their start with the next one: step back over them.
+            while low > index, segments[low - 1].mapping.target.start == segments[low].mapping.target.start { low -= 1 }
+            index = low
+        }
         while index < segments.count {
             if segments[index].mapping.target.contains(time) { return index }
             if segments[index].mapping.target.start > time { return nil }

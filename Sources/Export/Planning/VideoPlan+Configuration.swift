@@ -98,8 +98,16 @@ extension VideoPlan {
                 AffineTransform2D(a: 1 / scale, b: 0, c: 0, d: 1 / scale, tx: -x / scale, ty: -y / scale))
     }
 
-    /// The instruction containing `time`, if any.
+    /// The instruction containing `time`, if any. Instructions are in time order without overlap (the video
+    /// composition's validation), so the only candidate is the last one starting at or before `time`, found by
+    /// bisection: O(log n) in the instructions, so planning a long timeline stays linear in its length.
     func instructionIndex(at time: MediaTime) -> Int? {
-        instructions.firstIndex { $0.timeRange.contains(time) }
+        var low = 0, high = instructions.count  // becomes the first instruction starting after `time`
+        while low < high {
+            let middle = (low + high) / 2
+            if instructions[middle].timeRange.start <= time { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0, instructions[low - 1].timeRange.contains(time) else { return nil }
+        return low - 1
     }
 }

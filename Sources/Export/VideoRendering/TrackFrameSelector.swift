@@ -12,6 +12,8 @@ import Composition
 final class TrackFrameSelector {
     let track: RenderTrack
     private let cancellation: CancellationFlag
+    /// Threads of each source's decoder (0: FFmpeg's choice, one per core).
+    private let decoderThreads: Int32
     private var readers: [String: VideoSourceReader] = [:]
     private var reversedReaders: [String: ReversedSourceReader] = [:]
     private var segmentHint = 0
@@ -24,8 +26,10 @@ final class TrackFrameSelector {
     /// The colour description of that source (the loader's, or the caller's correction of it).
     private(set) var shownColor: ColorProperties?
 
-    init(track: RenderTrack, cancellation: CancellationFlag) {
+    /// Selects the pictures of `track`, decoding each source with `decoderThreads` threads (0: FFmpeg's choice).
+    init(track: RenderTrack, decoderThreads: Int32 = 0, cancellation: CancellationFlag) {
         self.track = track
+        self.decoderThreads = decoderThreads
         self.cancellation = cancellation
         var last: [String: Int] = [:]
         for (index, segment) in track.segments.enumerated() {
@@ -54,7 +58,7 @@ final class TrackFrameSelector {
         if let existing = readers[key] {
             reader = existing
         } else {
-            reader = try VideoSourceReader(track: source, cancellation: cancellation)
+            reader = try VideoSourceReader(track: source, decoderThreads: decoderThreads, cancellation: cancellation)
             readers[key] = reader
         }
         // Close readers as soon as no later segment uses their source: a decoder holds its reference pictures and

@@ -31,16 +31,18 @@ final class VideoCompositor {
     /// Source pictures to RGBA and back for the custom compositor (``VideoPlan/custom``); nil on the built-in path.
     let customPictures: CustomPictureConverter?
     private var instructionHint = 0
-    /// Every distinct graph description used so far, in order (for `filterGraphDescription`).
-    private(set) var descriptions: [String] = []
     /// How many filter graphs have been built so far (one per configuration change).
     private(set) var graphBuilds = 0
 
-    init(plan: VideoPlan, cancellation: CancellationFlag) throws {
+    /// A compositor for `plan` whose sources are decoded with `decoderThreads` threads each (0: FFmpeg's choice,
+    /// one per core).
+    init(plan: VideoPlan, decoderThreads: Int32 = 0, cancellation: CancellationFlag) throws {
         self.plan = plan
         self.cancellation = cancellation
         var renderers: [Int32: TrackFrameSelector] = [:]
-        for track in plan.tracks { renderers[track.trackID] = TrackFrameSelector(track: track, cancellation: cancellation) }
+        for track in plan.tracks {
+            renderers[track.trackID] = TrackFrameSelector(track: track, decoderThreads: decoderThreads, cancellation: cancellation)
+        }
         trackRenderers = renderers
         output = try Frame()
         customPictures = try plan.custom.map {
@@ -222,7 +224,6 @@ final class VideoCompositor {
         configuration = wanted
         graphBuilds += 1
         graphStartFrame = index
-        if descriptions.last != compiledGraph.description { descriptions.append(compiledGraph.description) }
     }
 
     func instruction(at time: MediaTime) -> Int? {
@@ -230,7 +231,7 @@ final class VideoCompositor {
         if instructionHint < instructions.count, instructions[instructionHint].timeRange.contains(time) {
             return instructionHint
         }
-        if let index = instructions.firstIndex(where: { $0.timeRange.contains(time) }) {
+        if let index = plan.instructionIndex(at: time) {
             instructionHint = index
             return index
         }

@@ -17,18 +17,25 @@ final class VideoRenderThread {
     private let finished = DispatchSemaphore(value: 0)
     private var stopped = false
 
+    /// Threads of each source decoder when an encoder runs beside the render thread: one per four cores, at least
+    /// one. A software video encoder keeps every core busy with its own threads (libx264 runs 1.5 per core), so a
+    /// decoder's frame threads add little speed there, while each holds its own decoding context and pictures (at
+    /// 1080p H.264, FFmpeg's automatic three threads on two cores hold about 20 MiB more than one).
+    static let decoderThreadsBesideEncoder = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / 4))
+
     /// Starts rendering frames 0 ..< `plan.frameCount` of `plan`.
     /// - Parameters:
     ///   - capacity: how many finished frames may wait for the encoder (at least 1).
+    ///   - decoderThreads: threads of each source decoder (0: FFmpeg's choice, one per core).
     ///   - cancellation: stops the rendering (``next()`` then throws `CancellationError`).
-    init(plan: VideoPlan, capacity: Int = 4, cancellation: CancellationFlag) {
+    init(plan: VideoPlan, capacity: Int = 4, decoderThreads: Int32 = 0, cancellation: CancellationFlag) {
         let queue = FrameQueue(capacity: max(1, capacity))
         self.queue = queue
         let finished = self.finished
         WorkerThread.start(name: "splice.video") {
             defer { finished.signal() }
             do {
-                let compositor = try VideoCompositor(plan: plan, cancellation: cancellation)
+                let compositor = try VideoCompositor(plan: plan, decoderThreads: decoderThreads, cancellation: cancellation)
                 // Burnt-in subtitles are drawn over each finished picture, on its way to the encoder.
                 let burner = try plan.subtitleBurnInFile.map { try SubtitleBurner(file: $0, frameDuration: plan.frameDuration) }
                 let deliver: (Frame) throws -> Void = { frame in

@@ -39,11 +39,11 @@ final class VideoSourceReader {
     /// much costs more than a seek and a decoder flush.
     private let minimumSkip = MediaTime(value: 1, timescale: 4)
 
-    /// Opens the file and a decoder for `track`.
+    /// Opens the file and a decoder for `track` with `decoderThreads` threads (0: FFmpeg's choice, one per core).
     /// - Throws: ``ExportError`` naming the file when it cannot be opened or decoded.
-    init(track: AssetTrack, cancellation: CancellationFlag) throws {
+    init(track: AssetTrack, decoderThreads: Int32 = 0, cancellation: CancellationFlag) throws {
         self.track = track
-        source = try StreamDecoder(track: track, cancellation: cancellation)
+        source = try StreamDecoder(track: track, threads: decoderThreads, cancellation: cancellation)
         timeBase = source.timeBase
         halfTick = Self.halfTick(of: track, timeBase: timeBase)
         current = try Frame()

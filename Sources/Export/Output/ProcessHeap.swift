@@ -1,0 +1,27 @@
+internal import CMedia
+
+/// The C heap's settings for a process whose work is exporting pictures (glibc only).
+package enum ProcessHeap {
+    /// The size (bytes) from which an allocation gets a mapping of its own: glibc's default starting threshold.
+    package static let mmapThreshold: Int32 = 128 * 1024
+
+    /// Fixes glibc's mmap threshold at ``mmapThreshold`` (`mallopt(M_MMAP_THRESHOLD)`), so every allocation of
+    /// 128 KiB or more — pictures, sound buffers, filter and decoder pools — is a mapping of its own, given back to
+    /// the system when it is freed.
+    ///
+    /// glibc's threshold is dynamic by default: freeing a mapped chunk raises it to that chunk's size (up to 32 MiB
+    /// on 64-bit systems). From then on, picture-sized allocations come from the threads' heap arenas, and what is
+    /// freed there stays resident: an export's pools are freed each time a filter graph or a decoder is replaced, so
+    /// the arenas grow by a few pictures each time (about 25 MiB at 1080p over a two-clip export). A fixed
+    /// threshold keeps peak RSS to what is in use, at the price of a mapping per large allocation, which the pools
+    /// make rare.
+    ///
+    /// A process-wide setting: this package's executables (`splice`, `splice-bench`) call it once at start, before
+    /// their threads run; the libraries never change it themselves. Another program embedding Splice gets the same
+    /// effect with `mallopt(M_MMAP_THRESHOLD, 131072)` or `MALLOC_MMAP_THRESHOLD_=131072` in its environment.
+    /// - Returns: false when the C library refused the setting (not glibc's allocator in use).
+    @discardableResult
+    package static func fixMmapThreshold() -> Bool {
+        mallopt(M_MMAP_THRESHOLD, mmapThreshold) == 1
+    }
+}
