@@ -100,8 +100,8 @@ public struct AssetImageGenerator: Sendable {
     }
 
     /// The pictures of ``images(for:)``: `(requestedTime, image, actualTime)` in request order. Unlike a plain
-    /// `AsyncThrowingStream`, whose iteration ends quietly when its task is cancelled, a batch cut short by
-    /// cancellation throws `CancellationError`.
+    /// `AsyncThrowingStream`, whose iteration ends quietly when its task is cancelled, every step taken by a
+    /// cancelled task throws `CancellationError`, so a batch cut short never looks complete.
     public struct Images: AsyncSequence, Sendable {
         /// The requested time, the picture, and the time the picture actually shows.
         public typealias Element = (requestedTime: MediaTime, image: VideoFrame, actualTime: MediaTime)
@@ -122,6 +122,8 @@ public struct AssetImageGenerator: Sendable {
             /// The next picture; nil after the last one.
             /// - Throws: ``ExportError`` from rendering; `CancellationError` when the task was cancelled first.
             public mutating func next() async throws -> Element? {
+                // Pictures already rendered stay buffered after a cancel; a cancelled task takes none of them.
+                try Task.checkCancellation()
                 if let element = try await base.next() { return element }
                 if !completed.isCancelled { throw CancellationError() }
                 return nil
