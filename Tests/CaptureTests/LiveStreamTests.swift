@@ -84,6 +84,16 @@ struct LiveStreamTests {
             }
         }
 
+        /// The events once one after the first `index` satisfies `matches` (or the stream ended), waiting at most
+        /// `seconds`.
+        func wait(forOneAfter index: Int, within seconds: Double,
+                  matching matches: @escaping @Sendable (CaptureLiveStreamOutput.Event) -> Bool) async -> [CaptureLiveStreamOutput.Event] {
+            _ = await whenCondition(timeout: seconds, { [events, ended] in
+                events.withLock { $0.dropFirst(index).contains(where: matches) } || ended.withLock { $0 }
+            }) { true }
+            return events.withLock { $0 }
+        }
+
         /// The events once there are at least `count` (or the stream ended), waiting at most `seconds`.
         func wait(for count: Int, within seconds: Double) async -> [CaptureLiveStreamOutput.Event] {
             _ = await whenCondition(timeout: seconds, { [events, ended] in

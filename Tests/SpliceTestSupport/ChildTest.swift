@@ -1,6 +1,5 @@
 import Foundation
 import SpliceFFmpeg
-import SpliceTestSupport
 
 /// Runs one test of this test binary again in a child process, alone.
 ///
@@ -9,24 +8,24 @@ import SpliceTestSupport
 /// (`RLIMIT_FSIZE`) that would break them. The child is this executable with `--testing-library swift-testing
 /// --filter <test>` and `SPLICE_RELIABILITY_CHILD=<role>`; tests that only run as a child are enabled by
 /// ``ChildTest/is(_:)``. A child reports figures on stdout as `SPLICE-REPORT key=value` lines.
-enum ChildTest {
-    static let variable = "SPLICE_RELIABILITY_CHILD"
+public enum ChildTest {
+    public static let variable = "SPLICE_RELIABILITY_CHILD"
 
     /// True when this process is a child started for `role`.
-    static func `is`(_ role: String) -> Bool { ProcessInfo.processInfo.environment[variable] == role }
+    public static func `is`(_ role: String) -> Bool { ProcessInfo.processInfo.environment[variable] == role }
 
     /// Prints one `SPLICE-REPORT key=value` line for the parent (stdout, flushed).
-    static func report(_ key: String, _ value: String) {
+    public static func report(_ key: String, _ value: String) {
         let line = "SPLICE-REPORT \(key)=\(value)\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
     }
 
-    struct Result: Sendable {
-        var status: Int32
-        var output: String
-        var timedOut: Bool
+    public struct Result: Sendable {
+        public var status: Int32
+        public var output: String
+        public var timedOut: Bool
         /// The `SPLICE-REPORT` lines, by key.
-        var reports: [String: String] {
+        public var reports: [String: String] {
             var values: [String: String] = [:]
             for line in output.split(separator: "\n") {
                 guard let range = line.range(of: "SPLICE-REPORT ") else { continue }
@@ -40,7 +39,7 @@ enum ChildTest {
 
     /// Runs the test matching `filter` (a Swift Testing `--filter` pattern such as `"Suite/test"`) in a child
     /// process with `SPLICE_RELIABILITY_CHILD=role`, waiting at most `timeout` seconds (then the child is killed).
-    static func run(filter: String, role: String, environment: [String: String] = [:], timeout: Double) throws -> Result {
+    public static func run(filter: String, role: String, environment: [String: String] = [:], timeout: Double) throws -> Result {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var childEnvironment = environment
         childEnvironment[variable] = role
