@@ -9,6 +9,22 @@ import VideoComposition
 extension OpenTimelineIOReader {
     // MARK: - Tracks
 
+    /// Reads every Track of the Stack `stack` (called `name` in problems) and returns the longest one's duration;
+    /// anything but a Track directly in the Stack is a problem.
+    mutating func readTracks(ofStack stack: JSONNode, at path: DocumentPath, named name: String) -> MediaTime {
+        var duration = MediaTime.zero
+        for (index, child) in (stack["children"]?.elements ?? []).enumerated() {
+            let childPath = path.appending("children").appending(index)
+            guard let kind = schema(of: child, at: childPath) else { continue }
+            guard kind == "Track" else {
+                fail(childPath, "\(name) holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
+                continue
+            }
+            duration = Swift.max(duration, readTrack(child, at: childPath))
+        }
+        return duration
+    }
+
     @discardableResult
     mutating func readTrack(_ node: JSONNode, at path: DocumentPath) -> MediaTime {
         let mediaType: MediaType
@@ -171,17 +187,8 @@ extension OpenTimelineIOReader {
         (videoTracks, audioTracks, pendingTransitions) = ([], [], [])
         nestingDepth += 1
         defer { nestingDepth -= 1 }
-        var duration = MediaTime.zero
         readMarkers(of: node, at: path) { $0 }
-        for (index, child) in (node["children"]?.elements ?? []).enumerated() {
-            let childPath = path.appending("children").appending(index)
-            guard let kind = schema(of: child, at: childPath) else { continue }
-            guard kind == "Track" else {
-                fail(childPath, "a Stack holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
-                continue
-            }
-            duration = Swift.max(duration, readTrack(child, at: childPath))
-        }
+        let duration = readTracks(ofStack: node, at: path, named: "a Stack")
         if !pendingTransitions.isEmpty {
             fail(path, "transitions inside a nested Stack are not read (only in the timeline's own tracks)")
         }

@@ -98,16 +98,7 @@ struct OpenTimelineIOReader {
         }
         refuseEffects(of: stack, at: stackPath)
         readMarkers(of: stack, at: stackPath) { $0 }
-        var duration = MediaTime.zero
-        for (index, child) in (stack["children"]?.elements ?? []).enumerated() {
-            let childPath = stackPath.appending("children").appending(index)
-            guard let kind = schema(of: child, at: childPath) else { continue }
-            guard kind == "Track" else {
-                fail(childPath, "the timeline's Stack holds Tracks; a \(kind) directly in it is not read (put it in a Track)")
-                continue
-            }
-            duration = Swift.max(duration, readTrack(child, at: childPath))
-        }
+        let duration = readTracks(ofStack: stack, at: stackPath, named: "the timeline's Stack")
         guard problems.isEmpty else { return nil }
         var document = makeDocument(export: spliceTimeline?.export ?? export)
         if !markers.isEmpty {
