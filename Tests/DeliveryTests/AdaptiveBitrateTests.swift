@@ -279,7 +279,7 @@ import Testing
         // Cancel as soon as a video segment exists in the hidden staging folder.
         var sawSegment = false
         for _ in 0..<6000 where !sawSegment {
-            let staging = scratch.contents.first { $0.hasPrefix(".package.") }
+            let staging = scratch.contents.first { $0.hasPrefix(".splice-package-") }
             sawSegment = staging.map {
                 FileManager.default.fileExists(atPath: scratch.file("\($0)/180p-400k/segment0.m4s").path)
             } ?? false

@@ -24,9 +24,11 @@ import VideoComposition
 /// // out/show/master.m3u8, out/show/manifest.mpd, out/show/720p-3000k/{init.mp4,segment0.m4s,…,playlist.m3u8}, …
 /// ```
 ///
-/// The package is written in a hidden folder beside `directory`, the playlists and manifest last, and renamed into
-/// place when complete (`rename(2)`): a failure or a cancellation leaves nothing, and a player never sees a
-/// playlist naming a segment that is not there yet.
+/// The package is written in a hidden folder beside `directory` (`.splice-package-UUID`), the playlists and
+/// manifest last, and renamed into place when complete (`rename(2)`): a failure or a cancellation leaves nothing,
+/// and a player never sees a playlist naming a segment that is not there yet. The hidden folder is locked
+/// (`flock(2)`) while its process lives; one that a killed process left is removed by the next package written
+/// into the same folder.
 public struct AdaptiveBitratePackager: Sendable {
     /// The composition.
     public var asset: MutableComposition
@@ -52,6 +54,9 @@ public struct AdaptiveBitratePackager: Sendable {
     public init(asset: MutableComposition) {
         self.asset = asset
     }
+
+    /// The name start of the hidden folders packages are built in, beside the output (`.splice-package-UUID`).
+    package static let workFolderPrefix = ".splice-package"
 
     /// The HLS master playlist's file name.
     public static let masterPlaylistName = "master.m3u8"
@@ -86,14 +91,16 @@ public struct AdaptiveBitratePackager: Sendable {
     public func write(to directory: URL) async throws -> AdaptiveBitratePackage {
         let directory = directory.standardizedFileURL
         try validate(output: directory)
-        let staging = directory.deletingLastPathComponent()
-            .appendingPathComponent(".\(directory.lastPathComponent).\(UUID().uuidString).partial")
+        // Hidden beside the output and locked while this process lives: the next package into this folder removes
+        // it if this process is killed.
+        let work: WorkFolder
         do {
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-        } catch {
-            throw PackagingError.writeFailed(staging, reason: FailureReason.words(for: error))
+            work = try WorkFolder(in: directory.deletingLastPathComponent(), prefix: Self.workFolderPrefix)
+        } catch ExportError.outputNotWritable(_, let reason) {
+            throw PackagingError.writeFailed(directory, reason: reason)
         }
-        defer { try? FileManager.default.removeItem(at: staging) }
+        defer { work.remove() }
+        let staging = work.url
         let encoding = LadderEncoding(composition: asset, videoComposition: videoComposition, audioMix: audioMix, ladder: ladder,
                                       segmentDuration: segmentDuration, encoderPreset: encoderPreset, audioSettings: audioSettings)
         let cancellation = CancellationFlag()
@@ -112,6 +119,7 @@ public struct AdaptiveBitratePackager: Sendable {
         try Task.checkCancellation()
         try writeManifests(of: &package, in: staging, finalDirectory: directory)
         try moveIntoPlace(staging, to: directory)
+        work.release()
         package.directory = directory
         return package
     }
