@@ -14,7 +14,7 @@ extension LoadedDocument {
     ///
     /// - Parameter overwrite: replace a package folder already there (refused by default).
     public func makePackager(overwrite: Bool = false) -> AdaptiveBitratePackager {
-        var packager = AdaptiveBitratePackager(asset: composition)
+        let packager = AdaptiveBitratePackager(asset: composition)
         packager.videoComposition = videoComposition
         packager.audioMix = audioMix
         if let package = export.package {

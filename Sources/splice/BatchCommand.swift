@@ -225,19 +225,14 @@ enum BatchCommand {
             result.duration = (loaded.export.timeRange.map { $0.intersection(whole) } ?? whole).duration.seconds
         }
         if packages, let package = job.package {
-            var packager = loaded.makePackager(overwrite: replacesPackage)
+            let packager = loaded.makePackager(overwrite: replacesPackage)
             packager.manifestFormats = package.manifestFormats
             if let ladder = package.ladder { packager.ladder = ladder }
             if let duration = package.segmentDuration { packager.segmentDuration = duration }
-            let task = Task { [packager] in try await packager.write(to: package.folder) }
-            guard let key = running.add(cancel: { task.cancel() }) else {
-                task.cancel()
-                _ = try? await task.value
-                return cancelled()
-            }
+            guard let key = running.add(cancel: { packager.cancelPackaging() }) else { return cancelled() }
             defer { running.remove(key) }
             do {
-                _ = try await task.value
+                _ = try await packager.write(to: package.folder)
             } catch {
                 if error is CancellationError || running.isCancelled { return cancelled() }
                 return failed("cannot package: \(error is PackagingError ? "\(error)" : ExportMessages.text(error))")

@@ -80,7 +80,7 @@ enum Help {
         Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
                              [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
                splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T]
-                             [--overwrite]
+                             [--overwrite] [--progress bar|plain|json|none]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT

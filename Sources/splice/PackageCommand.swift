@@ -43,7 +43,7 @@ enum PackageCommand {
         }
         let loaded = try await DocumentLoading.load(arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
         // The command line's folder, ladder and segment duration win over the document's `export.package`.
-        var packager = loaded.makePackager(overwrite: arguments.has("overwrite"))
+        let packager = loaded.makePackager(overwrite: arguments.has("overwrite"))
         if let ladder { packager.ladder = ladder }
         if let segmentDuration { packager.segmentDuration = segmentDuration }
         let folder: String
@@ -62,34 +62,64 @@ enum PackageCommand {
             Console.error("splice: cannot package \(arguments.operands[0]): \(message(error))")
             throw CommandExit(status: .invalidInput)
         }
-        // SIGINT/SIGTERM cancel the task: the staging folder is removed, nothing appears at DIR.
-        let task = Task { [packager] in try await packager.write(to: output) }
-        let signals = SignalCancellation { task.cancel() }
+        // SIGINT/SIGTERM cancel the packaging: the build folder is removed, nothing appears at DIR.
+        let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
+        let signals = SignalCancellation(clearsLine: mode == .bar && Console.errorIsTerminal) { packager.cancelPackaging() }
         defer { signals.restore() }
+        var reporter = ProgressReporter(mode: mode)
+        reporter.started(output: output.standardizedFileURL.path, duration: loaded.composition.duration.seconds)
+        let updates = packager.progressUpdates
+        let progressTask = Task { [reporter] in
+            var reporter = reporter
+            for await progress in updates { reporter.update(progress) }
+            return reporter
+        }
+        let package: AdaptiveBitratePackage
         do {
-            let package = try await task.value
-            for rendition in package.videoRenditions {
-                Console.error("\(rendition.name): \(rendition.size.map { "\($0.width)x\($0.height)" } ?? ""), "
-                    + "\(rendition.segmentDurations.count) segments, peak \(rendition.peakBitRate / 1000) kb/s, "
-                    + "average \(rendition.averageBitRate / 1000) kb/s")
-            }
-            if let audio = package.audioRendition {
-                Console.error("\(audio.name): \(audio.segmentDurations.count) segments, average \(audio.averageBitRate / 1000) kb/s")
-            }
-            for manifest in [package.masterPlaylist, package.dashManifest].compactMap({ $0 }) { Console.error("wrote \(manifest.path)") }
-        } catch is CancellationError {
-            Console.error("splice: packaging cancelled; nothing was written")
-            throw CommandExit(status: .cancelled)
-        } catch let error as PackagingError {
-            Console.error("splice: cannot package \(arguments.operands[0]): \(message(error))")
-            switch error {
-            case .encodingFailed, .writeFailed: throw CommandExit(status: .renderFailed)
-            default: throw CommandExit(status: .invalidInput)
-            }
+            package = try await packager.write(to: output)
         } catch {
-            Console.error("splice: packaging failed: \(ExportMessages.text(error))")
+            progressTask.cancel()
+            reporter = await progressTask.value
+            if error is CancellationError {
+                reporter.stopped(status: .cancelled, message: "packaging cancelled; nothing was written")
+                throw CommandExit(status: .cancelled)
+            }
+            if let error = error as? PackagingError {
+                switch error {
+                case .encodingFailed, .writeFailed:
+                    reporter.stopped(status: .renderFailed, message: "cannot package \(arguments.operands[0]): \(message(error))")
+                    throw CommandExit(status: .renderFailed)
+                default:
+                    reporter.stopped(status: .invalidInput, message: "cannot package \(arguments.operands[0]): \(message(error))")
+                    throw CommandExit(status: .invalidInput)
+                }
+            }
+            reporter.stopped(status: .renderFailed, message: "packaging failed: \(ExportMessages.text(error))")
             throw CommandExit(status: .renderFailed)
         }
+        reporter = await progressTask.value
+        reporter.completed(output: package.directory.path, bytes: folderBytes(package.directory))
+        guard mode != .json else { return }
+        for rendition in package.videoRenditions {
+            Console.error("\(rendition.name): \(rendition.size.map { "\($0.width)x\($0.height)" } ?? ""), "
+                + "\(rendition.segmentDurations.count) segments, peak \(rendition.peakBitRate / 1000) kb/s, "
+                + "average \(rendition.averageBitRate / 1000) kb/s")
+        }
+        if let audio = package.audioRendition {
+            Console.error("\(audio.name): \(audio.segmentDurations.count) segments, average \(audio.averageBitRate / 1000) kb/s")
+        }
+        for manifest in [package.masterPlaylist, package.dashManifest].compactMap({ $0 }) { Console.error("wrote \(manifest.path)") }
+    }
+
+    /// The bytes of the regular files under `folder`.
+    private static func folderBytes(_ folder: URL) -> Int64 {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        var total: Int64 = 0
+        while let file = files?.nextObject() as? URL {
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
     }
 
     private static func message(_ error: PackagingError) -> String {
