@@ -118,23 +118,8 @@ import Testing
         let package = try await Self.package(in: scratch)
         let root = scratch.file("package")
 
-        let portFile = scratch.file("port"), log = scratch.file("server.log")
-        let server = try ChildProcess(executable: PythonVerifier.interpreter.path, arguments: ["-c", """
-            import functools, http.server, sys
-            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
-            """, root.path], standardOutput: portFile, standardError: log)
+        let (server, base, log) = try await SecondReaders.serve(root, in: scratch)
         defer { server.stop() }
-        var port: String?
-        for _ in 0..<500 where port == nil {
-            // (an empty file is not read: Foundation leaks the buffer it allocates for one)
-            let size = (try? FileManager.default.attributesOfItem(atPath: portFile.path)[.size] as? Int) ?? 0
-            let text = size > 0 ? (try? String(contentsOf: portFile, encoding: .utf8)) ?? "" : ""
-            if text.hasSuffix("\n") { port = text.trimmingCharacters(in: .whitespacesAndNewlines) } else { try await Task.sleep(nanoseconds: 20_000_000) }
-        }
-        let base = try #require(port.map { "http://127.0.0.1:\($0)" })
         let decoded = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", "\(base)/master.m3u8", "-map", "0",
                                                              "-f", "null", "-"])
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
