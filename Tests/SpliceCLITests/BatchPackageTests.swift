@@ -28,8 +28,10 @@ import Glibc
     @Test func fourJobsOneBadPackageThreeDoneAndARerunSkipsOrRedoes() async throws {
         let scratch = try BatchCommandTests.folder()
         defer { scratch.remove() }
+        // Line 1's ladder and segment duration come from its document's export.package (the line names the folder).
+        _ = try scratch.write("packaged.json", #"{ "version": 1, "clips": [ { "source": "red.mkv" } ], "export": { "package": { "dash": "elsewhere", \#(Self.small) } } }"#)
         let jobs = [
-            #"{"document": "good.json", "hls": "out/p1", \#(Self.small)}"#,
+            #"{"document": "packaged.json", "hls": "out/p1"}"#,
             #"{"document": "good.json", "output": "out/2.mp4", "dash": "out/p2", \#(Self.small)}"#,
             #"{"document": "missing-source.json", "hls": "out/p3", \#(Self.small)}"#,   // 3: a source that does not exist
             #"{"document": "good.json", "hls": "out/p4", "dash": "out/p4", \#(Self.small)}"#,

@@ -64,6 +64,11 @@ import Glibc
         #expect(hls.status == 0, "\(hls.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("other").path).sorted()
                 == ["144p-150k", "audio-128k", "master.m3u8"])
+        let file = try await SpliceTool.run(["export", "edit.json", "-o", "one.mp4", "--progress", "none"], in: scratch.url, timeout: 240)
+        #expect(file.status == 0, "-o writes one file instead: \(file.stderr)")
+        let probed = try await MediaTool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                         scratch.file("one.mp4").path])
+        #expect(probed.output == "2.000000\n", "\(probed.output)")
         let again = try await SpliceTool.run(["export", "edit.json"], in: scratch.url)
         #expect(again.status == 1)
         #expect(again.stderr.contains("show already exists (use --overwrite to replace it)"), "\(again.stderr)")
