@@ -303,7 +303,7 @@ import Testing
         _ = try await packager.write(to: scratch.file("package"))
         let values = await collected.value
         #expect(packager.progress == 1)
-        #expect(values.first == 0 && values.last == 1, "\(values)")
+        #expect(values.last == 1, "the newest value is kept for a slow reader, and the last is 1: \(values)")
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "monotonic: \(values)")
         #expect(values.allSatisfy { (0...1).contains($0) })
         var after: [Double] = []
