@@ -309,6 +309,8 @@ import Testing
         var after: [Double] = []
         for await value in packager.progressUpdates { after.append(value) }
         #expect(after == [1], "a stream made after the end gives 1 and finishes")
+        await #expect(throws: PackagingError.alreadyWritten) { try await packager.write(to: scratch.file("again")) }
+        #expect(packager.progress == 1)
     }
 
     @Test("the default ladder is never above the source: 720p gives 720p and 480p; a 360p source one 360p rendition")

@@ -48,6 +48,8 @@ public final class AdaptiveBitratePackager: Sendable {
     /// Where a run is: its progress, whether it ended, and the streams to tell.
     private struct State {
         var progress: Double = 0
+        var writing = false
+        var completed = false
         var ended = false
         var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
     }
@@ -143,6 +145,8 @@ public final class AdaptiveBitratePackager: Sendable {
     private func end(completed: Bool) {
         let continuations = state.withLock { state -> [AsyncStream<Double>.Continuation] in
             state.ended = true
+            state.writing = false
+            state.completed = completed
             if completed { state.progress = 1 }
             defer { state.continuations = [:] }
             return Array(state.continuations.values)
@@ -190,10 +194,21 @@ public final class AdaptiveBitratePackager: Sendable {
     /// Renders, encodes and segments every rendition into the folder `directory`, then writes the manifests.
     /// - Returns: the renditions with their measured bit rates and segment durations, and the manifests' URLs.
     ///   ``progress`` and ``progressUpdates`` follow it; ``cancelPackaging()`` or task cancellation stop it.
-    /// - Throws: ``PackagingError`` (invalid settings, an existing output, no video, an encoder or a write failing),
+    /// - Throws: ``PackagingError`` (invalid settings, an existing output, no video, an encoder or a write failing; a
+    ///   call while another runs or after one completed: a packager writes one package, as an export session exports
+    ///   once),
     ///   the export's ``Export/ExportError`` for a composition it cannot render, `CancellationError`. Nothing is
     ///   left behind when it throws.
     public func write(to directory: URL) async throws -> AdaptiveBitratePackage {
+        // One write at a time, and none after one that completed; a refused or failed one may be tried again.
+        let claimed = state.withLock { state -> Bool in
+            guard !state.writing, !state.completed else { return false }
+            state.writing = true
+            state.ended = false
+            state.progress = 0
+            return true
+        }
+        guard claimed else { throw PackagingError.alreadyWritten }
         var completed = false
         defer { end(completed: completed) }
         let package = try await run(to: directory.standardizedFileURL)
