@@ -54,6 +54,19 @@ extension CompositionDocument {
         if export.preset != nil, export.settings != nil {
             problems.add("export.settings", "give either \"preset\" or \"settings\", not both")
         }
+        if let package = export.package {
+            // The export object is written the same in both forms: its problems are at their place in the file.
+            let marks = problems.marksExpandedForm
+            problems.marksExpandedForm = false
+            for (path, message) in package.problems(at: "export.package", folder: url.deletingLastPathComponent()) {
+                problems.add(path, message)
+            }
+            for member in export.fileExportMembers where member.isSet {
+                problems.add(DocumentPath("export").appending(member.name),
+                             "\"\(member.name)\" shapes one exported file; a package (\"package\") has its own ladder and does not read it")
+            }
+            problems.marksExpandedForm = marks
+        }
         guard problems.isEmpty else { throw DocumentError(url: url, problems: problems.problems) }
         return LoadedDocument(
             url: url, form: form, document: self, composition: built, videoComposition: videoComposition,

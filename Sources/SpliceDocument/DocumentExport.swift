@@ -53,13 +53,18 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     /// Whether the output carries its first video source's container metadata (creation date, location, make,
     /// model, …) beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``); nil for true.
     public var carriesSourceMetadata: Bool?
+    /// An adaptive-bitrate package (HLS and/or DASH over CMAF) instead of one file: `{"hls": "show", "dash":
+    /// "show", "ladder": "720p:3M,480p:1200k", "segmentDuration": "4s"}` (``DocumentPackage``); nil for a file.
+    /// The fields that shape one file (preset, settings, container, loudness, …) do not apply to a package and are
+    /// refused beside it.
+    public var package: DocumentPackage?
 
     /// Export settings; every part optional.
     public init(
         preset: ExportPreset? = nil, settings: ExportSettings? = nil, fileType: FileType? = nil, timeRange: TimeRange? = nil,
         metadata: [MetadataItem]? = nil, optimizeForNetworkUse: Bool? = nil, fileLengthLimit: Int64? = nil,
         smartRendering: Bool? = nil, passthroughAudioCuts: PassthroughAudioCuts? = nil, concurrentSegments: Int? = nil,
-        loudness: LoudnessNormalization? = nil
+        loudness: LoudnessNormalization? = nil, package: DocumentPackage? = nil
     ) {
         self.preset = preset
         self.settings = settings
@@ -72,5 +77,17 @@ public struct DocumentExport: Sendable, Hashable, Codable {
         self.passthroughAudioCuts = passthroughAudioCuts
         self.concurrentSegments = concurrentSegments
         self.loudness = loudness
+        self.package = package
+    }
+
+    /// The members that shape one exported file, each with whether the document sets it: a package, which has its
+    /// own ladder and encodes the whole composition, does not read them.
+    var fileExportMembers: [(name: String, isSet: Bool)] {
+        [("preset", preset != nil), ("settings", settings != nil), ("fileType", fileType != nil), ("timeRange", timeRange != nil),
+         ("metadata", metadata != nil), ("optimizeForNetworkUse", optimizeForNetworkUse != nil),
+         ("fileLengthLimit", fileLengthLimit != nil), ("smartRendering", smartRendering != nil),
+         ("passthroughAudioCuts", passthroughAudioCuts != nil), ("concurrentSegments", concurrentSegments != nil),
+         ("loudness", loudness != nil), ("subtitleCodec", subtitleCodec != nil), ("chapters", chapters != nil),
+         ("carriesSourceMetadata", carriesSourceMetadata != nil)]
     }
 }

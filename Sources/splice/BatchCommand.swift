@@ -2,11 +2,12 @@ import Foundation
 import Splice
 import SpliceFFmpeg
 
-/// `splice batch JOBS.jsonl [--jobs N]`: one export per line of a JSON Lines file, N at a time in this process,
-/// one JSON result line per job on standard output (in the order jobs end). Jobs that write the same output are
-/// refused before any job runs (each result names the other lines). A failing job never stops the others;
-/// a job whose output already exists and reads as media is skipped, so a rerun after a crash finishes the rest;
-/// SIGINT/SIGTERM cancel every running export (each removes its temporary file) and start no more.
+/// `splice batch JOBS.jsonl [--jobs N]`: one export or package (or both) per line of a JSON Lines file, N at a time
+/// in this process, one JSON result line per job on standard output (in the order jobs end). Jobs whose outputs
+/// collide (one file or folder, or one inside another's package folder) are refused before any job runs (each result
+/// names the other lines). A failing job never stops the others; an output that already exists and reads as media,
+/// and a package folder with its manifests, are skipped, so a rerun after a crash finishes the rest; SIGINT/SIGTERM
+/// cancel every running export and package (each removes its temporary file or folder) and start no more.
 enum BatchCommand {
     /// One job's outcome, printed as one JSON line.
     struct Result: Encodable, Sendable {
@@ -16,7 +17,10 @@ enum BatchCommand {
         var status: String
         var document: String?
         var output: String?
-        /// The output's media duration in seconds (completed and skipped jobs).
+        /// The package folder (a job with `hls`/`dash`).
+        var package: String?
+        /// The output's media duration in seconds (completed and skipped jobs; for a job that only packages, the
+        /// programme's duration once packaged, none when the package was skipped).
         var duration: Double?
         /// Seconds the job took.
         var elapsed: Double?
@@ -26,30 +30,32 @@ enum BatchCommand {
         var place: String?
     }
 
-    /// The sessions running now, cancelled together on a signal.
+    /// The exports and packages running now, cancelled together on a signal.
     final class RunningSessions: Sendable {
-        private let state = Locked((cancelled: false, sessions: [ObjectIdentifier: AssetExportSession]()))
+        private let state = Locked((cancelled: false, cancels: [UUID: @Sendable () -> Void]()))
 
-        /// Registers `session`; false (and the session cancelled) when the batch is already cancelled.
-        func add(_ session: AssetExportSession) -> Bool {
+        /// Registers the way to cancel one export or package; nil (and `cancel` called) when the batch is already
+        /// cancelled, else the key to ``remove(_:)`` it with.
+        func add(cancel: @escaping @Sendable () -> Void) -> UUID? {
+            let key = UUID()
             let cancelled = state.withLock { state -> Bool in
-                if !state.cancelled { state.sessions[ObjectIdentifier(session)] = session }
+                if !state.cancelled { state.cancels[key] = cancel }
                 return state.cancelled
             }
-            if cancelled { session.cancelExport() }
-            return !cancelled
+            if cancelled { cancel() }
+            return cancelled ? nil : key
         }
 
-        func remove(_ session: AssetExportSession) {
-            _ = state.withLock { $0.sessions.removeValue(forKey: ObjectIdentifier(session)) }
+        func remove(_ key: UUID) {
+            _ = state.withLock { $0.cancels.removeValue(forKey: key) }
         }
 
         func cancelAll() {
-            let sessions = state.withLock { state -> [AssetExportSession] in
+            let cancels = state.withLock { state -> [@Sendable () -> Void] in
                 state.cancelled = true
-                return Array(state.sessions.values)
+                return Array(state.cancels.values)
             }
-            for session in sessions { session.cancelExport() }
+            for cancel in cancels { cancel() }
         }
 
         var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -82,18 +88,17 @@ enum BatchCommand {
             counts[result.status, default: 0] += 1
             Console.out((try? JSONText.compact(result)) ?? "{\"line\":\(result.line),\"status\":\"\(result.status)\"}")
         }
-        // Jobs that share an output are refused before any job runs: which one would win is a race, and a rerun
+        // Jobs whose outputs collide are refused before any job runs: which one would win is a race, and a rerun
         // would skip the loser as done.
-        let shared = BatchJob.sharedOutputs(in: lines)
+        let conflicts = BatchJob.outputConflicts(in: lines)
         for line in lines {
-            guard let others = shared[line.number], case .success(let job) = line.job else { continue }
-            let names = others.count == 1 ? "line \(others[0])" : "lines " + others.map(String.init).joined(separator: ", ")
-            report(Result(line: line.number, status: "failed", document: job.document.path, output: job.output.path,
-                          error: "line \(line.number) writes the same output as \(names) (\(job.output.standardizedFileURL.path)): give every job its own output",
+            guard let found = conflicts[line.number], case .success(let job) = line.job else { continue }
+            report(Result(line: line.number, status: "failed", document: job.document.path, output: job.output?.path,
+                          package: job.package?.folder.path, error: conflictMessage(line: line.number, found),
                           place: "\(path):\(line.number)"))
         }
         await withTaskGroup(of: Result.self) { group in
-            var pending = lines.filter { shared[$0.number] == nil }.makeIterator()
+            var pending = lines.filter { conflicts[$0.number] == nil }.makeIterator()
             var active = 0
             func startNext() -> Bool {
                 guard !running.isCancelled, let line = pending.next() else { return false }
@@ -108,8 +113,9 @@ enum BatchCommand {
                 _ = startNext()
             }
             while let line = pending.next() {  // not started: the batch was cancelled
-                report(Result(line: line.number, status: "cancelled", document: try? line.job.get().document.path,
-                              output: try? line.job.get().output.path))
+                let job = try? line.job.get()
+                report(Result(line: line.number, status: "cancelled", document: job?.document.path, output: job?.output?.path,
+                              package: job?.package?.folder.path))
             }
         }
         let summary = ["completed", "skipped", "failed", "cancelled"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
@@ -130,7 +136,8 @@ enum BatchCommand {
             return Result(line: line.number, status: "failed", error: problem.message, place: place(of: problem, in: batchPath))
         case .success(let parsed): job = parsed
         }
-        var result = Result(line: line.number, status: "failed", document: job.document.path, output: job.output.path)
+        var result = Result(line: line.number, status: "failed", document: job.document.path, output: job.output?.path,
+                            package: job.package?.folder.path)
         func failed(_ message: String, place: String? = nil) -> Result {
             var failure = result
             failure.error = message
@@ -138,20 +145,47 @@ enum BatchCommand {
             failure.elapsed = elapsed()
             return failure
         }
+        func cancelled() -> Result {
+            var cancelled = result
+            cancelled.status = "cancelled"
+            cancelled.elapsed = elapsed()
+            return cancelled
+        }
 
         // An output already in place was linked there complete (exports write a temporary file and name it only at
-        // the end): the job is done. One that does not read as media was not written by Splice: left alone.
-        if !job.overwrite, FileManager.default.fileExists(atPath: job.output.path) {
+        // the end): done. One that does not read as media was not written by Splice: left alone.
+        var exportsFile = job.output != nil
+        if let output = job.output, !job.overwrite, FileManager.default.fileExists(atPath: output.path) {
             do {
-                let existing = try await Asset.load(from: job.output)
-                result.status = "skipped"
+                let existing = try await Asset.load(from: output)
                 result.duration = existing.duration.seconds
-                result.elapsed = elapsed()
-                return result
+                exportsFile = false
             } catch {
-                return failed("\(job.output.path) exists but is not a complete media file (\(error)); remove it or set \"overwrite\": true",
+                return failed("\(output.path) exists but is not a complete media file (\(error)); remove it or set \"overwrite\": true",
                               place: "\(batchPath):\(line.number)")
             }
+        }
+        // A package folder is renamed into place complete, its manifests written last: one with every manifest the
+        // job asks for is done; one with only some of them is redone; one with none was not written by Splice.
+        var packages = job.package != nil
+        var replacesPackage = job.overwrite
+        if let package = job.package, !job.overwrite, FileManager.default.fileExists(atPath: package.folder.path) {
+            let present = package.manifestNames.filter {
+                FileManager.default.fileExists(atPath: package.folder.appendingPathComponent($0).path)
+            }
+            if present.count == package.manifestNames.count {
+                packages = false
+            } else if present.isEmpty {
+                return failed("\(package.folder.path) exists but is not a package (no \(package.manifestNames.joined(separator: " or "))); remove it or set \"overwrite\": true",
+                              place: "\(batchPath):\(line.number)")
+            } else {
+                replacesPackage = true
+            }
+        }
+        guard exportsFile || packages else {
+            result.status = "skipped"
+            result.elapsed = elapsed()
+            return result
         }
 
         let loaded: LoadedDocument
@@ -165,36 +199,70 @@ enum BatchCommand {
         } catch {
             return failed("\(error)")
         }
-        let session = loaded.makeExportSession(outputURL: job.output, overwrite: job.overwrite)
-        if let smart = job.smartRendering { session.smartRendering = smart }
-        guard running.add(session) else {
-            result.status = "cancelled"
-            return result
-        }
-        defer { running.remove(session) }
-        do {
-            try await loaded.checkExport(session)
-            if let loudness = job.loudness ?? loaded.export.loudness {
-                try await session.export(normalizingLoudness: loudness)
-            } else {
-                try await session.export()
-            }
-        } catch {
-            if error is CancellationError || session.status == .cancelled || running.isCancelled {
+        if exportsFile, let output = job.output {
+            let session = loaded.makeExportSession(outputURL: output, overwrite: job.overwrite)
+            if let smart = job.smartRendering { session.smartRendering = smart }
+            guard let key = running.add(cancel: { session.cancelExport() }) else {
                 result.status = "cancelled"
-                result.elapsed = elapsed()
                 return result
             }
-            if let error = error as? DocumentError, let problem = error.problems.first {
-                return failed(problem.message, place: place(of: problem, in: job.document.path))
+            defer { running.remove(key) }
+            do {
+                try await loaded.checkExport(session)
+                if let loudness = job.loudness ?? loaded.export.loudness {
+                    try await session.export(normalizingLoudness: loudness)
+                } else {
+                    try await session.export()
+                }
+            } catch {
+                if error is CancellationError || session.status == .cancelled || running.isCancelled { return cancelled() }
+                if let error = error as? DocumentError, let problem = error.problems.first {
+                    return failed(problem.message, place: place(of: problem, in: job.document.path))
+                }
+                return failed(ExportMessages.text(error))
             }
-            return failed(ExportMessages.text(error))
+            let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
+            result.duration = (loaded.export.timeRange.map { $0.intersection(whole) } ?? whole).duration.seconds
         }
-        let whole = TimeRange(start: .zero, duration: loaded.composition.duration)
+        if packages, let package = job.package {
+            let packager = loaded.makePackager(overwrite: replacesPackage)
+            packager.manifestFormats = package.manifestFormats
+            if let ladder = package.ladder { packager.ladder = ladder }
+            if let duration = package.segmentDuration { packager.segmentDuration = duration }
+            guard let key = running.add(cancel: { packager.cancelPackaging() }) else { return cancelled() }
+            defer { running.remove(key) }
+            do {
+                _ = try await packager.write(to: package.folder)
+            } catch {
+                if error is CancellationError || running.isCancelled { return cancelled() }
+                return failed("cannot package: \(error is PackagingError ? "\(error)" : ExportMessages.text(error))")
+            }
+            if job.output == nil { result.duration = loaded.composition.duration.seconds }
+        }
         result.status = "completed"
-        result.duration = (loaded.export.timeRange.map { $0.intersection(whole) } ?? whole).duration.seconds
         result.elapsed = elapsed()
         return result
+    }
+
+    /// The refusal of a job whose outputs collide with other jobs': `line 3 writes the same output as line 7
+    /// (PATH)`, `line 4 writes inside the package folder of line 2 (PATH)`, `line 2's package folder (PATH) holds
+    /// the output of line 4`.
+    static func conflictMessage(line: Int, _ conflicts: [BatchJob.OutputConflict]) -> String {
+        func lines(_ numbers: [Int]) -> String {
+            numbers.count == 1 ? "line \(numbers[0])" : "lines " + numbers.map(String.init).joined(separator: ", ")
+        }
+        var parts: [String] = []
+        for kind in [BatchJob.OutputConflict.Kind.same, .insideOtherPackage, .holdsOther] {
+            let matching = conflicts.filter { $0.kind == kind }
+            guard let first = matching.first else { continue }
+            let others = lines(matching.map(\.line))
+            switch kind {
+            case .same: parts.append("line \(line) writes the same output as \(others) (\(first.path.path))")
+            case .insideOtherPackage: parts.append("line \(line) writes inside the package folder of \(others) (\(first.path.path))")
+            case .holdsOther: parts.append("line \(line)'s package folder (\(first.path.path)) holds the output of \(others)")
+            }
+        }
+        return parts.joined(separator: "; ") + ": give every job its own output"
     }
 
     /// `FILE:LINE:COLUMN json.path` (what is known of it).

@@ -26,13 +26,15 @@ extension Help {
         Runs one export per line of JOBS.jsonl (JSON Lines; blank lines and lines starting with # are skipped),
         N at a time in this process (default 1). A line is {"document": PATH, "output": PATH} with the export's
         options as fields: "overwrite": true, "smartRendering": true, "loudness": {"integratedLoudness": -16,
-        "truePeakCeiling": -1}. Relative paths are read from the folder of JOBS.jsonl.
+        "truePeakCeiling": -1}; or, instead of or beside "output", a package with export's flags as fields:
+        "hls": DIR, "dash": DIR, "ladder": "720p:3M,480p:1200k", "segmentDuration": "4s". Relative paths are
+        read from the folder of JOBS.jsonl.
 
         Prints one JSON line per job on stdout as it ends, then a count on stderr:
           {"line":3,"status":"completed","document":…,"output":…,"duration":8,"elapsed":2.4}
           {"line":4,"status":"failed",…,"error":"…","place":"edits/b.json:5:14 clips[0].source"}
-        status is completed, skipped (the output is already there and reads as media: a rerun finishes only
-        what is left), failed (the others go on) or cancelled.
+        status is completed, skipped (the output is already there and reads as media, the package folder has
+        its manifests: a rerun finishes only what is left), failed (the others go on) or cancelled.
 
         Every export writes a temporary file and names it only when complete, so Ctrl-C, SIGTERM or even a kill
         leaves no partial output; Ctrl-C cancels every running export and starts no more (exit 130).

@@ -80,7 +80,7 @@ enum Help {
         Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
                              [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
                splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T]
-                             [--overwrite]
+                             [--overwrite] [--progress bar|plain|json|none]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
@@ -114,6 +114,8 @@ enum Help {
                                 (default 1080p:5M,720p:3M,480p:1.2M); heights even, rates positive; :hevc for an
                                 HEVC rendition (hvc1) instead of H.264
           --segment-duration T  the segment duration for --hls/--dash (default 6s), e.g. 4s
+                                A document whose export.package asks for a package ({"hls": DIR, "dash": DIR,
+                                "ladder": …, "segmentDuration": …}) is packaged without -o; these options win
           --progress MODE       bar: a progress bar with percentage, elapsed time and ETA (default on a terminal)
                                 plain: a line at every 5 % (default when stderr is not a terminal)
                                 json: one JSON object per line on stdout, for services:

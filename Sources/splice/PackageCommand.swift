@@ -1,11 +1,17 @@
 import Foundation
 import Splice
 
-/// `splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T] [--overwrite]`:
-/// an adaptive-bitrate package instead of one file.
+/// `splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T] [--overwrite]`,
+/// or `splice export DOC.json` of a document whose `export.package` asks for one: an adaptive-bitrate package
+/// instead of one file.
 enum PackageCommand {
-    /// True when `arguments` ask for a package (`--hls` or `--dash`).
-    static func isRequested(_ arguments: CommandLineArguments) -> Bool { arguments.has("hls") || arguments.has("dash") }
+    /// True when `arguments` ask for a package (`--hls` or `--dash`), or name no output file (`-o`) and the
+    /// document asks for one (`export.package`).
+    static func isRequested(_ arguments: CommandLineArguments) -> Bool {
+        if arguments.has("hls") || arguments.has("dash") { return true }
+        guard !arguments.has("output"), let document = arguments.operands.first else { return false }
+        return DocumentPackage.isRequested(byDocumentAt: URL(fileURLWithPath: document))
+    }
 
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         if arguments.has("output") {
@@ -18,17 +24,17 @@ enum PackageCommand {
         if let hls, let dash, URL(fileURLWithPath: hls).standardizedFileURL != URL(fileURLWithPath: dash).standardizedFileURL {
             throw Usage.fail("--hls and --dash share one package folder (the same segments): give the same DIR to both", command: .export)
         }
-        guard let folder = hls ?? dash else { throw Usage.fail("--hls DIR or --dash DIR is required", command: .export) }
-        var ladder = AdaptiveBitrateLadder.default
+        var ladder: AdaptiveBitrateLadder?
         if let text = arguments.value("ladder") {
-            do {
-                ladder = try parseLadder(text)
-                try ladder.validate()
+            do throws(PackagingError) {
+                let parsed = try AdaptiveBitrateLadder(parsing: text)
+                try parsed.validate()
+                ladder = parsed
             } catch {
                 throw Usage.fail("--ladder: \(error)", command: .export)
             }
         }
-        var segmentDuration = MediaTime(seconds: 6)
+        var segmentDuration: MediaTime?
         if let text = arguments.value("segment-duration") {
             guard let duration = try? TimeSyntax.parse(text), duration.isNumeric, duration > .zero else {
                 throw Usage.fail("--segment-duration is a positive time (e.g. 4s, 6s), not '\(text)'", command: .export)
@@ -36,13 +42,19 @@ enum PackageCommand {
             segmentDuration = duration
         }
         let loaded = try await DocumentLoading.load(arguments.operands[0], dropsUnsupportedEffects: arguments.has("drop-unsupported-effects"))
-        var packager = AdaptiveBitratePackager(asset: loaded.composition)
-        packager.videoComposition = loaded.videoComposition
-        packager.audioMix = loaded.audioMix
-        packager.ladder = ladder
-        packager.segmentDuration = segmentDuration
-        packager.manifestFormats = Set([hls.map { _ in StreamingManifestFormat.hls }, dash.map { _ in .dash }].compactMap { $0 })
-        packager.overwritesExistingOutput = arguments.has("overwrite")
+        // The command line's folder, ladder and segment duration win over the document's `export.package`.
+        let packager = loaded.makePackager(overwrite: arguments.has("overwrite"))
+        if let ladder { packager.ladder = ladder }
+        if let segmentDuration { packager.segmentDuration = segmentDuration }
+        let folder: String
+        if let given = hls ?? dash {
+            folder = given
+            packager.manifestFormats = Set([hls.map { _ in StreamingManifestFormat.hls }, dash.map { _ in .dash }].compactMap { $0 })
+        } else if let documentFolder = loaded.packageFolder {
+            folder = documentFolder.path
+        } else {
+            throw Usage.fail("--hls DIR or --dash DIR is required", command: .export)
+        }
         let output = URL(fileURLWithPath: folder)
         do throws(PackagingError) {
             try packager.validate(output: output)
@@ -50,70 +62,68 @@ enum PackageCommand {
             Console.error("splice: cannot package \(arguments.operands[0]): \(message(error))")
             throw CommandExit(status: .invalidInput)
         }
-        // SIGINT/SIGTERM cancel the task: the staging folder is removed, nothing appears at DIR.
-        let task = Task { [packager] in try await packager.write(to: output) }
-        let signals = SignalCancellation { task.cancel() }
+        // SIGINT/SIGTERM cancel the packaging: the build folder is removed, nothing appears at DIR.
+        let mode = ProgressReporter.Mode(rawValue: arguments.value("progress") ?? (Console.errorIsTerminal ? "bar" : "plain")) ?? .plain
+        let signals = SignalCancellation(clearsLine: mode == .bar && Console.errorIsTerminal) { packager.cancelPackaging() }
         defer { signals.restore() }
+        var reporter = ProgressReporter(mode: mode)
+        reporter.started(output: output.standardizedFileURL.path, duration: loaded.composition.duration.seconds)
+        let updates = packager.progressUpdates
+        let progressTask = Task { [reporter] in
+            var reporter = reporter
+            for await progress in updates { reporter.update(progress) }
+            return reporter
+        }
+        let package: AdaptiveBitratePackage
         do {
-            let package = try await task.value
-            for rendition in package.videoRenditions {
-                Console.error("\(rendition.name): \(rendition.size.map { "\($0.width)x\($0.height)" } ?? ""), "
-                    + "\(rendition.segmentDurations.count) segments, peak \(rendition.peakBitRate / 1000) kb/s, "
-                    + "average \(rendition.averageBitRate / 1000) kb/s")
-            }
-            if let audio = package.audioRendition {
-                Console.error("\(audio.name): \(audio.segmentDurations.count) segments, average \(audio.averageBitRate / 1000) kb/s")
-            }
-            for manifest in [package.masterPlaylist, package.dashManifest].compactMap({ $0 }) { Console.error("wrote \(manifest.path)") }
-        } catch is CancellationError {
-            Console.error("splice: packaging cancelled; nothing was written")
-            throw CommandExit(status: .cancelled)
-        } catch let error as PackagingError {
-            Console.error("splice: cannot package \(arguments.operands[0]): \(message(error))")
-            switch error {
-            case .encodingFailed, .writeFailed: throw CommandExit(status: .renderFailed)
-            default: throw CommandExit(status: .invalidInput)
-            }
+            package = try await packager.write(to: output)
         } catch {
-            Console.error("splice: packaging failed: \(ExportMessages.text(error))")
+            progressTask.cancel()
+            reporter = await progressTask.value
+            if error is CancellationError {
+                reporter.stopped(status: .cancelled, message: "packaging cancelled; nothing was written")
+                throw CommandExit(status: .cancelled)
+            }
+            if let error = error as? PackagingError {
+                switch error {
+                case .encodingFailed, .writeFailed:
+                    reporter.stopped(status: .renderFailed, message: "cannot package \(arguments.operands[0]): \(message(error))")
+                    throw CommandExit(status: .renderFailed)
+                default:
+                    reporter.stopped(status: .invalidInput, message: "cannot package \(arguments.operands[0]): \(message(error))")
+                    throw CommandExit(status: .invalidInput)
+                }
+            }
+            reporter.stopped(status: .renderFailed, message: "packaging failed: \(ExportMessages.text(error))")
             throw CommandExit(status: .renderFailed)
         }
+        reporter = await progressTask.value
+        reporter.completed(output: package.directory.path, bytes: folderBytes(package.directory))
+        guard mode != .json else { return }
+        for rendition in package.videoRenditions {
+            Console.error("\(rendition.name): \(rendition.size.map { "\($0.width)x\($0.height)" } ?? ""), "
+                + "\(rendition.segmentDurations.count) segments, peak \(rendition.peakBitRate / 1000) kb/s, "
+                + "average \(rendition.averageBitRate / 1000) kb/s")
+        }
+        if let audio = package.audioRendition {
+            Console.error("\(audio.name): \(audio.segmentDurations.count) segments, average \(audio.averageBitRate / 1000) kb/s")
+        }
+        for manifest in [package.masterPlaylist, package.dashManifest].compactMap({ $0 }) { Console.error("wrote \(manifest.path)") }
+    }
+
+    /// The bytes of the regular files under `folder`.
+    private static func folderBytes(_ folder: URL) -> Int64 {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        var total: Int64 = 0
+        while let file = files?.nextObject() as? URL {
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
     }
 
     private static func message(_ error: PackagingError) -> String {
         if case .outputExists(let url) = error { return "\(url.path) already exists (use --overwrite to replace it)" }
         return "\(error)"
-    }
-
-    /// A ladder option's renditions: `HEIGHT:RATE[:CODEC]` separated by commas, the height optionally followed by
-    /// `p`, the rate in bits per second with an optional `k` (×1000) or `M` (×1 000 000) suffix, the codec `h264`
-    /// (the default) or `hevc`: `720p:3M,720p:2M:hevc,480p:1200k`.
-    struct LadderSyntaxError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func parseLadder(_ text: String) throws -> AdaptiveBitrateLadder {
-        let renditions = try text.split(separator: ",").map { item -> AdaptiveBitrateLadder.Rendition in
-            let parts = item.split(separator: ":")
-            let heightText = parts.first.map { $0.hasSuffix("p") ? $0.dropLast() : $0 }
-            guard parts.count == 2 || parts.count == 3, let heightText, let height = Int(heightText),
-                  let rate = bitRate(String(parts[1])),
-                  let codec = parts.count == 3 ? VideoSettings.Codec(rawValue: String(parts[2])) : .h264 else {
-                throw LadderSyntaxError(description: "'\(item)' is not HEIGHT:RATE[:CODEC] (e.g. 720p:3M, 480:1200k, 720p:2M:hevc)")
-            }
-            return AdaptiveBitrateLadder.Rendition(height: height, bitRate: rate, codec: codec)
-        }
-        return AdaptiveBitrateLadder(renditions: renditions)
-    }
-
-    private static func bitRate(_ text: String) -> Int? {
-        let multipliers: [Character: Double] = ["k": 1_000, "K": 1_000, "M": 1_000_000, "m": 1_000_000]
-        var number = Substring(text), multiplier = 1.0
-        if let last = text.last, let scale = multipliers[last] {
-            number = text.dropLast()
-            multiplier = scale
-        }
-        guard let value = Double(number), value.isFinite else { return nil }
-        return Int((value * multiplier).rounded())
     }
 }

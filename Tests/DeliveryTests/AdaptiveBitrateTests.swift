@@ -26,7 +26,7 @@ import Testing
 
     /// Packages the programme with ``ladder`` in 1 s segments into `scratch/package`.
     static func package(in scratch: ScratchDirectory) async throws -> AdaptiveBitratePackage {
-        var packager = AdaptiveBitratePackager(asset: try await programme(in: scratch))
+        let packager = AdaptiveBitratePackager(asset: try await programme(in: scratch))
         packager.ladder = ladder
         packager.segmentDuration = MediaTime(seconds: 1)
         packager.encoderPreset = "veryfast"
@@ -118,23 +118,8 @@ import Testing
         let package = try await Self.package(in: scratch)
         let root = scratch.file("package")
 
-        let portFile = scratch.file("port"), log = scratch.file("server.log")
-        let server = try ChildProcess(executable: PythonVerifier.interpreter.path, arguments: ["-c", """
-            import functools, http.server, sys
-            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
-            """, root.path], standardOutput: portFile, standardError: log)
+        let (server, base, log) = try await SecondReaders.serve(root, in: scratch)
         defer { server.stop() }
-        var port: String?
-        for _ in 0..<500 where port == nil {
-            // (an empty file is not read: Foundation leaks the buffer it allocates for one)
-            let size = (try? FileManager.default.attributesOfItem(atPath: portFile.path)[.size] as? Int) ?? 0
-            let text = size > 0 ? (try? String(contentsOf: portFile, encoding: .utf8)) ?? "" : ""
-            if text.hasSuffix("\n") { port = text.trimmingCharacters(in: .whitespacesAndNewlines) } else { try await Task.sleep(nanoseconds: 20_000_000) }
-        }
-        let base = try #require(port.map { "http://127.0.0.1:\($0)" })
         let decoded = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", "\(base)/master.m3u8", "-map", "0",
                                                              "-f", "null", "-"])
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
@@ -180,7 +165,7 @@ import Testing
     func refusals() async throws {
         let scratch = try ScratchDirectory("abr-refused")
         defer { scratch.remove() }
-        var packager = AdaptiveBitratePackager(asset: MutableComposition())
+        let packager = AdaptiveBitratePackager(asset: MutableComposition())
         let output = scratch.file("out")
         packager.ladder = AdaptiveBitrateLadder(renditions: [])
         #expect(throws: PackagingError.emptyLadder) { try packager.validate(output: output) }
@@ -218,7 +203,7 @@ import Testing
     func hevcRendition() async throws {
         let scratch = try ScratchDirectory("abr-hevc")
         defer { scratch.remove() }
-        var packager = AdaptiveBitratePackager(asset: try await Self.programme(in: scratch))
+        let packager = AdaptiveBitratePackager(asset: try await Self.programme(in: scratch))
         packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 180, bitRate: 300_000, codec: .hevc)])
         packager.segmentDuration = MediaTime(seconds: 2)
         packager.encoderPreset = "veryfast"
@@ -262,8 +247,9 @@ import Testing
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     }
 
-    @Test("cancelled once the first segments are written: CancellationError, and nothing is left beside the source")
-    func cancelledLeavesNothing() async throws {
+    @Test("cancelled once the first segments are written (task cancellation, or cancelPackaging()): CancellationError, progress stops short of 1, and nothing is left beside the source",
+          arguments: [false, true])
+    func cancelledLeavesNothing(byCancelPackaging: Bool) async throws {
         let scratch = try ScratchDirectory("abr-cancel")
         defer { scratch.remove() }
         let url = scratch.file("long.mkv")
@@ -272,23 +258,59 @@ import Testing
         let asset = try await Asset.load(from: url)
         var composition = MutableComposition()
         try composition.insertTimeRange(TimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
-        var packager = AdaptiveBitratePackager(asset: composition)
+        let packager = AdaptiveBitratePackager(asset: composition)
         packager.ladder = Self.ladder
         packager.segmentDuration = MediaTime(seconds: 1)
         let task = Task { [packager] in try await packager.write(to: scratch.file("package")) }
         // Cancel as soon as a video segment exists in the hidden staging folder.
         var sawSegment = false
         for _ in 0..<6000 where !sawSegment {
-            let staging = scratch.contents.first { $0.hasPrefix(".package.") }
+            let staging = scratch.contents.first { $0.hasPrefix(".splice-package-") }
             sawSegment = staging.map {
                 FileManager.default.fileExists(atPath: scratch.file("\($0)/180p-400k/segment0.m4s").path)
             } ?? false
             if !sawSegment { try await Task.sleep(nanoseconds: 5_000_000) }
         }
         #expect(sawSegment, "no segment was written into a staging folder")
-        task.cancel()
+        if byCancelPackaging { packager.cancelPackaging() } else { task.cancel() }
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(scratch.contents == ["long.mkv"])
+        #expect(packager.progress > 0 && packager.progress < 0.95, "\(packager.progress)")
+        var after: [Double] = []
+        for await value in packager.progressUpdates { after.append(value) }
+        #expect(after == [packager.progress], "a stream made after the end gives the last value and finishes")
+    }
+
+    @Test("progress: from 0 to 1 through progressUpdates while packaging, monotonic, 1 only once the package is in place")
+    func progressReachesOneAtTheEnd() async throws {
+        let scratch = try ScratchDirectory("abr-progress")
+        defer { scratch.remove() }
+        let packager = AdaptiveBitratePackager(asset: try await Self.programme(in: scratch))
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 120, bitRate: 200_000)])
+        packager.segmentDuration = MediaTime(seconds: 1)
+        packager.encoderPreset = "ultrafast"
+        packager.manifestFormats = [.hls]
+        #expect(packager.progress == 0)
+        let updates = packager.progressUpdates
+        let collected = Task {
+            var values: [Double] = []
+            for await value in updates {
+                values.append(value)
+                if value == 1 { #expect(FileManager.default.fileExists(atPath: scratch.file("package/master.m3u8").path)) }
+            }
+            return values
+        }
+        _ = try await packager.write(to: scratch.file("package"))
+        let values = await collected.value
+        #expect(packager.progress == 1)
+        #expect(values.last == 1, "the newest value is kept for a slow reader, and the last is 1: \(values)")
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "monotonic: \(values)")
+        #expect(values.allSatisfy { (0...1).contains($0) })
+        var after: [Double] = []
+        for await value in packager.progressUpdates { after.append(value) }
+        #expect(after == [1], "a stream made after the end gives 1 and finishes")
+        await #expect(throws: PackagingError.alreadyWritten) { try await packager.write(to: scratch.file("again")) }
+        #expect(packager.progress == 1)
     }
 
     @Test("the default ladder is never above the source: 720p gives 720p and 480p; a 360p source one 360p rendition")

@@ -79,6 +79,11 @@ import Testing
         defer { scratch.remove() }
         let music = try await Fixture.asset("canonical/music.m4a")
         let speech = try await Self.speechAsset(in: scratch)
+        // The premise: the speech, at its volume of 0.2 (−14 dB) in the mix, is quieter than the music.
+        let speechAlone = try await LoudnessMeter.measure(scratch.file("speech.mkv"))
+        let musicAlone = try await LoudnessMeter.measure(Fixture.url("canonical/music.m4a"))
+        #expect(speechAlone.integratedLoudness + 20 * log10(0.2) < musicAlone.integratedLoudness - 3,
+                "speech \(speechAlone.integratedLoudness) LUFS − 14 dB, music \(musicAlone.integratedLoudness) LUFS")
         let (composition, mix) = try Self.programme([(music, 1), (speech, 0.2)])
         let output = scratch.file("normalised.m4a")
         let target = LoudnessNormalization(integratedLoudness: -23, truePeakCeiling: -1)
@@ -100,6 +105,9 @@ import Testing
         #expect(abs(secondReport.gain) < 0.3, "gain \(secondReport.gain) dB on a file at the target")
         let secondReference = try await SecondReaders.pyloudnormIntegrated(of: second)
         #expect(abs(secondReference - -23) <= 0.5, "pyloudnorm: \(secondReference) LUFS")
+        let secondFFmpeg = try await SecondReaders.ebur128Summary(of: second)
+        #expect(abs(secondFFmpeg.integrated - -23) <= 0.5, "ebur128: \(secondFFmpeg.integrated) LUFS")
+        #expect(secondFFmpeg.truePeak <= -1 + 0.1, "true peak \(secondFFmpeg.truePeak) dBTP")
         #expect(scratch.contents == ["again.m4a", "normalised.m4a", "speech.mkv"], "only the outputs are left: \(scratch.contents)")
     }
 
@@ -156,11 +164,26 @@ import Testing
         await #expect(throws: LoudnessError.silentProgramme(integratedLoudness: -70)) {
             try await Self.session(silent, silentMix, to: output).export(normalizingLoudness: LoudnessNormalization())
         }
-        for target in [-80.0, 1.0, .nan] {
-            await #expect(throws: LoudnessError.self) {
+        // A target outside −70…0 LUFS is refused by name, before the (silent) mix is measured: not as silence.
+        for target in [-80.0, -70.1, 0.1, 1.0] {
+            await #expect(throws: LoudnessError.targetOutOfRange(target)) {
                 try await Self.session(silent, silentMix, to: output)
                     .export(normalizingLoudness: LoudnessNormalization(integratedLoudness: target))
             }
+        }
+        do {
+            try await Self.session(silent, silentMix, to: output)
+                .export(normalizingLoudness: LoudnessNormalization(integratedLoudness: .nan))
+            Issue.record("a target that is not a number was accepted")
+        } catch LoudnessError.targetOutOfRange(let target) {
+            #expect(target.isNaN)
+        }
+        // The ends of the ranges are targets and ceilings like any other.
+        for (target, ceiling) in [(-70.0, -1.0), (0.0, 0.0), (-23.0, -70.0)] {
+            #expect(throws: Never.self) { try LoudnessNormalization(integratedLoudness: target, truePeakCeiling: ceiling).validate() }
+        }
+        #expect(throws: LoudnessError.ceilingOutOfRange(-70.5)) {
+            try LoudnessNormalization(integratedLoudness: -23, truePeakCeiling: -70.5).validate()
         }
         await #expect(throws: LoudnessError.ceilingOutOfRange(3)) {
             try await Self.session(silent, silentMix, to: output)

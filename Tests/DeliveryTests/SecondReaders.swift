@@ -65,4 +65,29 @@ enum SecondReaders {
         }
         return value
     }
+
+    /// Serves `folder` on 127.0.0.1 (Python's `http.server`, from the `.venv` interpreter); returns the server, its
+    /// base URL and the request log.
+    static func serve(_ folder: URL, in scratch: ScratchDirectory) async throws -> (ChildProcess, String, URL) {
+        let portFile = scratch.file("port"), log = scratch.file("server.log")
+        let server = try ChildProcess(executable: PythonVerifier.interpreter.path, arguments: ["-c", """
+            import functools, http.server, sys
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """, folder.path], standardOutput: portFile, standardError: log)
+        var port: String?
+        for _ in 0..<500 where port == nil {
+            // (an empty file is not read: Foundation leaks the buffer it allocates for one)
+            let size = (try? FileManager.default.attributesOfItem(atPath: portFile.path)[.size] as? Int) ?? 0
+            let text = size > 0 ? (try? String(contentsOf: portFile, encoding: .utf8)) ?? "" : ""
+            if text.hasSuffix("\n") { port = text.trimmingCharacters(in: .whitespacesAndNewlines) } else { try await Task.sleep(nanoseconds: 20_000_000) }
+        }
+        guard let port else {
+            server.stop()
+            throw Failure(description: "the HTTP server never said its port")
+        }
+        return (server, "http://127.0.0.1:\(port)", log)
+    }
 }

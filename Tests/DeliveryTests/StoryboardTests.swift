@@ -88,6 +88,16 @@ import Testing
         #expect(ranges.first?.start == .zero)
         #expect(ranges.last?.end == MediaTime(value: 6, timescale: 1))
         for (earlier, later) in zip(ranges, ranges.dropFirst()) { #expect(earlier.end == later.start) }
+        // The written track: 9 cues tiling 0…6 s without a gap, the last one ending at the duration.
+        let written = try await StoryboardGenerator(asset: composition, settings: StoryboardSettings(interval: seventh, tileWidth: 32))
+            .write(to: scratch.url, name: "sevenths")
+        let cues = try String(contentsOf: written.webVTT, encoding: .utf8).split(separator: "\n").filter { $0.contains(" --> ") }
+            .map { $0.components(separatedBy: " --> ") }
+        #expect(cues.count == 9)
+        #expect(cues.first?.first == "00:00:00.000")
+        #expect(cues.last?.last == "00:00:06.000")
+        #expect(cues.map { $0[0] }.dropFirst() == cues.map { $0[1] }.dropLast(), "each cue starts where the previous ends: \(cues)")
+        #expect(cues.dropLast().last?.last == "00:00:05.600")
         #expect(StoryboardGenerator.timestamp(MediaTime(value: 1, timescale: 3)) == "00:00:00.333")
         #expect(StoryboardGenerator.timestamp(MediaTime(value: 3_723_500, timescale: 1000)) == "01:02:03.500")
     }

@@ -8,7 +8,7 @@ enum Ladder {
     /// into `directory` (replaced). Prints the renditions and their segment counts.
     static func package(_ edit: Workloads.Edit, heights: [Int], to directory: URL) async throws -> String {
         let rates = heights.first == 1080 ? [5_000_000, 3_000_000, 1_200_000] : [3_000_000, 1_200_000, 800_000]
-        var packager = AdaptiveBitratePackager(asset: edit.composition)
+        let packager = AdaptiveBitratePackager(asset: edit.composition)
         packager.videoComposition = edit.video
         packager.audioMix = edit.audio
         packager.ladder = AdaptiveBitrateLadder(renditions: zip(heights, rates).map { .init(height: $0, bitRate: $1) })

@@ -17,41 +17,148 @@ import VideoComposition
 /// every segment of every rendition starts at the same time on a key frame and a player can switch between them at
 /// any segment.
 ///
+/// Like ``Export/AssetExportSession``, a packager is a `Sendable` session: configure it, then `try await
+/// write(to:)`; ``progress``, ``progressUpdates`` and ``cancelPackaging()`` may be used from any task meanwhile.
+///
 /// ```swift
-/// var packager = AdaptiveBitratePackager(asset: composition)      // the default ladder, 6 s segments
+/// let packager = AdaptiveBitratePackager(asset: composition)      // the default ladder, 6 s segments
 /// packager.segmentDuration = MediaTime(seconds: 4)
 /// let package = try await packager.write(to: URL(fileURLWithPath: "out/show"))
 /// // out/show/master.m3u8, out/show/manifest.mpd, out/show/720p-3000k/{init.mp4,segment0.m4s,…,playlist.m3u8}, …
 /// ```
 ///
-/// The package is written in a hidden folder beside `directory`, the playlists and manifest last, and renamed into
-/// place when complete (`rename(2)`): a failure or a cancellation leaves nothing, and a player never sees a
-/// playlist naming a segment that is not there yet.
-public struct AdaptiveBitratePackager: Sendable {
+/// The package is written in a hidden folder beside `directory` (`.splice-package-UUID`), the playlists and
+/// manifest last, and renamed into place when complete (`rename(2)`): a failure or a cancellation leaves nothing,
+/// and a player never sees a playlist naming a segment that is not there yet. The hidden folder is locked
+/// (`flock(2)`) while its process lives; one that a killed process left is removed by the next package written
+/// into the same folder.
+public final class AdaptiveBitratePackager: Sendable {
+    /// The settings, set before ``write(to:)``.
+    private struct Settings {
+        var videoComposition: MutableVideoComposition?
+        var audioMix: MutableAudioMix?
+        var ladder: AdaptiveBitrateLadder = .default
+        var segmentDuration = MediaTime(seconds: 6)
+        var encoderPreset = "medium"
+        var audioSettings = AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2)
+        var manifestFormats: Set<StreamingManifestFormat> = [.hls, .dash]
+        var overwritesExistingOutput = false
+    }
+
+    /// Where a run is: its progress, whether it ended, and the streams to tell.
+    private struct State {
+        var progress: Double = 0
+        var writing = false
+        var completed = false
+        var ended = false
+        var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+    }
+
     /// The composition.
-    public var asset: MutableComposition
+    public let asset: MutableComposition
+    private let settings = Locked(Settings())
+    private let state = Locked(State())
+    private let cancellation = CancellationFlag()
+
     /// How its pictures are composed; nil uses `MutableVideoComposition(propertiesOf:)`, as export.
-    public var videoComposition: MutableVideoComposition?
+    public var videoComposition: MutableVideoComposition? {
+        get { settings.withLock { $0.videoComposition } }
+        set { settings.withLock { $0.videoComposition = newValue } }
+    }
     /// How its sound is mixed; nil plays every track at its preferred volume, as export.
-    public var audioMix: MutableAudioMix?
+    public var audioMix: MutableAudioMix? {
+        get { settings.withLock { $0.audioMix } }
+        set { settings.withLock { $0.audioMix = newValue } }
+    }
     /// The video renditions; ``AdaptiveBitrateLadder/default`` unless set.
-    public var ladder: AdaptiveBitrateLadder = .default
+    public var ladder: AdaptiveBitrateLadder {
+        get { settings.withLock { $0.ladder } }
+        set { settings.withLock { $0.ladder = newValue } }
+    }
     /// The segment duration (exact): segments start at every multiple of it, rounded up to the picture grid. 6 s by
     /// default, the target duration Apple's HLS authoring rules recommend.
-    public var segmentDuration = MediaTime(seconds: 6)
+    public var segmentDuration: MediaTime {
+        get { settings.withLock { $0.segmentDuration } }
+        set { settings.withLock { $0.segmentDuration = newValue } }
+    }
     /// libx264's speed preset for every rendition (`medium` by default).
-    public var encoderPreset = "medium"
+    public var encoderPreset: String {
+        get { settings.withLock { $0.encoderPreset } }
+        set { settings.withLock { $0.encoderPreset = newValue } }
+    }
     /// The audio rendition's encoding: AAC at 128 kb/s, 48 kHz stereo by default. Only AAC is packaged.
-    public var audioSettings = AudioSettings(codec: .aac, bitRate: 128_000, sampleRate: 48_000, channelCount: 2)
+    public var audioSettings: AudioSettings {
+        get { settings.withLock { $0.audioSettings } }
+        set { settings.withLock { $0.audioSettings = newValue } }
+    }
     /// The manifests to write; both by default.
-    public var manifestFormats: Set<StreamingManifestFormat> = [.hls, .dash]
+    public var manifestFormats: Set<StreamingManifestFormat> {
+        get { settings.withLock { $0.manifestFormats } }
+        set { settings.withLock { $0.manifestFormats = newValue } }
+    }
     /// Replace an existing folder at the output; false by default (it is refused before anything is rendered).
-    public var overwritesExistingOutput = false
+    public var overwritesExistingOutput: Bool {
+        get { settings.withLock { $0.overwritesExistingOutput } }
+        set { settings.withLock { $0.overwritesExistingOutput = newValue } }
+    }
 
     /// A packager of `asset` with the default ladder.
     public init(asset: MutableComposition) {
         self.asset = asset
     }
+
+    /// How far ``write(to:)`` is, 0…1, monotonic, as ``Export/AssetExportSession/progress``: the sound's mixed and
+    /// encoded time ÷ the duration up to 0.05 (the sound is encoded first, once), then the pictures rendered and
+    /// encoded into every rendition ÷ the picture count up to 0.95 (up to 0.9 of the whole without sound), the
+    /// encoders' flush 0.97 and the manifests 0.99; 1.0 only when the package is complete and in place.
+    public var progress: Double { state.withLock { $0.progress } }
+
+    /// A stream of ``progress`` values (0…1, monotonic) that keeps only the newest value when the reader is slow;
+    /// it finishes when ``write(to:)`` ends. Each access makes a new stream.
+    public var progressUpdates: AsyncStream<Double> {
+        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let ended: Bool = state.withLock { state in
+            continuation.yield(state.progress)
+            if !state.ended { state.continuations[id] = continuation }
+            return state.ended
+        }
+        if ended { continuation.finish() }
+        return stream
+    }
+
+    /// Stops a running ``write(to:)`` promptly; it then throws `CancellationError` and nothing is left behind.
+    /// Calling it before ``write(to:)`` makes the packaging cancel at once (as
+    /// ``Export/AssetExportSession/cancelExport()``).
+    public func cancelPackaging() {
+        cancellation.cancel()
+    }
+
+    private func publish(progress value: Double) {
+        state.withLock { state in
+            guard value > state.progress, !state.ended else { return }
+            state.progress = value
+            for continuation in state.continuations.values { continuation.yield(value) }
+        }
+    }
+
+    private func end(completed: Bool) {
+        let continuations = state.withLock { state -> [AsyncStream<Double>.Continuation] in
+            state.ended = true
+            state.writing = false
+            state.completed = completed
+            if completed { state.progress = 1 }
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations {
+            if completed { continuation.yield(1) }
+            continuation.finish()
+        }
+    }
+
+    /// The name start of the hidden folders packages are built in, beside the output (`.splice-package-UUID`).
+    package static let workFolderPrefix = ".splice-package"
 
     /// The HLS master playlist's file name.
     public static let masterPlaylistName = "master.m3u8"
@@ -64,43 +171,73 @@ public struct AdaptiveBitratePackager: Sendable {
     /// - Throws: ``PackagingError`` for an empty or invalid ladder, a segment duration that is not positive, no
     ///   manifest format, a missing parent folder or an existing output (unless ``overwritesExistingOutput``).
     public func validate(output directory: URL) throws(PackagingError) {
-        try ladder.validate()
-        guard segmentDuration.isNumeric, segmentDuration > .zero else { throw .invalidSegmentDuration(segmentDuration) }
-        guard !manifestFormats.isEmpty else { throw .noManifestFormat }
-        guard audioSettings.codec == .aac, audioSettings.bitRate > 0 else {
-            throw .encodingFailed(rendition: "audio", reason: "only AAC at a positive bit rate is packaged, not \(audioSettings.codec.rawValue) at \(audioSettings.bitRate) b/s")
+        try Self.validate(settings.withLock { $0 }, output: directory)
+    }
+
+    private static func validate(_ settings: Settings, output directory: URL) throws(PackagingError) {
+        try settings.ladder.validate()
+        let duration = settings.segmentDuration
+        guard duration.isNumeric, duration > .zero else { throw .invalidSegmentDuration(duration) }
+        guard !settings.manifestFormats.isEmpty else { throw .noManifestFormat }
+        let audio = settings.audioSettings
+        guard audio.codec == .aac, audio.bitRate > 0 else {
+            throw .encodingFailed(rendition: "audio", reason: "only AAC at a positive bit rate is packaged, not \(audio.codec.rawValue) at \(audio.bitRate) b/s")
         }
         var isFolder: ObjCBool = false
         let parent = directory.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .outputParentMissing(directory)
         }
-        if !overwritesExistingOutput, FileManager.default.fileExists(atPath: directory.path) { throw .outputExists(directory) }
+        if !settings.overwritesExistingOutput, FileManager.default.fileExists(atPath: directory.path) { throw .outputExists(directory) }
     }
 
     /// Renders, encodes and segments every rendition into the folder `directory`, then writes the manifests.
     /// - Returns: the renditions with their measured bit rates and segment durations, and the manifests' URLs.
-    /// - Throws: ``PackagingError`` (invalid settings, an existing output, no video, an encoder or a write failing),
+    ///   ``progress`` and ``progressUpdates`` follow it; ``cancelPackaging()`` or task cancellation stop it.
+    /// - Throws: ``PackagingError`` (invalid settings, an existing output, no video, an encoder or a write failing; a
+    ///   call while another runs or after one completed: a packager writes one package, as an export session exports
+    ///   once),
     ///   the export's ``Export/ExportError`` for a composition it cannot render, `CancellationError`. Nothing is
     ///   left behind when it throws.
     public func write(to directory: URL) async throws -> AdaptiveBitratePackage {
-        let directory = directory.standardizedFileURL
-        try validate(output: directory)
-        let staging = directory.deletingLastPathComponent()
-            .appendingPathComponent(".\(directory.lastPathComponent).\(UUID().uuidString).partial")
-        do {
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-        } catch {
-            throw PackagingError.writeFailed(staging, reason: FailureReason.words(for: error))
+        // One write at a time, and none after one that completed; a refused or failed one may be tried again.
+        let claimed = state.withLock { state -> Bool in
+            guard !state.writing, !state.completed else { return false }
+            state.writing = true
+            state.ended = false
+            state.progress = 0
+            return true
         }
-        defer { try? FileManager.default.removeItem(at: staging) }
-        let encoding = LadderEncoding(composition: asset, videoComposition: videoComposition, audioMix: audioMix, ladder: ladder,
-                                      segmentDuration: segmentDuration, encoderPreset: encoderPreset, audioSettings: audioSettings)
-        let cancellation = CancellationFlag()
+        guard claimed else { throw PackagingError.alreadyWritten }
+        var completed = false
+        defer { end(completed: completed) }
+        let package = try await run(to: directory.standardizedFileURL)
+        completed = true
+        return package
+    }
+
+    private func run(to directory: URL) async throws -> AdaptiveBitratePackage {
+        let settings = settings.withLock { $0 }
+        try Self.validate(settings, output: directory)
+        if cancellation.isCancelled { throw CancellationError() }
+        // Hidden beside the output and locked while this process lives: the next package into this folder removes
+        // it if this process is killed.
+        let work: WorkFolder
+        do {
+            work = try WorkFolder(in: directory.deletingLastPathComponent(), prefix: Self.workFolderPrefix)
+        } catch ExportError.outputNotWritable(_, let reason) {
+            throw PackagingError.writeFailed(directory, reason: reason)
+        }
+        defer { work.remove() }
+        let staging = work.url
+        let encoding = LadderEncoding(composition: asset, videoComposition: settings.videoComposition, audioMix: settings.audioMix,
+                                      ladder: settings.ladder, segmentDuration: settings.segmentDuration,
+                                      encoderPreset: settings.encoderPreset, audioSettings: settings.audioSettings)
+        let cancellation = cancellation
         var package = try await withTaskCancellationHandler {
-            try await WorkerThread.run(name: "splice.package") {
+            try await WorkerThread.run(name: "splice.package") { [self] in
                 do {
-                    return try encoding.run(into: staging, cancellation: cancellation)
+                    return try encoding.run(into: staging, cancellation: cancellation) { publish(progress: $0) }
                 } catch {
                     if cancellation.isCancelled { throw CancellationError() }
                     throw error
@@ -110,15 +247,20 @@ public struct AdaptiveBitratePackager: Sendable {
             cancellation.cancel()
         }
         try Task.checkCancellation()
-        try writeManifests(of: &package, in: staging, finalDirectory: directory)
+        if cancellation.isCancelled { throw CancellationError() }
+        publish(progress: 0.97)
+        try writeManifests(of: &package, in: staging, finalDirectory: directory, formats: settings.manifestFormats)
+        publish(progress: 0.99)
         try moveIntoPlace(staging, to: directory)
+        work.release()
         package.directory = directory
         return package
     }
 
     /// The media playlists, then the master playlist and the DASH manifest, each written whole (temporary file +
     /// rename).
-    private func writeManifests(of package: inout AdaptiveBitratePackage, in staging: URL, finalDirectory: URL) throws {
+    private func writeManifests(of package: inout AdaptiveBitratePackage, in staging: URL, finalDirectory: URL,
+                                formats manifestFormats: Set<StreamingManifestFormat>) throws {
         func write(_ text: String, to url: URL) throws {
             do {
                 try Data(text.utf8).write(to: url, options: .atomic)

@@ -123,8 +123,10 @@ struct LadderEncoding {
     var encoderPreset: String
     var audioSettings: AudioSettings
 
-    /// Encodes everything into `folder` (an existing empty folder) and returns what was written.
-    func run(into folder: URL, cancellation: CancellationFlag) throws -> AdaptiveBitratePackage {
+    /// Encodes everything into `folder` (an existing empty folder) and returns what was written, telling `progress`
+    /// how far it is (0…0.95: the sound's share up to 0.05, then the pictures'; not always increasing by itself —
+    /// the packager keeps the published value monotonic).
+    func run(into folder: URL, cancellation: CancellationFlag, progress: (Double) -> Void) throws -> AdaptiveBitratePackage {
         let range = TimeRange(start: .zero, duration: composition.duration)
         let videoIDs = composition.tracks(withMediaType: .video).map(\.trackID)
         let rendering: CompositionVideoRendering
@@ -136,15 +138,20 @@ struct LadderEncoding {
         }
         let audioIDs = composition.tracks(withMediaType: .audio)
             .filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }.map(\.trackID)
-        let audio = try audioIDs.isEmpty ? nil : encodeAudio(trackIDs: audioIDs, range: range, into: folder, cancellation: cancellation)
-        let video = try encodeVideo(rendering, into: folder, cancellation: cancellation)
+        let audioShare = audioIDs.isEmpty ? 0 : 0.05
+        let audio = try audioIDs.isEmpty ? nil : encodeAudio(trackIDs: audioIDs, range: range, into: folder, cancellation: cancellation) {
+            progress($0 * audioShare)
+        }
+        let video = try encodeVideo(rendering, into: folder, cancellation: cancellation) {
+            progress(audioShare + $0 * (0.95 - audioShare))
+        }
         return AdaptiveBitratePackage(directory: folder, masterPlaylist: nil, dashManifest: nil, videoRenditions: video,
                                       audioRendition: audio, duration: range.duration, frameDuration: rendering.frameDuration)
     }
 
     /// Mixes the sound once (the export's mixer) and encodes it as the AAC rendition `audio-BITRATEk`.
-    private func encodeAudio(trackIDs: [Int32], range: TimeRange, into folder: URL,
-                             cancellation: CancellationFlag) throws -> AdaptiveBitratePackage.Rendition {
+    private func encodeAudio(trackIDs: [Int32], range: TimeRange, into folder: URL, cancellation: CancellationFlag,
+                             progress: (Double) -> Void) throws -> AdaptiveBitratePackage.Rendition {
         let mixing = try CompositionAudioMixing(composition: composition, audioMix: audioMix, trackIDs: trackIDs, timeRange: range,
                                                 sampleRate: audioSettings.sampleRate, channelCount: audioSettings.channelCount)
         let name = "audio-\(audioSettings.bitRate / 1000)k"
@@ -153,8 +160,14 @@ struct LadderEncoding {
                                          options: [:], interval: segmentDuration)
         let mixer = try CompositionAudioMixer(mixing, chunkSize: writer.encoder.frameSize > 0 ? writer.encoder.frameSize : 1024,
                                               cancellation: cancellation)
-        while try mixer.next(emit: { try writer.encode($0) }) {
+        let total = Double(max(mixing.sampleCount, 1))
+        var mixed = 0
+        while try mixer.next(emit: { frame in
+            mixed += frame.sampleCount
+            try writer.encode(frame)
+        }) {
             if cancellation.isCancelled { throw CancellationError() }
+            progress(min(1, Double(mixed) / total))
         }
         try writer.finish()
         // The presented sound starts at 0 (the encoder's priming is cut by the edit list) and ends at the range's
@@ -168,8 +181,8 @@ struct LadderEncoding {
     }
 
     /// Renders the pictures once and encodes every rendition of the ladder that fits the render size.
-    private func encodeVideo(_ rendering: CompositionVideoRendering, into folder: URL,
-                             cancellation: CancellationFlag) throws -> [AdaptiveBitratePackage.Rendition] {
+    private func encodeVideo(_ rendering: CompositionVideoRendering, into folder: URL, cancellation: CancellationFlag,
+                             progress: (Double) -> Void) throws -> [AdaptiveBitratePackage.Rendition] {
         let frameDuration = rendering.frameDuration
         let rungs = ladder.renditions(forSourceSize: rendering.renderSize)
         let timeScale = frameDuration.timescale
@@ -215,6 +228,8 @@ struct LadderEncoding {
             }
         }
 
+        let pictureCount = Double(max(rendering.frameCount, 1))
+        var rendered = 0
         while let frame = try renderer.next() {
             if cancellation.isCancelled { throw CancellationError() }
             if graph == nil {
@@ -226,6 +241,8 @@ struct LadderEncoding {
             try graph!.push(frame, to: 0, keepReference: true)
             renderer.recycle(frame)
             try drain(graph!)
+            rendered += 1
+            progress(min(1, Double(rendered) / pictureCount))
         }
         if let graph {
             try graph.push(nil, to: 0)

@@ -21,6 +21,9 @@ public enum PackagingError: Error, Sendable, Hashable, CustomStringConvertible {
     case encodingFailed(rendition: String, reason: String)
     /// A file of the package could not be written, for `reason` (disk full, permissions, …).
     case writeFailed(URL, reason: String)
+    /// ``AdaptiveBitratePackager/write(to:)`` was called while the packager is writing, or after it wrote its
+    /// package: make a new packager.
+    case alreadyWritten
 
     public var description: String {
         switch self {
@@ -33,6 +36,7 @@ public enum PackagingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .outputParentMissing(let url): "\(url.deletingLastPathComponent().path) is not an existing folder"
         case .encodingFailed(let rendition, let reason): "encoding rendition \(rendition) failed: \(reason)"
         case .writeFailed(let url, let reason): "cannot write \(url.path): \(reason)"
+        case .alreadyWritten: "this packager is writing or has written its package; make a new packager to package again"
         }
     }
 }

@@ -59,6 +59,14 @@ package final class WorkFolder {
         descriptor = -1
     }
 
+    /// Releases the lock and forgets the folder without removing it: for a folder renamed into place as a finished
+    /// output (its new name no longer has the prefix, so no sweep looks at it). Idempotent.
+    package func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
     /// Removes every `prefix-*` folder in `place` whose lock no process holds (what processes that ended without
     /// cleaning up left behind). Folders still held are left alone; errors are ignored (the sweep is a courtesy).
     package static func removeAbandoned(in place: URL, prefix: String) {
