@@ -8,6 +8,8 @@
 #include <errno.h>
 // glibc's mallopt (M_MMAP_THRESHOLD): executables fix the heap's mmap threshold (Export's ProcessHeap).
 #include <malloc.h>
+// prctl (PR_SET_THP_DISABLE): executables keep the encoder's buffers off transparent huge pages (ProcessHeap).
+#include <sys/prctl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <libavformat/avformat.h>
@@ -32,6 +34,11 @@
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 
+// prctl is variadic, which Swift cannot call: a fixed five-argument form.
+static inline int cmedia_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+                               unsigned long arg5) {
+    return prctl(option, arg2, arg3, arg4, arg5);
+}
 // AVERROR(e) is a function-like macro.
 static inline int cmedia_AVERROR(int e) { return AVERROR(e); }
 // AVERROR_EOF and the other FFERRTAG codes are compound macros.

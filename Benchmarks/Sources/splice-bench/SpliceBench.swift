@@ -48,6 +48,7 @@ struct SpliceBench {
     static func main() async {
         // As the `splice` tool does (ProcessHeap): the figures are an executable's, not the allocator's defaults.
         ProcessHeap.fixMmapThreshold()
+        ProcessHeap.disableTransparentHugePages()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
             fail("usage: splice-bench canonical|segment|plain|dissolves|scale|frames|smart|read|write|ladder|raw-frames|many-exports|scan|record|compare-rgba …")

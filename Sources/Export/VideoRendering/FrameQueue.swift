@@ -38,6 +38,16 @@ final class FrameQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Producer: waits until fewer than `capacity` frames wait, so that the next frame, once rendered, is handed over
+    /// at once instead of being held by the producer while the queue is full.
+    /// - Throws: ``Closed`` when the consumer has closed the queue: stop producing.
+    func waitForRoom() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= capacity && !closed { condition.wait() }
+        if closed { throw Closed() }
+    }
+
     /// Producer: no more frames; `error` (if any) is thrown to the consumer once it has taken every frame before it.
     func finish(error: (any Error)?) {
         condition.lock()

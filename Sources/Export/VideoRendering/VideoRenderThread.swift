@@ -51,6 +51,9 @@ final class VideoRenderThread {
                     try window.run(emit: deliver)
                 } else {
                     for index in 0..<plan.frameCount {
+                        // Render once the queue has room: a finished picture never waits outside the queue while
+                        // the encoder is busy (besides the `capacity` queued, it would be one more picture held).
+                        try queue.waitForRoom()
                         try compositor.render(frame: index, emit: deliver)
                     }
                 }

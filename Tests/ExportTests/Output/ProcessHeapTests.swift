@@ -1,9 +1,12 @@
 internal import CMedia
+import Foundation
 import Testing
 import Splice
+import SpliceTestSupport
 
 /// ``ProcessHeap``: with the mmap threshold fixed, large allocations are mappings of their own even after
-/// one has been freed (glibc's dynamic threshold would move them into the heap arenas).
+/// one has been freed (glibc's dynamic threshold would move them into the heap arenas); with transparent huge pages
+/// off, memory that asks for huge pages is resident only where it is touched.
 @Suite("Process heap")
 struct ProcessHeapTests {
     /// Whether glibc serves `pointer` from a mapping of its own: the `IS_MMAPPED` bit (0x2) of its chunk's size
@@ -25,5 +28,42 @@ struct ProcessHeapTests {
         let second = try #require(malloc(size))
         defer { free(second) }
         #expect(Self.isMapped(second))
+    }
+
+    /// The setting is process-wide, so it is made in a child process of its own: there, 8 MiB marked for huge pages
+    /// the way libx264 marks its pictures (`madvise(MADV_HUGEPAGE)`), with one byte written in each 2 MiB, must be
+    /// resident by those four pages only (16 KiB), not by four huge pages (8 MiB).
+    @Test func hugePageRequestsAreResidentOnlyWhereTouched() throws {
+        let result = try ChildTest.run(filter: "ProcessHeapTests/hugePagesChild", role: "huge-pages", timeout: 120)
+        let reports = result.reports
+        #expect(result.status == 0 && !result.timedOut, "child: \(result.output.suffix(2000))")
+        #expect(reports["disabled"] == "true")
+        #expect(reports["THP_enabled"] == "0")
+        #expect(reports["resident pages"] == "4")
+    }
+
+    @Test(.enabled(if: ChildTest.is("huge-pages")))
+    func hugePagesChild() throws {
+        ChildTest.report("disabled", "\(ProcessHeap.disableTransparentHugePages())")
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let enabled = status.split(separator: "\n").first { $0.hasPrefix("THP_enabled:") }
+        ChildTest.report("THP_enabled", enabled.map { $0.split(separator: "\t").last.map(String.init) ?? "" } ?? "missing")
+
+        // 8 MiB on a 2 MiB boundary (a huge page's size and alignment) inside a 10 MiB anonymous mapping.
+        let hugePage = 2 << 20, length = 4 * hugePage
+        let mapping = mmap(nil, length + hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        try #require(mapping != MAP_FAILED)
+        let mapped = try #require(mapping)
+        defer { munmap(mapped, length + hugePage) }
+        let start = (Int(bitPattern: mapped) + hugePage - 1) / hugePage * hugePage
+        let region = try #require(UnsafeMutableRawPointer(bitPattern: start))
+        #expect(madvise(region, length, MADV_HUGEPAGE) == 0)
+        for offset in stride(from: 0, to: length, by: hugePage) { region.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
+
+        // Pages of the region in memory (`mincore`): only the four touched ones, where a huge page would bring in 512.
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        var pages = [UInt8](repeating: 0, count: length / pageSize)
+        #expect(mincore(region, length, &pages) == 0)
+        ChildTest.report("resident pages", "\(pages.filter { $0 & 1 != 0 }.count)")
     }
 }
