@@ -45,7 +45,7 @@ final class ExportWriter {
             subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
-        outputFile.setMetadata(metadata)
+        let metadataKeySpace = outputFile.setContainerMetadata(metadata)
         for chapter in plan.chapters {
             let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
             let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
@@ -61,7 +61,7 @@ final class ExportWriter {
         }
         let muxerOptions = plan.fileType.muxerOptions(
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale,
-            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
+            metadataKeySpace: metadataKeySpace)
         try writing { try outputFile.writeHeader(options: muxerOptions) }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
