@@ -226,7 +226,8 @@ public final class AssetWriter: Sendable {
     /// AVFoundation returns false here; this throws the same error and sets ``error``. A file that cannot be
     /// created fails the writer at the first append or at ``finishWriting()``.
     /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when already started or without inputs;
-    ///   ``AssetWriterError/invalidMetadata(key:value:reason:)`` for a ``metadata`` location that is not ISO 6709.
+    ///   ``AssetWriterError/invalidMetadata(key:value:reason:)`` for a ``metadata`` location that is not ISO 6709 or
+    ///   an input's ``AssetWriterInput/metadata`` key the container's tracks cannot hold.
     public func startWriting() throws {
         let job: WriterJob = try state.withLock { state in
             guard state.status == .unknown else {
@@ -261,8 +262,16 @@ public final class AssetWriter: Sendable {
                         throw .invalidSettings(input: "\(input.mediaType.rawValue) input \(index)",
                                                reason: "language code \"\(code)\" is not an ISO 639-2/T code (three lowercase letters)")
                     }
+                    let metadata = input.metadata
+                    do throws(ContainerMetadata.UnsupportedTrackKey) {
+                        try ContainerMetadata.checkTrackItems(metadata, muxerName: outputFileType.muxerName)
+                    } catch {
+                        let value = metadata.first { $0.key == error.key }?.value ?? ""
+                        throw .invalidMetadata(key: error.key, value: value,
+                                               reason: "\(input.mediaType.rawValue) input \(index): \(error.description)")
+                    }
                     return WriterJob.Input(mediaType: input.mediaType, settings: input.outputSettings,
-                                           transform: input.transform, languageCode: input.languageCode)
+                                           transform: input.transform, languageCode: input.languageCode, metadata: metadata)
                 }
             } catch {
                 state.status = .failed

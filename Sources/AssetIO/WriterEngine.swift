@@ -14,6 +14,7 @@ struct WriterJob: Sendable {
         var settings: AssetWriterInputSettings?
         var transform = AffineTransform2D.identity
         var languageCode: String?
+        var metadata: [MetadataItem] = []
     }
 
     /// Segment output: the segmenter's settings and where its segments go.
@@ -233,7 +234,7 @@ final class WriterEngine {
     }
 
     /// The container's metadata (by SpliceFFmpeg's `ContainerMetadata` rule), each video track's display matrix and
-    /// each track's language, before the header.
+    /// each track's metadata and language, before the header.
     /// - Returns: whether the header needs the QuickTime `mdta` key space for the metadata.
     private func describeTracks() throws -> Bool {
         let metadataKeySpace = muxer.output.setContainerMetadata(job.metadata)
@@ -242,7 +243,9 @@ final class WriterEngine {
             if input.mediaType == .video, input.transform != .identity, job.fileType != .mkv, job.fileType != .webm {
                 try muxer.output.setDisplayMatrix(Self.displayMatrix(of: input.transform), onStream: track.stream)
             }
-            if let code = input.languageCode { muxer.output.setMetadata([("language", code)], onStream: track.stream) }
+            var items = input.metadata.filter { $0.key != "language" || input.languageCode == nil }
+            if let code = input.languageCode { items.append(MetadataItem(key: "language", value: code)) }
+            muxer.output.setTrackMetadata(items, onStream: track.stream)
         }
         return metadataKeySpace
     }

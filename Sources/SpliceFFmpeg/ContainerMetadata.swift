@@ -98,6 +98,34 @@ package enum ContainerMetadata {
         return items.contains { !held.contains($0.key) }
     }
 
+    /// A track item the container cannot hold.
+    package struct UnsupportedTrackKey: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The item's key.
+        package var key: String
+        /// The muxer (`mp4`, `mov`, …).
+        package var muxerName: String
+        /// The key, the container and the keys it holds.
+        package var description: String {
+            "track metadata '\(key)' cannot be written to \(muxerName.uppercased()): FFmpeg's \(muxerName) muxer writes a track's "
+                + "'language' (mdhd, ISO 639-2), 'handler_name' (hdlr) and 'title' (the track's user data 'name') only"
+        }
+    }
+
+    /// The track keys FFmpeg 5.1's `mov`/`mp4` muxer writes: `language` in the media header (`mdhd`), `handler_name`
+    /// in the handler (`hdlr`) and `title` as the track's user data `name` (which exiftool reads; FFmpeg 5.1's demuxer
+    /// does not read it back). Matroska and WebM write every track key as a tag.
+    private static let movTrackKeys: Set<String> = ["language", "handler_name", "title"]
+
+    /// Refuses a track item (an output stream's tag) that the muxer `muxerName` would leave out: in MP4, M4A and MOV
+    /// any key but `language`, `handler_name` and `title`; nothing in other containers.
+    /// - Throws: ``UnsupportedTrackKey`` naming the first such key.
+    package static func checkTrackItems(_ items: [MetadataItem], muxerName: String) throws(UnsupportedTrackKey) {
+        guard ["mp4", "ipod", "mov"].contains(muxerName) else { return }
+        for item in items where !movTrackKeys.contains(item.key) {
+            throw UnsupportedTrackKey(key: item.key, muxerName: muxerName)
+        }
+    }
+
     /// The items of a source file's container metadata (`source`, as libavformat read them) that a new file made
     /// from it carries beneath `items` (which win): a source item is left out when one of `items` has its raw key
     /// or its common key, when it describes the container or its writer (`major_brand`, `minor_version`,
@@ -128,6 +156,12 @@ extension OutputFile {
         let written = ContainerMetadata.written(items)
         setMetadata(written.map { ($0.key, $0.value) })
         return ContainerMetadata.needsMetadataKeySpace(written, muxerName: muxerName)
+    }
+
+    /// Sets stream `index`'s tags to `items` (`av_dict_set` on the stream, before the header); the caller has
+    /// checked them with ``ContainerMetadata/checkTrackItems(_:muxerName:)``.
+    package func setTrackMetadata(_ items: [MetadataItem], onStream index: Int) {
+        setMetadata(items.map { ($0.key, $0.value) }, onStream: index)
     }
 
     /// The muxer's short name (`AVOutputFormat.name`: `mp4`, `mov`, `ipod`, `matroska`, `webm`, …).

@@ -21,6 +21,14 @@ package enum MetadataReadBack {
         }
     }
 
+    /// `ffprobe -show_entries stream_tags -of json`'s tags of each stream of `url`, in stream order.
+    /// - Returns: nil (recorded as skipped) when `ffprobe` is not on `PATH`.
+    package static func ffprobeStreamTags(of url: URL) async throws -> [[String: String]]? {
+        try await tags(of: url, tool: "ffprobe", arguments: ["-v", "error", "-show_entries", "stream_tags", "-of", "json", url.path]) {
+            (($0 as? [String: Any])?["streams"] as? [[String: Any]] ?? []).map { $0["tags"] as? [String: String] ?? [:] }
+        }
+    }
+
     /// `exiftool -json -n -G1`'s tags of `url`, by group-qualified names (`Keys:Make`, `UserData:GPSCoordinates`,
     /// `QuickTime:CreateDate`), every value as text.
     /// - Returns: nil (recorded as skipped) when `exiftool` is not on `PATH`.

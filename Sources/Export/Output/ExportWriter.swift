@@ -46,6 +46,8 @@ final class ExportWriter {
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
         let metadataKeySpace = outputFile.setContainerMetadata(metadata)
+        if videoStream >= 0 { outputFile.setTrackMetadata(plan.videoStreamMetadata, onStream: videoStream) }
+        if audioStream >= 0 { outputFile.setTrackMetadata(plan.audioStreamMetadata, onStream: audioStream) }
         for chapter in plan.chapters {
             let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
             let end = SubtitleWriter.milliseconds(chapter.timeRange.end)

@@ -30,4 +30,8 @@ struct ExportPlan: Sendable {
     /// The file whose container metadata is carried beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``),
     /// or nil.
     var sourceMetadataURL: URL?
+    /// The output video stream's tags (``ExportPlanner/streamMetadata(of:range:fileType:)``), checked for the container.
+    var videoStreamMetadata: [MetadataItem] = []
+    /// The output audio stream's tags, as ``videoStreamMetadata``.
+    var audioStreamMetadata: [MetadataItem] = []
 }

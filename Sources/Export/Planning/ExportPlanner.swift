@@ -108,6 +108,8 @@ struct ExportPlanner {
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
+        if videoPlan != nil { plan.videoStreamMetadata = try streamMetadata(of: videoTracks, range: range, fileType: fileType) }
+        if audioPlan != nil { plan.audioStreamMetadata = try streamMetadata(of: audioTracks, range: range, fileType: fileType) }
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             plan.chapters = try chapters(in: range)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
