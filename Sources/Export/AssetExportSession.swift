@@ -142,6 +142,19 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.chapterMetadataGroups = newValue } }
     }
 
+    /// Timed metadata to write (a port of `AVAssetWriterInputMetadataAdaptor`'s `AVTimedMetadataGroup`s on an
+    /// export): each group's items over its range in composition time — e.g. a location changing over a recording —
+    /// clipped to ``timeRange`` and moved with it, as chapters are; a group that the range cuts keeps the part
+    /// inside it. Written in MP4 and MOV as a timed metadata track (SpliceFFmpeg's `TimedMetadataTrack`: a `tx3g`
+    /// text track with the handler `Timed Metadata`, one sample per group, times to the millisecond, rounded half
+    /// away from zero); read back with `Asset.loadTimedMetadataGroups(from:)`. Other containers, a group with an
+    /// invalid or empty range, and a passthrough or segmented export make ``validate()`` and ``export()`` throw
+    /// ``ExportError/unsupportedSettings(_:)``. Empty by default.
+    public var timedMetadataGroups: [TimedMetadataGroup] {
+        get { request.withLock { $0.timedMetadataGroups } }
+        set { request.withLock { $0.timedMetadataGroups = newValue } }
+    }
+
     /// Container metadata to write (`title`, `creation_time`, `location`, `com.apple.quicktime.make`, …), keyed as
     /// libavformat names them (``MetadataItem/commonKey`` lists the common ones). These items win over the ones
     /// carried from the source (``carriesSourceMetadata``): an item replaces every source item with the same raw key

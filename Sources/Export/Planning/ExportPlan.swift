@@ -27,6 +27,8 @@ struct ExportPlan: Sendable {
     var subtitles: [SubtitleTrackPlan] = []
     /// Chapters in output time, clipped to the export range (none for segment parts and smart-rendered pieces).
     var chapters: [TimedMetadataGroup] = []
+    /// Timed metadata groups in output time, clipped to the export range (``ExportPlanner/timedMetadata(in:fileType:)``).
+    var timedMetadata: [TimedMetadataGroup] = []
     /// The file whose container metadata is carried beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``),
     /// or nil.
     var sourceMetadataURL: URL?

@@ -44,3 +44,44 @@ extension ExportPlanner {
         return items.filter { !ownKeys.contains($0.key) } + own
     }
 }
+
+extension ExportPlanner {
+    /// Refuses ``ExportRequest/timedMetadataGroups`` on an export that writes no timed metadata track rather than
+    /// leaving them out: the passthrough preset, smart rendering and concurrent segments copy or join pictures and
+    /// sound only.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the setting.
+    func checkTimedMetadataIsWritten() throws {
+        guard !request.timedMetadataGroups.isEmpty, request.segmentedExportDuration == nil, request.smartRenderPiece == nil else { return }
+        let conflicting: String? = settings == nil ? "the passthrough preset"
+            : request.smartRendering ? "smartRendering"
+            : (request.concurrentSegments ?? 1) > 1 ? "concurrentSegments" : nil
+        if let conflicting {
+            throw ExportError.unsupportedSettings(
+                "timedMetadataGroups are written by an export that encodes in one pass; \(conflicting) copies or joins "
+                    + "pictures and sound only and would leave them out")
+        }
+    }
+
+    /// The export's timed metadata groups on the output's clock: each clipped to `range` and moved so `range.start`
+    /// is 0; groups wholly outside it are left out.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a group whose range is invalid or empty, or when
+    ///   `fileType` is not MP4 or MOV (the containers a timed metadata track is written to).
+    func timedMetadata(in range: TimeRange, fileType: FileType) throws -> [TimedMetadataGroup] {
+        guard !request.timedMetadataGroups.isEmpty else { return [] }
+        guard fileType == .mp4 || fileType == .mov else {
+            throw ExportError.unsupportedSettings(
+                "timedMetadataGroups are written as a timed metadata track in .mp4 or .mov files; a .\(fileType.rawValue) file cannot hold one")
+        }
+        return try request.timedMetadataGroups.enumerated().compactMap { index, group in
+            guard group.timeRange.isValid, group.timeRange.start.isNumeric, group.timeRange.end.isNumeric,
+                  group.timeRange.duration > .zero else {
+                throw ExportError.unsupportedSettings(
+                    "timedMetadataGroups[\(index)] has the range \(group.timeRange); a group needs a finite range longer than 0 s")
+            }
+            let clipped = group.timeRange.intersection(range)
+            guard clipped.isValid, clipped.duration > .zero else { return nil }
+            return TimedMetadataGroup(
+                timeRange: TimeRange(start: clipped.start - range.start, duration: clipped.duration), items: group.items)
+        }
+    }
+}

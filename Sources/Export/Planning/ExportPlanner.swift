@@ -28,6 +28,7 @@ struct ExportPlanner {
         try checkCustomCompositor()
         try checkConcurrentSegments()
         try checkMetadataLocations()
+        try checkTimedMetadataIsWritten()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -112,6 +113,7 @@ struct ExportPlanner {
         if audioPlan != nil { plan.audioStreamMetadata = try streamMetadata(of: audioTracks, range: range, fileType: fileType) }
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             plan.chapters = try chapters(in: range)
+            plan.timedMetadata = try timedMetadata(in: range, fileType: fileType)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan
