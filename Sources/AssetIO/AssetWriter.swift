@@ -128,11 +128,17 @@ public final class AssetWriter: Sendable {
         set { state.withLock { if $0.status == .unknown { $0.movieFragmentInterval = newValue } } }
     }
 
-    /// Container metadata written in the header (AVFoundation's `metadata`), by FFmpeg's keys: `title`,
+    /// Container metadata written in the header (AVFoundation's `metadata`), by libavformat's keys: `title`,
     /// `creation_time` (ISO 8601, e.g. `2026-12-04T12:00:00.000000Z`), `location` (ISO 6709, e.g.
-    /// `+48.8584+002.2945/`), `artist`, `comment`, … — the muxer writes the keys its container knows (MP4/MOV:
-    /// `udta` items, `mvhd` creation time; Matroska/WebM: tags) and leaves out the others. Set before
-    /// ``startWriting()``.
+    /// `+48.8584+002.2945+035.000/`), `make`, `model`, `software`, `comment`, reverse-DNS keys such as
+    /// `com.example.take`, …; AVFoundation's common key identifiers `creationDate`, `copyrights` and `creator` are
+    /// written as `creation_time`, `copyright` and `composer`. Each key goes where its container keeps it, by the
+    /// rule the export session and the capture movie file output share: MP4 iTunes items and the 3GPP `loci` box,
+    /// MOV QuickTime user data (`©xyz` for the location), the movie header's creation time; a key those cannot hold
+    /// (`make` in MP4, `software`, a custom key) puts every item in the QuickTime `mdta` key space
+    /// (`use_metadata_tags`), where the location is also a `loci` box; Matroska and WebM: every item as a tag.
+    /// A `location` (by common key) that is not ISO 6709 text makes ``startWriting()`` throw
+    /// ``AssetWriterError/invalidMetadata(key:value:reason:)``. Set before ``startWriting()``.
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.metadata } }
         set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
@@ -219,7 +225,9 @@ public final class AssetWriter: Sendable {
     ///
     /// AVFoundation returns false here; this throws the same error and sets ``error``. A file that cannot be
     /// created fails the writer at the first append or at ``finishWriting()``.
-    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when already started or without inputs.
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when already started or without inputs;
+    ///   ``AssetWriterError/invalidMetadata(key:value:reason:)`` for a ``metadata`` location that is not ISO 6709 or
+    ///   an input's ``AssetWriterInput/metadata`` key the container's tracks cannot hold.
     public func startWriting() throws {
         let job: WriterJob = try state.withLock { state in
             guard state.status == .unknown else {
@@ -239,6 +247,14 @@ public final class AssetWriter: Sendable {
                 state.error = error
                 throw error
             }
+            do throws(ContainerMetadata.InvalidLocation) {
+                try ContainerMetadata.checkLocations(state.metadata)
+            } catch {
+                let refused = AssetWriterError.invalidMetadata(key: error.key, value: error.value, reason: error.description)
+                state.status = .failed
+                state.error = refused
+                throw refused
+            }
             let inputs: [WriterJob.Input]
             do throws(AssetWriterError) {
                 inputs = try state.inputs.enumerated().map { index, input throws(AssetWriterError) in
@@ -246,8 +262,16 @@ public final class AssetWriter: Sendable {
                         throw .invalidSettings(input: "\(input.mediaType.rawValue) input \(index)",
                                                reason: "language code \"\(code)\" is not an ISO 639-2/T code (three lowercase letters)")
                     }
+                    let metadata = input.metadata
+                    do throws(ContainerMetadata.UnsupportedTrackKey) {
+                        try ContainerMetadata.checkTrackItems(metadata, muxerName: outputFileType.muxerName)
+                    } catch {
+                        let value = metadata.first { $0.key == error.key }?.value ?? ""
+                        throw .invalidMetadata(key: error.key, value: value,
+                                               reason: "\(input.mediaType.rawValue) input \(index): \(error.description)")
+                    }
                     return WriterJob.Input(mediaType: input.mediaType, settings: input.outputSettings,
-                                           transform: input.transform, languageCode: input.languageCode)
+                                           transform: input.transform, languageCode: input.languageCode, metadata: metadata)
                 }
             } catch {
                 state.status = .failed

@@ -28,6 +28,9 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
     case sampleMismatch(input: String, reason: String)
     /// A setting is out of range.
     case invalidSettings(input: String, reason: String)
+    /// A metadata item cannot be written (a `location` that is not ISO 6709 text): the key, the value and the form
+    /// expected.
+    case invalidMetadata(key: String, value: String, reason: String)
     /// Encoding or writing failed: the file and FFmpeg's cause.
     case writeFailed(URL, reason: String)
     /// Writing segments (a writer made with ``AssetWriter/init(contentType:)``) failed: the segment and FFmpeg's
@@ -53,6 +56,7 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
             return "\(input): appended picture is \(appended), the input takes \(expected)"
         case .sampleMismatch(let input, let reason): return "\(input): \(reason)"
         case .invalidSettings(let input, let reason): return "\(input): \(reason)"
+        case .invalidMetadata(_, _, let reason): return reason
         case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
         case .segmentOutputFailed(let reason): return "writing segments failed: \(reason)"
         case .outOfMemory: return "out of memory"

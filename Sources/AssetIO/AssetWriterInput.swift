@@ -30,6 +30,7 @@ public final class AssetWriterInput: Sendable {
         var codec: String?
         var transform = AffineTransform2D.identity
         var languageCode: String?
+        var metadata: [MetadataItem] = []
     }
 
     private let state = Locked(State())
@@ -55,6 +56,17 @@ public final class AssetWriterInput: Sendable {
     public var languageCode: String? {
         get { state.withLock { $0.languageCode } }
         set { state.withLock { $0.languageCode = newValue } }
+    }
+
+    /// The track's metadata items (AVFoundation's `AVAssetWriterInput.metadata`), written as the stream's tags by
+    /// libavformat's keys: in MP4 and MOV `title` (the track's user data `name`), `handler_name` (the `hdlr` box's
+    /// name) and `language` (``languageCode`` wins when both are set) — FFmpeg's `mov` muxer writes no other track
+    /// key, so any other makes ``AssetWriter/startWriting()`` throw ``AssetWriterError/invalidMetadata(key:value:reason:)``;
+    /// in Matroska and WebM every item, as a tag. Read back by ``AssetTrack/metadata``. Set before
+    /// ``AssetWriter/startWriting()``.
+    public var metadata: [MetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
     }
 
     /// The latest presentation time and presentation end appended so far (nil before the first sample).

@@ -14,6 +14,7 @@ struct WriterJob: Sendable {
         var settings: AssetWriterInputSettings?
         var transform = AffineTransform2D.identity
         var languageCode: String?
+        var metadata: [MetadataItem] = []
     }
 
     /// Segment output: the segmenter's settings and where its segments go.
@@ -214,10 +215,13 @@ final class WriterEngine {
             }
         }
         do {
-            try describeTracks()
+            let metadataKeySpace = try describeTracks()
             let options: [String: String] = if job.segmentation != nil { [:] }
-                else if job.fragmentInterval != nil { ["movflags": "+frag_custom+empty_moov+default_base_moof"] }
-                else { job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse) }
+                else if job.fragmentInterval != nil {
+                    ["movflags": "+frag_custom+empty_moov+default_base_moof" + (metadataKeySpace ? "+use_metadata_tags" : "")]
+                } else {
+                    job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse, metadataKeySpace: metadataKeySpace)
+                }
             try muxer.writeHeader(options: options)
         } catch {
             throw fail(error, "writing the header")
@@ -229,16 +233,21 @@ final class WriterEngine {
         for input in finishedInputs.sorted() { try tracks[input]?.finish(muxer: muxer) }
     }
 
-    /// The container's metadata, each video track's display matrix and each track's language, before the header.
-    private func describeTracks() throws {
-        muxer.output.setMetadata(job.metadata.map { ($0.key, $0.value) })
+    /// The container's metadata (by SpliceFFmpeg's `ContainerMetadata` rule), each video track's display matrix and
+    /// each track's metadata and language, before the header.
+    /// - Returns: whether the header needs the QuickTime `mdta` key space for the metadata.
+    private func describeTracks() throws -> Bool {
+        let metadataKeySpace = muxer.output.setContainerMetadata(job.metadata)
         for (index, input) in job.inputs.enumerated() {
             guard let track = tracks[index] else { continue }
             if input.mediaType == .video, input.transform != .identity, job.fileType != .mkv, job.fileType != .webm {
                 try muxer.output.setDisplayMatrix(Self.displayMatrix(of: input.transform), onStream: track.stream)
             }
-            if let code = input.languageCode { muxer.output.setMetadata([("language", code)], onStream: track.stream) }
+            var items = input.metadata.filter { $0.key != "language" || input.languageCode == nil }
+            if let code = input.languageCode { items.append(MetadataItem(key: "language", value: code)) }
+            muxer.output.setTrackMetadata(items, onStream: track.stream)
         }
+        return metadataKeySpace
     }
 
     /// FFmpeg's display matrix for `transform`: `[a b 0; c d 0; tx ty 1]`, a b c d tx ty in 16.16 fixed point and

@@ -38,6 +38,11 @@ public struct CompositionTrack: Sendable, Hashable {
     /// The track's language as an ISO 639-2/T code (`"eng"`, `"fra"`), as `AVMutableCompositionTrack.languageCode`;
     /// nil (the default) for its first source track's. An export writes it as the output stream's `language` tag.
     public var languageCode: String?
+    /// Items an export writes as its output stream's tags (the track's `title`, `handler_name`, …, by
+    /// libavformat's keys, as ``AssetTrack/metadata`` reads them back), over those carried from the first source
+    /// track; the output's video stream takes the first video track's, its audio stream the first audio track's.
+    /// Empty by default.
+    public var metadata: [MetadataItem] = []
 
     /// The fastest and slowest supported playback speed, as a factor: a segment may play from `1/32` (32 times
     /// slower) to `32` times faster than its source, inclusive. ``scaleTimeRange(_:toDuration:)`` refuses speeds
@@ -132,11 +137,11 @@ public struct CompositionTrack: Sendable, Hashable {
 extension CompositionTrack: Codable {
     private enum CodingKeys: String, CodingKey {
         case trackID, mediaType, segments, preferredTransform, preferredVolume, naturalTimeScale, isEnabled, naturalSize
-        case languageCode
+        case languageCode, metadata
     }
 
     /// Decodes a track and checks it: `trackID` and `mediaType` are required; `segments` defaults to none and the
-    /// other properties to their defaults (identity, 1.0, 600, true, zero, nil).
+    /// other properties to their defaults (identity, 1.0, 600, true, zero, nil, none).
     ///
     /// - Throws: `DecodingError.dataCorrupted` carrying the ``CompositionError`` (as `underlyingError`, its
     ///   description as `debugDescription`) when the ID, media type or segment list is invalid; naming the field
@@ -161,6 +166,7 @@ extension CompositionTrack: Codable {
         isEnabled = try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true
         naturalSize = try container.decodeIfPresent(Size.self, forKey: .naturalSize) ?? .zero
         languageCode = try container.decodeIfPresent(String.self, forKey: .languageCode)
+        metadata = try container.decodeIfPresent([MetadataItem].self, forKey: .metadata) ?? []
         // Picture facts out of any real picture's range would trap the display-size arithmetic: name the field.
         var problems: [(String, String)] = []
         if let reason = PictureFacts.problem(size: naturalSize) { problems.append(("naturalSize", reason)) }
@@ -176,7 +182,7 @@ extension CompositionTrack: Codable {
         }
     }
 
-    /// Encodes every property (``languageCode`` only when set).
+    /// Encodes every property (``languageCode`` only when set, ``metadata`` only when not empty).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(trackID, forKey: .trackID)
@@ -188,5 +194,6 @@ extension CompositionTrack: Codable {
         try container.encode(isEnabled, forKey: .isEnabled)
         try container.encode(naturalSize, forKey: .naturalSize)
         try container.encodeIfPresent(languageCode, forKey: .languageCode)
+        if !metadata.isEmpty { try container.encode(metadata, forKey: .metadata) }
     }
 }

@@ -142,14 +142,31 @@ public final class AssetExportSession: Sendable {
         set { request.withLock { $0.chapterMetadataGroups = newValue } }
     }
 
+    /// Timed metadata to write (a port of `AVAssetWriterInputMetadataAdaptor`'s `AVTimedMetadataGroup`s on an
+    /// export): each group's items over its range in composition time — e.g. a location changing over a recording —
+    /// clipped to ``timeRange`` and moved with it, as chapters are; a group that the range cuts keeps the part
+    /// inside it. Written in MP4 and MOV as a timed metadata track (SpliceFFmpeg's `TimedMetadataTrack`: a `tx3g`
+    /// text track with the handler `Timed Metadata`, one sample per group, times to the millisecond, rounded half
+    /// away from zero); read back with `Asset.loadTimedMetadataGroups(from:)`. Other containers, a group with an
+    /// invalid or empty range, and a passthrough or segmented export make ``validate()`` and ``export()`` throw
+    /// ``ExportError/unsupportedSettings(_:)``. Empty by default.
+    public var timedMetadataGroups: [TimedMetadataGroup] {
+        get { request.withLock { $0.timedMetadataGroups } }
+        set { request.withLock { $0.timedMetadataGroups = newValue } }
+    }
+
     /// Container metadata to write (`title`, `creation_time`, `location`, `com.apple.quicktime.make`, …), keyed as
     /// libavformat names them (``MetadataItem/commonKey`` lists the common ones). These items win over the ones
     /// carried from the source (``carriesSourceMetadata``): an item replaces every source item with the same raw key
     /// or the same common key, so setting `location` also replaces the source's
-    /// `com.apple.quicktime.location.ISO6709`. Where each key lands: `creation_time` in the movie header; in MOV,
-    /// `location` as QuickTime user data `©xyz` (the ISO 6709 text as given), in MP4 as the 3GPP `loci` box
-    /// (latitude, longitude and altitude as numbers, read back as e.g. `+48.8584+002.2945/`); keys of the form
-    /// `com.apple.quicktime.…` in the QuickTime `mdta` key space (`keys`/`ilst`, the text as given). Empty by default.
+    /// `com.apple.quicktime.location.ISO6709`; `creationDate`, `copyrights` and `creator` (AVFoundation's common key
+    /// identifiers) are written as `creation_time`, `copyright` and `composer`. Where each key lands is the rule the
+    /// asset writer and the capture movie file output share: `creation_time` in the movie header; in MOV, `location`
+    /// as QuickTime user data `©xyz` (the ISO 6709 text as given), in MP4 as the 3GPP `loci` box (latitude,
+    /// longitude and altitude as numbers, read back as e.g. `+48.8584+002.2945/`); a key those containers' boxes
+    /// cannot hold (`make` in MP4, `software`, `com.apple.quicktime.…`, custom keys) puts every item in the
+    /// QuickTime `mdta` key space (`keys`/`ilst`, the text as given; the location then also a `loci` box, in MOV
+    /// too, without `©xyz`). Empty by default.
     /// A `location` item (by common key) that is not ISO 6709 text makes ``validate()`` and ``export()`` throw
     /// ``ExportError/unsupportedSettings(_:)`` naming the key and the value.
     public var metadata: [MetadataItem] {

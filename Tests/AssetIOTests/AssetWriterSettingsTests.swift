@@ -47,12 +47,13 @@ struct AssetWriterSettingsTests {
         return boxes
     }
 
-    /// A writer of `url` (MP4) with one 64 × 48 H.264 input (x264 `ultrafast`) and a BGRA8 adaptor, started, its
-    /// session at 0; fragmented when `movieFragmentInterval` is given.
-    static func startedVideoWriter(_ url: URL, movieFragmentInterval: MediaTime? = nil) throws
+    /// A writer of `url` (MOV for a `.mov` path, else MP4) with `metadata`, one 64 × 48 H.264 input (x264
+    /// `ultrafast`) and a BGRA8 adaptor, started, its session at 0; fragmented when `movieFragmentInterval` is given.
+    static func startedVideoWriter(_ url: URL, movieFragmentInterval: MediaTime? = nil, metadata: [MetadataItem] = []) throws
         -> (AssetWriter, AssetWriterInput, AssetWriterInputPixelBufferAdaptor) {
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        let writer = try AssetWriter(outputURL: url, fileType: url.pathExtension == "mov" ? .mov : .mp4)
         if let movieFragmentInterval { writer.movieFragmentInterval = movieFragmentInterval }
+        writer.metadata = metadata
         let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
             VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
         let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)

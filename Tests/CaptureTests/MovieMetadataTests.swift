@@ -46,3 +46,43 @@ struct MovieMetadataTests {
         #expect((try? CaptureMovieMetadata.Location(latitude: -33.8568, longitude: 151.2153))?.iso6709 == "-33.8568+151.2153/")
     }
 }
+
+/// The movie file output's further items (`CaptureMovieMetadata.items`), written by the rule the export session and
+/// the asset writer share and read back by ffprobe and exiftool after the clean end's rewrite.
+@Suite("Capture movie metadata items")
+struct MovieMetadataItemTests {
+    @Test("make, model, software and a custom key beside title, creation date and location", arguments: ["mp4", "mov"])
+    func standardItems(_ container: String) async throws {
+        let scratch = try ScratchDirectory("capture-metadata-items")
+        defer { scratch.remove() }
+        let url = scratch.file("tagged.\(container)")
+        let typed: Set<String> = ["title", "creation_time", "location"]
+        let result = try await record([.virtualCamera(markerInterval: nil)], to: url) { output in
+            output.maxRecordedDuration = MediaTime(seconds: 1)
+            output.metadata = CaptureMovieMetadata(
+                title: "Tour Eiffel", creationDate: Date(timeIntervalSince1970: 1_796_385_600),  // 2026-12-04T12:00:00Z
+                location: try? CaptureMovieMetadata.Location(latitude: 48.8584, longitude: 2.2945, altitude: 35),
+                items: MetadataReadBack.standardItems.filter { !typed.contains($0.key) }.map { MetadataItem(key: $0.key, value: $0.value) })
+        }
+        #expect(result.error == .maximumDurationReached && result.recordingSuccessfullyFinished)
+        try await MetadataReadBack.expectStandardItems(in: url)
+    }
+
+    @Test("a location item that is not ISO 6709 is refused with the value; no file is made")
+    func invalidLocationItem() async throws {
+        let scratch = try ScratchDirectory("capture-metadata-refused")
+        defer { scratch.remove() }
+        let url = scratch.file("refused.mp4")
+        let result = try await record([.virtualCamera(markerInterval: nil)], to: url) { output in
+            output.maxRecordedDuration = MediaTime(seconds: 1)
+            output.metadata = CaptureMovieMetadata(items: [MetadataItem(key: "location", value: "Paris")])
+        }
+        guard case .invalidMetadata(let key, let value, let reason)? = result.error else {
+            Issue.record("expected invalidMetadata, got \(String(describing: result.error))")
+            return
+        }
+        #expect(key == "location" && value == "Paris" && reason.contains("'Paris' is not an ISO 6709 location"), "\(reason)")
+        #expect(!result.recordingSuccessfullyFinished)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}

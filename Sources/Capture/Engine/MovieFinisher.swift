@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import SpliceFFmpeg
 internal import CMedia
@@ -9,8 +10,9 @@ enum MovieFinisher {
     /// Rewrites the movie at `url` in place, moving every stream `audioPriming` samples (at `sampleRate`) earlier
     /// again: the fragmenting muxer had moved them all later so the AAC priming would not start before 0. The
     /// picture starts at 0 again and the priming lands before 0, written as an edit list (players skip it).
+    /// `metadata` is the recording's container items, written again as the fragments had them.
     /// - Throws: ``FFmpegError`` or ``InputFileError``; the original file is untouched then.
-    static func rewriteAsRegularMovie(at url: URL, audioPriming: Int64, sampleRate: Int) throws {
+    static func rewriteAsRegularMovie(at url: URL, audioPriming: Int64, sampleRate: Int, metadata: [MetadataItem]) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).finishing")
         defer { try? FileManager.default.removeItem(at: temporary) }
         do {
@@ -26,10 +28,10 @@ enum MovieFinisher {
                 let copy = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
                 if let matrix = input.displayMatrix(ofStream: index) { try output.setDisplayMatrix(matrix, onStream: copy) }
             }
-            // The recording's own tags (CaptureMovieMetadata), not the demuxer's brand and encoder entries.
-            output.setMetadata(input.metadata.filter { ["title", "creation_time", "location"].contains($0.key) }
-                .map { ($0.key, $0.value) })
-            try output.writeHeader(options: [:])
+            // The recording's own items as given (the demuxer would read a location back from `loci` in its own
+            // form), by the same rule as the fragments.
+            let keySpace = output.setContainerMetadata(metadata)
+            try output.writeHeader(options: keySpace ? ["movflags": "+use_metadata_tags"] : [:])
             let packet = try Packet()
             while try input.readPacket(into: packet) {
                 let index = packet.streamIndex

@@ -201,6 +201,6 @@ extension MovieWriter {
         }
         guard case .movieFile = settings.destination else { return }
         try? MovieFinisher.rewriteAsRegularMovie(
-            at: settings.url, audioPriming: audioPriming, sampleRate: settings.audioSampleRate ?? 1)
+            at: settings.url, audioPriming: audioPriming, sampleRate: settings.audioSampleRate ?? 1, metadata: settings.metadata)
     }
 }

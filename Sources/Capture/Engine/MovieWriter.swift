@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import SpliceFFmpeg
 internal import CMedia
@@ -62,6 +63,11 @@ final class MovieWriter {
         var format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
         var ioOptions: [String: String] = [:], headerOptions = ["movflags": "empty_moov+default_base_moof+frag_custom"]
         var rates: (video: Int, audio: Int, keyFrameInterval: Int)?
+        do throws(ContainerMetadata.InvalidLocation) {
+            try ContainerMetadata.checkLocations(settings.metadata)
+        } catch {
+            throw .invalidMetadata(key: error.key, value: error.value, reason: error.description)
+        }
         if case .liveStream(let streamFormat, let target, let io, let muxerOptions, let video, let audio, let interval) = settings.destination {
             (path, format, ioOptions, headerOptions, rates) = (target, streamFormat, io, muxerOptions, (video, audio, interval))
         } else {
@@ -105,7 +111,7 @@ final class MovieWriter {
                 audioStream = try muxer.addStream(encoder)
                 audioPriming = Int64(encoder.initialPadding)
             }
-            muxer.output.setMetadata(settings.metadata)
+            if muxer.output.setContainerMetadata(settings.metadata) { headerOptions["movflags", default: ""] += "+use_metadata_tags" }
             try muxer.writeHeader(options: headerOptions)
             muxer.output.flush()
         } catch {

@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import SpliceFFmpeg
 
@@ -38,6 +39,7 @@ struct MovieWriterSettings: Sendable {
     /// The audio connection's channels, whose ``CaptureAudioChannel/volume`` is applied to the recorded sound
     /// (read for every block of 1024 samples); empty for none.
     var audioChannels: [CaptureAudioChannel] = []
-    /// Container tags (`title`, `creation_time`, `location`), in order.
-    var metadata: [(String, String)] = []
+    /// Container items (`title`, `creation_time`, `location`, then the others), in order, written by SpliceFFmpeg's
+    /// `ContainerMetadata` rule.
+    var metadata: [MetadataItem] = []
 }

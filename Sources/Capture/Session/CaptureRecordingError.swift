@@ -19,12 +19,15 @@ public enum CaptureRecordingError: Error, Sendable, Hashable, CustomStringConver
     /// Writing failed (a full disk, a removed directory): the path and the cause. The file holds the fragments
     /// written before.
     case writeFailed(path: String, reason: String)
+    /// A ``CaptureMovieMetadata/items`` item cannot be written (a `location` that is not ISO 6709 text): the key,
+    /// the value and the form expected. Nothing was written.
+    case invalidMetadata(key: String, value: String, reason: String)
 
     /// True when the file was finished and plays in full up to where recording stopped.
     public var recordingSuccessfullyFinished: Bool {
         switch self {
         case .maximumDurationReached, .maximumFileSizeReached, .diskFull, .deviceWasDisconnected, .sessionWasInterrupted: return true
-        case .fileAlreadyExists, .noDataCaptured, .writeFailed: return false
+        case .fileAlreadyExists, .noDataCaptured, .writeFailed, .invalidMetadata: return false
         }
     }
 
@@ -40,6 +43,7 @@ public enum CaptureRecordingError: Error, Sendable, Hashable, CustomStringConver
         case .fileAlreadyExists(let path): return "\(path) exists and is never overwritten"
         case .noDataCaptured: return "nothing was captured: the session is not running or has no input for this output"
         case .writeFailed(let path, let reason): return "writing \(path) failed: \(reason)"
+        case .invalidMetadata(_, _, let reason): return reason
         }
     }
 }

@@ -103,6 +103,11 @@ struct StreamInfo {
         language = tag("language").flatMap { $0 == "und" ? nil : $0 }
         title = tag("title")
         metadata = MetadataDictionary.entries(stream.pointee.metadata)
+        // A timed metadata track (SpliceFFmpeg's TimedMetadataTrack) is text, but not subtitles: a data track, so a
+        // composition made from the asset does not show it.
+        if mediaType == .subtitle, codecID == AV_CODEC_ID_MOV_TEXT, tag("handler_name") == TimedMetadataTrack.handlerName {
+            mediaType = .data
+        }
         disposition = stream.pointee.disposition
 
         sampleRate = Int(max(0, parameters.sample_rate))

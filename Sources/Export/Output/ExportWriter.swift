@@ -45,7 +45,10 @@ final class ExportWriter {
             subtitles = try SubtitleWriter(plans: plan.subtitles, muxer: muxer, cancellation: cancellation)
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
-        outputFile.setMetadata(metadata)
+        let metadataKeySpace = outputFile.setContainerMetadata(metadata)
+        if videoStream >= 0 { outputFile.setTrackMetadata(plan.videoStreamMetadata, onStream: videoStream) }
+        if audioStream >= 0 { outputFile.setTrackMetadata(plan.audioStreamMetadata, onStream: audioStream) }
+        let timedMetadataStream = plan.timedMetadata.isEmpty ? nil : try writing { try outputFile.addTimedMetadataStream() }
         for chapter in plan.chapters {
             let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
             let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
@@ -61,8 +64,16 @@ final class ExportWriter {
         }
         let muxerOptions = plan.fileType.muxerOptions(
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale,
-            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
+            metadataKeySpace: metadataKeySpace)
         try writing { try outputFile.writeHeader(options: muxerOptions) }
+        if let timedMetadataStream {
+            for group in plan.timedMetadata {
+                let start = SubtitleWriter.milliseconds(group.timeRange.start)
+                let end = SubtitleWriter.milliseconds(group.timeRange.end)
+                guard end > start else { continue }
+                try writing { try outputFile.writeTimedMetadata(group.items, start: start, duration: end - start, stream: timedMetadataStream) }
+            }
+        }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
         var videoPlan = videoEncoder == nil ? nil : plan.video
@@ -239,9 +250,9 @@ final class ExportWriter {
     private func reserve(for limit: Int64) -> Int64 { max(limit / 10, 64 * 1024) }
 
     /// Runs a write, mapping FFmpeg's failure to a typed error naming the file (disk full, cancelled, …).
-    private func writing(_ body: () throws -> Void) throws {
+    private func writing<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch {
             throw ExportError.writing(error, to: URL(fileURLWithPath: path), cancelled: cancellation.isCancelled)
         }

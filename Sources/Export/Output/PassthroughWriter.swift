@@ -175,12 +175,12 @@ final class PassthroughWriter {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
-        output.setMetadata(metadata)
+        let metadataKeySpace = output.setContainerMetadata(metadata)
         // Edit lists in the audio's sample rate, so the kept priming and the end trim are exact to the sample.
         let sampleRate = plan.tracks.first { $0.mediaType == .audio }?.pieces.first?.source.audio?.sampleRate
         let options = plan.fileType.muxerOptions(
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) },
-            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
+            metadataKeySpace: metadataKeySpace)
         do {
             try output.writeHeader(options: options)
         } catch {

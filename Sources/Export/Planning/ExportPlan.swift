@@ -27,7 +27,13 @@ struct ExportPlan: Sendable {
     var subtitles: [SubtitleTrackPlan] = []
     /// Chapters in output time, clipped to the export range (none for segment parts and smart-rendered pieces).
     var chapters: [TimedMetadataGroup] = []
+    /// Timed metadata groups in output time, clipped to the export range (``ExportPlanner/timedMetadata(in:fileType:)``).
+    var timedMetadata: [TimedMetadataGroup] = []
     /// The file whose container metadata is carried beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``),
     /// or nil.
     var sourceMetadataURL: URL?
+    /// The output video stream's tags (``ExportPlanner/streamMetadata(of:range:fileType:)``), checked for the container.
+    var videoStreamMetadata: [MetadataItem] = []
+    /// The output audio stream's tags, as ``videoStreamMetadata``.
+    var audioStreamMetadata: [MetadataItem] = []
 }

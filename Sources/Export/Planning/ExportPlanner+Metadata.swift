@@ -1,31 +1,87 @@
 import Composition
 import Foundation
+import SpliceFFmpeg
 
 extension ExportPlanner {
-    /// Refuses a ``ExportRequest/metadata`` location (an item whose common key is `location`) that is not an ISO 6709
-    /// text: latitude then longitude, each signed, in degrees (`+48.8584`), degrees and minutes (`+4851.50`) or
-    /// degrees, minutes and seconds (`+485130.2`), an optional signed altitude in metres and an optional `CRS…`
-    /// part, ended by `/` (ISO 6709:2008 Annex H, the form QuickTime's `©xyz` and `mdta` location keys hold).
-    /// Decimal degrees must lie within ±90 (latitude) and ±180 (longitude).
+    /// Refuses a ``ExportRequest/metadata`` location (an item whose common key is `location`) that is not ISO 6709
+    /// text, by the rule every writer shares (SpliceFFmpeg's `ContainerMetadata.checkLocations`).
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the key and the value.
     func checkMetadataLocations() throws {
-        for item in request.metadata where item.commonKey == "location" {
-            guard Self.isISO6709(item.value) else {
-                throw ExportError.unsupportedSettings(
-                    "metadata '\(item.key)' = '\(item.value)' is not an ISO 6709 location (e.g. '+48.8584+002.2945+035.000/': "
-                        + "signed latitude, signed longitude, optional signed altitude, then '/')")
+        do {
+            try ContainerMetadata.checkLocations(request.metadata)
+        } catch {
+            throw ExportError.unsupportedSettings(error.description)
+        }
+    }
+}
+
+extension ExportPlanner {
+    /// The tags of the output's stream made from `tracks` (the enabled tracks of one media type with media): the
+    /// first track's ``CompositionTrack/metadata`` and ``CompositionTrack/languageCode`` over, when
+    /// ``ExportRequest/carriesSourceMetadata``, the `handler_name` and language of the source track its first segment
+    /// in `range` plays (as the container's items are carried from the first source). Empty when there is none.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the track and the key when the container's tracks
+    ///   cannot hold one of the track's items (SpliceFFmpeg's `ContainerMetadata.checkTrackItems`).
+    func streamMetadata(of tracks: [CompositionTrack], range: TimeRange, fileType: FileType) throws -> [MetadataItem] {
+        guard let track = tracks.first else { return [] }
+        var items: [MetadataItem] = []
+        if request.carriesSourceMetadata, let source = track.segments.first(where: { segment in
+            !segment.isEmpty && segment.timeMapping.target.end > range.start && segment.timeMapping.target.start < range.end
+        })?.sourceTrack {
+            if let handler = source.metadata?.first(where: { $0.key.lowercased() == "handler_name" }) {
+                items.append(MetadataItem(key: "handler_name", value: handler.value))
             }
+            if let language = source.languageCode { items.append(MetadataItem(key: "language", value: language)) }
+        }
+        var own = track.metadata
+        if let language = track.languageCode { own.removeAll { $0.key == "language" }; own.append(MetadataItem(key: "language", value: language)) }
+        do {
+            try ContainerMetadata.checkTrackItems(own, muxerName: fileType.muxerName)
+        } catch {
+            throw ExportError.unsupportedSettings("track \(track.trackID): \(error.description)")
+        }
+        let ownKeys = Set(own.map(\.key))
+        return items.filter { !ownKeys.contains($0.key) } + own
+    }
+}
+
+extension ExportPlanner {
+    /// Refuses ``ExportRequest/timedMetadataGroups`` on an export that writes no timed metadata track rather than
+    /// leaving them out: the passthrough preset, smart rendering and concurrent segments copy or join pictures and
+    /// sound only.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the setting.
+    func checkTimedMetadataIsWritten() throws {
+        guard !request.timedMetadataGroups.isEmpty, request.segmentedExportDuration == nil, request.smartRenderPiece == nil else { return }
+        let conflicting: String? = settings == nil ? "the passthrough preset"
+            : request.smartRendering ? "smartRendering"
+            : (request.concurrentSegments ?? 1) > 1 ? "concurrentSegments" : nil
+        if let conflicting {
+            throw ExportError.unsupportedSettings(
+                "timedMetadataGroups are written by an export that encodes in one pass; \(conflicting) copies or joins "
+                    + "pictures and sound only and would leave them out")
         }
     }
 
-    /// Whether `text` is an ISO 6709 point as ``checkMetadataLocations()`` describes it.
-    static func isISO6709(_ text: String) -> Bool {
-        let pattern = /^([+-])(\d{2}(?:\d{2}(?:\d{2})?)?(?:\.\d+)?)([+-])(\d{3}(?:\d{2}(?:\d{2})?)?(?:\.\d+)?)([+-]\d+(?:\.\d+)?)?(CRS[^\/]*)?\/$/
-        guard let match = text.wholeMatch(of: pattern) else { return false }
-        // Degrees only when the integer part has two (latitude) or three (longitude) digits.
-        let latitude = match.2, longitude = match.4
-        if latitude.prefix(while: { $0 != "." }).count == 2, let value = Double(latitude), value > 90 { return false }
-        if longitude.prefix(while: { $0 != "." }).count == 3, let value = Double(longitude), value > 180 { return false }
-        return true
+    /// The export's timed metadata groups on the output's clock: each clipped to `range` and moved so `range.start`
+    /// is 0; groups wholly outside it are left out.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a group whose range is invalid or empty, or when
+    ///   `fileType` is not MP4 or MOV (the containers a timed metadata track is written to).
+    func timedMetadata(in range: TimeRange, fileType: FileType) throws -> [TimedMetadataGroup] {
+        guard !request.timedMetadataGroups.isEmpty else { return [] }
+        guard fileType == .mp4 || fileType == .mov else {
+            throw ExportError.unsupportedSettings(
+                "timedMetadataGroups are written as a timed metadata track in .mp4 or .mov files; a .\(fileType.rawValue) file cannot hold one")
+        }
+        return try request.timedMetadataGroups.enumerated().compactMap { index, group in
+            guard group.timeRange.isValid, group.timeRange.start.isNumeric, group.timeRange.end.isNumeric,
+                  group.timeRange.duration > .zero else {
+                throw ExportError.unsupportedSettings(
+                    "timedMetadataGroups[\(index)] has the range \(group.timeRange); a group needs a finite range longer than 0 s")
+            }
+            let clipped = group.timeRange.intersection(range)
+            guard clipped.isValid, clipped.duration > .zero else { return nil }
+            return TimedMetadataGroup(
+                timeRange: TimeRange(start: clipped.start - range.start, duration: clipped.duration), items: group.items)
+        }
     }
 }

@@ -28,6 +28,7 @@ struct ExportPlanner {
         try checkCustomCompositor()
         try checkConcurrentSegments()
         try checkMetadataLocations()
+        try checkTimedMetadataIsWritten()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -108,8 +109,11 @@ struct ExportPlanner {
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
+        if videoPlan != nil { plan.videoStreamMetadata = try streamMetadata(of: videoTracks, range: range, fileType: fileType) }
+        if audioPlan != nil { plan.audioStreamMetadata = try streamMetadata(of: audioTracks, range: range, fileType: fileType) }
         if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
             plan.chapters = try chapters(in: range)
+            plan.timedMetadata = try timedMetadata(in: range, fileType: fileType)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan

@@ -17,6 +17,8 @@ struct ExportRequest: Sendable {
     var carriesSourceMetadata = true
     /// ``AssetExportSession/chapterMetadataGroups``, in composition time.
     var chapterMetadataGroups: [TimedMetadataGroup] = []
+    /// ``AssetExportSession/timedMetadataGroups``, in composition time.
+    var timedMetadataGroups: [TimedMetadataGroup] = []
     /// ``AssetExportSession/subtitleCodec``: nil for the container's preferred one.
     var subtitleCodec: SubtitleCodec?
     var shouldOptimizeForNetworkUse = true

@@ -80,11 +80,11 @@ final class SmartRenderWriter {
             audio = reader
         }
         let metadata = try CarriedMetadata.items(input.metadata, carriedFrom: input.sourceMetadataURL, cancellation: cancellation)
-        output.setMetadata(metadata)
+        let metadataKeySpace = output.setContainerMetadata(metadata)
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
         let options = input.fileType.muxerOptions(
             optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
-            metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
+            metadataKeySpace: metadataKeySpace)
         try writing { try output.writeHeader(options: options) }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)

@@ -59,4 +59,18 @@ import SpliceTestSupport
             #expect(tags["UserData:LocationInformation"] == nil, "MOV gets no loci: \(tags)")
         }
     }
+
+    @Test(arguments: ["mp4", "mov"])
+    func makeModelSoftwareAndCustomKeysAreWrittenInTheMetadataKeySpace(fileExtension: String) async throws {
+        let scratch = try ScratchDirectory("metadata-exiftool-mdta")
+        defer { scratch.remove() }
+        let video = try await SyntheticMedia.makeAsset(video: .testPattern(), duration: .ms(200), in: scratch.url, name: "clip")
+        let url = scratch.file("tagged.\(fileExtension)")
+        let session = AssetExportSession(asset: try MutableComposition(asset: video), preset: .preset640x480)
+        session.outputURL = url
+        session.carriesSourceMetadata = false
+        session.metadata = MetadataReadBack.standardItems.map { MetadataItem(key: $0.key, value: $0.value) }
+        try await session.export()
+        try await MetadataReadBack.expectStandardItems(in: url)
+    }
 }

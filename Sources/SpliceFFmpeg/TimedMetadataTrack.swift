@@ -1,0 +1,125 @@
+import Composition
+import Foundation
+internal import CMedia
+
+/// How a movie holds timed metadata (AVFoundation's `AVTimedMetadataGroup`s) when written through FFmpeg 5.1: a
+/// 3GPP timed-text track (`tx3g`, FFmpeg's `mov_text`) in MP4 or MOV whose handler is named ``handlerName``, one
+/// sample per group over exactly the group's range (milliseconds, the track's timescale 1000), the sample's text
+/// one `key=value` line per item in order, with `%`, `=`, line breaks, `{`, `}` and `\` percent-encoded
+/// (`%25`, `%3D`, `%0A`, `%0D`, `%7B`, `%7D`, `%5C`). The track is not marked default, so players that list it
+/// among subtitles do not show it unasked.
+///
+/// AVFoundation writes a timed metadata track as a `meta` track with `mebx` sample entries (boxed metadata keyed
+/// by `keys`); FFmpeg 5.1's `mov` muxer cannot write one (a data stream takes only GoPro's `gpmd` entry, in MOV
+/// only), and its demuxer reads `mebx` samples as opaque data. The text track is what both FFmpeg's muxer and demuxer
+/// carry with exact times: `ffprobe -show_packets -show_data` lists each group's start, duration and text.
+package enum TimedMetadataTrack {
+    /// The handler name (`hdlr`) that marks the text track as timed metadata rather than subtitles.
+    package static let handlerName = "Timed Metadata"
+    /// The track's time base: milliseconds.
+    static let timeBase = AVRational(num: 1, den: 1000)
+
+    /// Characters percent-encoded in keys and values.
+    private static let escaped: [Character: String] = [
+        "%": "%25", "=": "%3D", "\n": "%0A", "\r": "%0D", "{": "%7B", "}": "%7D", "\\": "%5C",
+    ]
+
+    /// The text of a sample holding `items`: one `key=value` line each, escaped as the type describes.
+    package static func text(of items: [MetadataItem]) -> String {
+        func escape(_ text: String) -> String { text.map { escaped[$0] ?? String($0) }.joined() }
+        return items.map { escape($0.key) + "=" + escape($0.value) }.joined(separator: "\n")
+    }
+
+    /// The items of a sample's text made by ``text(of:)``; nil when a line has no `=` or an escape is malformed.
+    package static func items(ofText text: String) -> [MetadataItem]? {
+        func unescape(_ part: Substring) -> String? { String(part).removingPercentEncoding }
+        var items: [MetadataItem] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let equals = line.firstIndex(of: "="), let key = unescape(line[..<equals]),
+                  let value = unescape(line[line.index(after: equals)...]) else { return nil }
+            items.append(MetadataItem(key: key, value: value))
+        }
+        return items
+    }
+
+    /// A `mov_text` sample's payload: the text's UTF-8 length as a 16-bit big-endian number, then the text (3GPP TS
+    /// 26.245 TextSample, no style boxes). Nil when the text is longer than 65 535 bytes.
+    package static func sample(text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= Int(UInt16.max) else { return nil }
+        return [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
+    }
+
+    /// The text of a `mov_text` sample's payload; nil when it is shorter than its length says or not UTF-8.
+    package static func text(ofSample bytes: [UInt8]) -> String? {
+        guard bytes.count >= 2 else { return nil }
+        let length = Int(bytes[0]) << 8 | Int(bytes[1])
+        guard bytes.count >= 2 + length else { return nil }
+        return String(validating: bytes[2..<2 + length], as: UTF8.self)
+    }
+}
+
+extension OutputFile {
+    /// Adds a timed metadata track (``TimedMetadataTrack``): a `mov_text` stream whose sample description is the
+    /// `mov_text` encoder's default (`avcodec_parameters_from_context`), in milliseconds, its handler named
+    /// ``TimedMetadataTrack/handlerName``. Call before ``writeHeader(options:)``.
+    /// - Returns: the stream index.
+    /// - Throws: ``FFmpegError`` (`encoderNotFound` without FFmpeg's `mov_text` encoder, ENOMEM).
+    package func addTimedMetadataStream() throws -> Int {
+        let encoder = try Encoder(subtitleEncoderNamed: "mov_text", timeBase: TimedMetadataTrack.timeBase,
+                                  header: "[Script Info]\nScriptType: v4.00+\n\n")
+        try encoder.open()
+        let index = try addStream(for: encoder)
+        setMetadata([("handler_name", TimedMetadataTrack.handlerName)], onStream: index)
+        return index
+    }
+
+    /// Writes one group's sample into the timed metadata stream `index`: `items` over [`start`, `start + duration`)
+    /// milliseconds (interleaved with the other streams by `av_interleaved_write_frame`).
+    /// - Throws: ``FFmpegError`` from the muxer; `EINVAL` for a sample over 65 535 bytes.
+    package func writeTimedMetadata(_ items: [MetadataItem], start: Int64, duration: Int64, stream index: Int) throws {
+        guard let payload = TimedMetadataTrack.sample(text: TimedMetadataTrack.text(of: items)) else {
+            throw FFmpegError.posix(EINVAL)
+        }
+        let packet = try Packet()
+        try packet.prepend(payload)
+        packet.setTiming(presentation: start, decoding: start, duration: duration)
+        packet.prepareForMuxing(stream: index, from: TimedMetadataTrack.timeBase, to: timeBase(ofStream: index))
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        try write(packet)
+    }
+}
+
+extension TimedMetadataTrack {
+    /// Whether `stream` is a timed metadata track: a `mov_text` stream whose handler is named ``handlerName``.
+    static func isTimedMetadata(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MOV_TEXT
+            && MetadataDictionary.entries(stream.pointee.metadata).contains { $0.key == "handler_name" && $0.value == handlerName }
+    }
+
+    /// The groups of `input`'s first timed metadata track, in file order, each over its sample's exact range in the
+    /// stream's time base (start = presentation time, duration = the sample's); empty when the file has no such
+    /// track; empty samples (no text: the track's gaps) are skipped. Reads the whole file (every other stream's
+    /// packets are discarded unread).
+    /// - Throws: ``FFmpegError`` from reading; `EINVAL` for a sample that is not a timed metadata sample.
+    package static func groups(in input: InputFile) throws -> [TimedMetadataGroup] {
+        guard let index = (0..<input.streamCount).first(where: { isTimedMetadata(input.stream(at: $0)) }) else { return [] }
+        for other in 0..<input.streamCount where other != index { input.stream(at: other).pointee.discard = AVDISCARD_ALL }
+        let timeBase = input.stream(at: index).pointee.time_base
+        var groups: [TimedMetadataGroup] = []
+        let packet = try Packet()
+        while try input.readPacket(into: packet) {
+            guard packet.streamIndex == index else { continue }
+            guard let start = MediaTime(pts: packet.presentationTimestamp ?? 0, timeBase: timeBase),
+                  let duration = MediaTime(pts: packet.duration, timeBase: timeBase),
+                  let text = text(ofSample: packet.data), let items = items(ofText: text) else {
+                throw FFmpegError.posix(EINVAL)
+            }
+            // An empty sample is the text track's "nothing here" (FFmpeg's muxer writes one where a sample does
+            // not start where the previous one ended, sometimes with no duration): no group.
+            guard !text.isEmpty else { continue }
+            groups.append(TimedMetadataGroup(timeRange: TimeRange(start: start, duration: duration), items: items))
+        }
+        return groups
+    }
+}
