@@ -144,6 +144,7 @@ public struct SegmentedExport: Sendable {
                                   fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
+        session.request.withLock { $0.isPart = true }
         return session
     }
 

@@ -46,12 +46,7 @@ final class ExportWriter {
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
         outputFile.setMetadata(metadata)
-        for chapter in plan.chapters {
-            let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
-            let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
-            guard end > start else { continue }
-            try writing { try outputFile.addChapter(start: start, end: end, metadata: chapter.items.map { ($0.key, $0.value) }) }
-        }
+        try writing { try outputFile.addChapters(plan.chapters) }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
         } else if videoEncoder != nil {
@@ -225,14 +220,7 @@ final class ExportWriter {
 
     /// Writes the cues that start at or before `time` (export time).
     private func writeSubtitles(through time: MediaTime) throws {
-        guard let subtitles else { return }
-        do {
-            try subtitles.write(through: time)
-        } catch EncodingMuxer.Failure.encoding(let error) {
-            throw ExportError.renderingFailed(stage: "encoding subtitles", reason: "\(error)")
-        } catch EncodingMuxer.Failure.writing(let error) {
-            try writing { throw error }
-        }
+        try subtitles?.write(through: time, into: URL(fileURLWithPath: path), cancellation: cancellation)
     }
 
     /// Bytes kept free under a file length limit for what is still buffered in the encoders and the index.

@@ -39,20 +39,17 @@ struct ExportPlanner {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
             }
             let range = try exportRange(duration: duration)
-            let subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
-            if !subtitles.isEmpty {
-                throw ExportError.unsupportedSettings(
-                    "the passthrough preset copies pictures and sound only, and would leave out subtitle "
-                        + Self.trackList(subtitles) + "; export with a preset that encodes (it writes the cues), or disable "
-                        + "the subtitle tracks (isEnabled = false)")
-            }
             let passthrough = try PassthroughPlan.make(
                 composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
-            return ExportPlan(
+            var plan = ExportPlan(
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
                 metadata: passthrough.metadata, optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
                 fileLengthLimit: nil, passthrough: passthrough)
+            // The cues are encoded (they are text) and written beside the copied packets.
+            plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            plan.chapters = try chapters(in: range)
+            return plan
         }
         if !fileType.supportsVideo { settings.video = nil }
 
@@ -96,7 +93,7 @@ struct ExportPlanner {
             audioPlan = try makeAudioPlan(audioTracks, settings: audioSettings, range: range)
         }
         var subtitles: [SubtitleTrackPlan] = []
-        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+        if !request.writesPicturesAndSoundOnly {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
             try checkSubtitlesAreCarried(subtitles, burnIn: videoPlan?.subtitleBurnIn)
         }
@@ -108,7 +105,7 @@ struct ExportPlanner {
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
-        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+        if !request.writesPicturesAndSoundOnly {
             plan.chapters = try chapters(in: range)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
@@ -122,16 +119,10 @@ struct ExportPlanner {
         (subtitles.count == 1 ? "track " : "tracks ") + subtitles.map { "\($0.trackID)" }.joined(separator: ", ")
     }
 
-    /// Smart rendering and concurrent segments join pictures and sound only: an export that would leave its subtitle
-    /// tracks out, or (smart rendering) copy pictures past a burnt-in subtitle track, is refused rather than written
-    /// without them.
+    /// Concurrent segments join pictures and sound only: an export that would leave its subtitle tracks out, or
+    /// (smart rendering) copy pictures past a burnt-in subtitle track, is refused rather than written without them.
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the tracks and what to change.
     private func checkSubtitlesAreCarried(_ subtitles: [SubtitleTrackPlan], burnIn: SubtitleTrackPlan?) throws {
-        if request.smartRendering, !subtitles.isEmpty {
-            throw ExportError.unsupportedSettings(
-                "smartRendering joins copied and re-encoded pictures and sound only, and would leave out subtitle "
-                    + Self.trackList(subtitles) + "; export without smartRendering, or disable the subtitle tracks (isEnabled = false)")
-        }
         if request.smartRendering, let burnIn {
             throw ExportError.unsupportedSettings(
                 "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(burnIn.trackID); "

@@ -4,8 +4,8 @@ import Splice
 import SpliceTesting
 import SpliceTestSupport
 
-/// The export paths that write pictures and sound only (passthrough, smart rendering, concurrent and segmented
-/// exports) refuse a composition with subtitle tracks, naming the tracks, before any file is written.
+/// The export paths that join pictures and sound only (concurrent and segmented exports) refuse a composition with
+/// subtitle tracks, naming the tracks, before any file is written; smart rendering refuses a burn-in.
 @Suite struct SubtitleExportPathTests {
     /// A 2 s test picture with the two-cue sidecar of ``SubtitleExportTests/srt`` on composition track `textTrackID`.
     static func captionedEdit(in scratch: ScratchDirectory) async throws -> (MutableComposition, textTrackID: Int32) {
@@ -18,32 +18,16 @@ import SpliceTestSupport
         return (composition, text)
     }
 
-    enum Path: String, CaseIterable, Sendable { case passthrough, smartRendering, concurrentSegments }
-
-    @Test(arguments: Path.allCases)
-    func aPathThatWouldDropTheCuesRefusesThem(_ path: Path) async throws {
+    @Test func concurrentSegmentsRefuseSubtitleTracks() async throws {
         let scratch = try ScratchDirectory("subtitle-paths")
         defer { scratch.remove() }
         let (composition, text) = try await Self.captionedEdit(in: scratch)
-        let session = AssetExportSession(asset: composition, preset: path == .passthrough ? .passthrough : .preset640x480)
-        let url = scratch.file("out.mkv")  // Matroska holds the FFV1 test picture, so passthrough can copy it
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        let url = scratch.file("out.mkv")
         session.outputURL = url
-        switch path {
-        case .passthrough: break
-        case .smartRendering: session.smartRendering = true
-        case .concurrentSegments: session.concurrentSegments = 2
-        }
-        let expected: String = switch path {
-        case .passthrough:
-            "the passthrough preset copies pictures and sound only, and would leave out subtitle track \(text); export "
-                + "with a preset that encodes (it writes the cues), or disable the subtitle tracks (isEnabled = false)"
-        case .smartRendering:
-            "smartRendering joins copied and re-encoded pictures and sound only, and would leave out subtitle track "
-                + "\(text); export without smartRendering, or disable the subtitle tracks (isEnabled = false)"
-        case .concurrentSegments:
-            "concurrentSegments 2 joins parts of pictures and sound only, and would leave out subtitle track \(text); "
-                + "set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)"
-        }
+        session.concurrentSegments = 2
+        let expected = "concurrentSegments 2 joins parts of pictures and sound only, and would leave out subtitle track \(text); "
+            + "set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)"
         await #expect(throws: ExportError.unsupportedSettings(expected)) { try await session.validate() }
         await #expect(throws: ExportError.unsupportedSettings(expected)) { try await session.export() }
         #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -52,11 +36,26 @@ import SpliceTestSupport
         // The same edit with its subtitle track disabled is written, without subtitles.
         var silent = composition
         try silent.updateTrack(withTrackID: text) { $0.isEnabled = false }
-        let again = AssetExportSession(asset: silent, preset: path == .passthrough ? .passthrough : .preset640x480)
+        let again = AssetExportSession(asset: silent, preset: .preset640x480)
         again.outputURL = url
-        again.smartRendering = path == .smartRendering
-        again.concurrentSegments = path == .concurrentSegments ? 2 : nil
+        again.concurrentSegments = 2
         try await again.validate()
+    }
+
+    /// Smart rendering copies untouched pictures, which would not show a burnt-in subtitle track.
+    @Test func smartRenderingRefusesABurnIn() async throws {
+        let scratch = try ScratchDirectory("subtitle-paths")
+        defer { scratch.remove() }
+        let (composition, text) = try await Self.captionedEdit(in: scratch)
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        session.outputURL = scratch.file("out.mp4")
+        session.smartRendering = true
+        var videoComposition = MutableVideoComposition(propertiesOf: composition)
+        videoComposition.subtitleBurnIn = SubtitleBurnIn(trackID: text)
+        session.videoComposition = videoComposition
+        await #expect(throws: ExportError.unsupportedSettings(
+            "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(text); "
+                + "export without smartRendering")) { try await session.validate() }
     }
 
     @Test func aSegmentedExportPlanRefusesSubtitleTracks() async throws {
