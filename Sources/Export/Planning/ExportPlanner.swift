@@ -95,7 +95,7 @@ struct ExportPlanner {
         var subtitles: [SubtitleTrackPlan] = []
         if !request.writesPicturesAndSoundOnly {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
-            try checkSubtitlesAreCarried(subtitles, burnIn: videoPlan?.subtitleBurnIn)
+            try checkBurnInIsDrawn(videoPlan?.subtitleBurnIn)
         }
         var plan = ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
@@ -114,24 +114,14 @@ struct ExportPlanner {
 
     // MARK: Checks
 
-    /// `track 3` or `tracks 3, 4`: the composition track IDs of `subtitles`.
-    static func trackList(_ subtitles: [SubtitleTrackPlan]) -> String {
-        (subtitles.count == 1 ? "track " : "tracks ") + subtitles.map { "\($0.trackID)" }.joined(separator: ", ")
-    }
-
-    /// Concurrent segments join pictures and sound only: an export that would leave its subtitle tracks out, or
-    /// (smart rendering) copy pictures past a burnt-in subtitle track, is refused rather than written without them.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the tracks and what to change.
-    private func checkSubtitlesAreCarried(_ subtitles: [SubtitleTrackPlan], burnIn: SubtitleTrackPlan?) throws {
+    /// Smart rendering copies untouched pictures: a burnt-in subtitle track is refused rather than shown only on
+    /// the re-encoded ones.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the track and what to change.
+    private func checkBurnInIsDrawn(_ burnIn: SubtitleTrackPlan?) throws {
         if request.smartRendering, let burnIn {
             throw ExportError.unsupportedSettings(
                 "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(burnIn.trackID); "
                     + "export without smartRendering")
-        }
-        if let count = request.concurrentSegments, count > 1, !subtitles.isEmpty {
-            throw ExportError.unsupportedSettings(
-                "concurrentSegments \(count) joins parts of pictures and sound only, and would leave out subtitle "
-                    + Self.trackList(subtitles) + "; set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)")
         }
     }
 

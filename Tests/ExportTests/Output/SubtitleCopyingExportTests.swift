@@ -4,8 +4,9 @@ import Splice
 import SpliceTesting
 import SpliceTestSupport
 
-/// Subtitle tracks written by the exports that copy pictures (passthrough, smart rendering): the cues cut and moved
-/// exactly as the encoding path places them, read back by the `ffmpeg` and `ffprobe` command-line tools.
+/// Subtitle tracks written by the exports that copy pictures (passthrough, smart rendering) and by the joins of
+/// concurrent and segmented exports: the cues cut and moved exactly as the encoding path places them, read back by
+/// the `ffmpeg` and `ffprobe` command-line tools.
 @Suite struct SubtitleCopyingExportTests {
     /// Six cues around an empty range (1.0–1.5 s) and a cut (2.0–3.0 s) of ``edit(in:)``.
     static let srt = """
@@ -61,6 +62,13 @@ import SpliceTestSupport
 
 
         """
+
+    /// ``expected`` as mov_text samples, the gaps between cues included (empty samples), by ffprobe
+    /// (``packetTimes(of:in:)``): start and duration in seconds.
+    static let expectedSamples = [
+        "0.000000,0.200000", "0.200000,0.800000", "1.000000,0.500000", "1.500000,0.100000", "1.600000,0.200000",
+        "1.800000,0.200000", "2.000000,N/A", "2.000000,0.300000", "2.300000,0.200000", "2.500000,0.400000",
+    ]
 
     /// 4 s of H.264 (1 s closed groups, B-frames) with the captions on a subtitle track that leaves 1.0–1.5 s empty,
     /// then the composition's 2.0–3.0 s removed (a cut on group boundaries, so every picture can be copied, and a
@@ -126,11 +134,7 @@ import SpliceTestSupport
         guard let reference = try await SubtitleExportTests.cues(of: encoded),
               let referenceTimes = try await Self.packetTimes(of: encoded, in: scratch) else { return }
         #expect(reference == Self.expected)
-        // mov_text samples, gaps between cues included (empty samples): start and duration in seconds.
-        #expect(referenceTimes == [
-            "0.000000,0.200000", "0.200000,0.800000", "1.000000,0.500000", "1.500000,0.100000", "1.600000,0.200000",
-            "1.800000,0.200000", "2.000000,N/A", "2.000000,0.300000", "2.300000,0.200000", "2.500000,0.400000",
-        ], "\(referenceTimes)")
+        #expect(referenceTimes == Self.expectedSamples, "\(referenceTimes)")
         for url in [copied, smart, copiedMKV] {
             #expect(try await SubtitleExportTests.cues(of: url) == Self.expected, "\(url.lastPathComponent)")
             let streams = try await SubtitleExportTests.subtitleStreams(of: url) ?? ""
@@ -143,5 +147,45 @@ import SpliceTestSupport
         let pictures = try #require(try await Asset.load(from: copied).tracks(withMediaType: .video).first)
         #expect(pictures.video?.frameCount == 90)
         #expect(pictures.timeRange.duration == MediaTime(seconds: 3))
+    }
+
+    /// The join of a concurrent export (two parts, cut at 1.5 s where cue 2 starts) and of a segmented export
+    /// (three parts, MOV) writes the cues once over the whole range: the encoding path's times and text; the
+    /// concurrent join writes the session's chapters too.
+    @Test func concurrentAndSegmentedJoinsWriteTheCuesOnce() async throws {
+        let scratch = try ScratchDirectory("subtitle-joins")
+        defer { scratch.remove() }
+        let composition = try await Self.edit(in: scratch)
+        let settings = ExportSettings(video: VideoSettings(encoderPreset: "veryfast"), audio: nil)
+
+        let concurrent = scratch.file("concurrent.mp4")
+        let session = AssetExportSession(asset: composition, settings: settings)
+        session.outputURL = concurrent
+        session.concurrentSegments = 2
+        session.chapterMetadataGroups = [
+            TimedMetadataGroup(chapterTitled: "Start", timeRange: TimeRange(start: .zero, duration: .ms(1250))),
+            TimedMetadataGroup(chapterTitled: "End", timeRange: TimeRange(start: .ms(1250), end: .ms(3000))),
+        ]
+        try await session.export()
+
+        var segmented = SegmentedExport(composition: composition, videoComposition: nil, audioMix: nil, settings: settings)
+        let parts = scratch.url.appendingPathComponent("parts", isDirectory: true)
+        let plan = try segmented.makePlan(segmentCount: 3, fileType: .mov, documentPath: "/nonexistent/edit.json", partsDirectory: parts)
+        #expect(plan.segments.map(\.frameCount) == [30, 30, 30])
+        for segment in plan.segments { try await segmented.renderSegment(segment.index, of: plan) }
+        let joined = scratch.file("joined.mov")
+        segmented.chapterMetadataGroups = []
+        try await segmented.join(plan, to: joined)
+
+        guard let cues = try await SubtitleExportTests.cues(of: concurrent) else { return }
+        #expect(cues == Self.expected)
+        #expect(try await Self.packetTimes(of: concurrent, in: scratch) == Self.expectedSamples)
+        #expect(try await SubtitleExportTests.cues(of: joined) == Self.expected)
+        #expect(try await Self.packetTimes(of: joined, in: scratch) == Self.expectedSamples)
+        let chapters = try await Asset.load(from: concurrent).chapterMetadataGroups
+        #expect(chapters.map(\.timeRange) == [TimeRange(start: .zero, duration: .ms(1250)), TimeRange(start: .ms(1250), end: .ms(3000))])
+        #expect(chapters.map(\.title) == ["Start", "End"])
+        let pictures = try #require(try await Asset.load(from: joined).tracks(withMediaType: .video).first)
+        #expect(pictures.video?.frameCount == 90)
     }
 }
