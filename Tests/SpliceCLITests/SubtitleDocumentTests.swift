@@ -82,4 +82,42 @@ import SpliceTestSupport
         #expect(probe.stdout.contains("  chapters  0.000 s – 1.500 s  Opening\n            1.500 s – 2.000 s  Close"),
                 "\(probe.stdout)")
     }
+
+    /// A document's clip brings its source's chapters, as it brings its subtitles: the chaptered clip from 0.5 s
+    /// keeps Opening's last second and Close, and the chapterless clip after it adds none.
+    @Test func documentClipsBringTheirChapters() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let metadata = try scratch.write("chapters.txt", """
+            ;FFMETADATA1
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1500
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1500
+            END=2000
+            title=Close
+
+            """)
+        _ = try await Self.output(of: "ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-i", metadata.path,
+            "-map", "0:v", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
+        ])
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "chaptered.mkv", "start": "0.5s" }, { "source": "clipB.mp4", "duration": "2s" } ],
+              "export": \(fastExport) }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mkv"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let chapters = try await Self.output(of: "ffprobe", [
+            "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+            "-of", "csv=p=0", scratch.file("out.mkv").path,
+        ])
+        #expect(chapters == "0.000000,1.000000,Opening\n1.000000,1.500000,Close\n", "\(chapters)")
+    }
 }

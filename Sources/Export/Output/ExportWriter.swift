@@ -46,7 +46,7 @@ final class ExportWriter {
         }
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
         outputFile.setMetadata(metadata)
-        try writing { try outputFile.addChapters(plan.chapters) }
+        try writing { try outputFile.addChapters(plan.chapters, cancellation: cancellation) }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
         } else if videoEncoder != nil {

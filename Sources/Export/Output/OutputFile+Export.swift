@@ -16,12 +16,14 @@ extension OutputFile {
         }
     }
 
-    /// Adds `chapters` (output time) to the file, each to the millisecond (``SourceTimePlacement/milliseconds(_:)``: the
-    /// MP4 chapter list's and Matroska's resolution), with its items as the chapter's metadata; a chapter shorter
-    /// than a millisecond after rounding is left out. Call before the header is written.
-    /// - Throws: ``FFmpegError`` `ENOMEM`.
-    func addChapters(_ chapters: [TimedMetadataGroup]) throws {
-        for chapter in chapters {
+    /// Adds the chapters of `plan` (``CarriedChapters``) to the file, each to the millisecond
+    /// (``SourceTimePlacement/milliseconds(_:)``: the MP4 chapter list's and Matroska's resolution), with its items as
+    /// the chapter's metadata; a chapter shorter than a millisecond after rounding is left out. Call before the
+    /// header is written.
+    /// - Throws: ``ExportError`` for a source whose chapters cannot be read; ``FFmpegError`` `ENOMEM`;
+    ///   `CancellationError`.
+    func addChapters(_ plan: ChapterPlan, cancellation: CancellationFlag) throws {
+        for chapter in try CarriedChapters.chapters(plan, cancellation: cancellation) {
             let start = SourceTimePlacement.milliseconds(chapter.timeRange.start)
             let end = SourceTimePlacement.milliseconds(chapter.timeRange.end)
             guard end > start else { continue }

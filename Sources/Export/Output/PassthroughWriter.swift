@@ -158,14 +158,14 @@ final class PassthroughWriter {
 
     private let plan: PassthroughPlan
     private let subtitles: [SubtitleTrackPlan]
-    private let chapters: [TimedMetadataGroup]
+    private let chapters: ChapterPlan
     private let cancellation: CancellationFlag
     private let progress: (Double) -> Void
 
     /// - Parameters:
     ///   - subtitles: the subtitle tracks written beside the copied ones.
-    ///   - chapters: the chapters, in output time.
-    init(plan: PassthroughPlan, subtitles: [SubtitleTrackPlan] = [], chapters: [TimedMetadataGroup] = [],
+    ///   - chapters: the chapters written.
+    init(plan: PassthroughPlan, subtitles: [SubtitleTrackPlan] = [], chapters: ChapterPlan = ChapterPlan(),
          cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
         self.plan = plan
         self.subtitles = subtitles
@@ -193,7 +193,7 @@ final class PassthroughWriter {
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) },
             metadataKeySpace: CarriedMetadata.needsMetadataKeySpace(metadata))
         do {
-            try output.addChapters(chapters)
+            try output.addChapters(chapters, cancellation: cancellation)
             try output.writeHeader(options: options)
         } catch {
             throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)

@@ -48,7 +48,7 @@ struct ExportPlanner {
                 fileLengthLimit: nil, passthrough: passthrough)
             // The cues are encoded (they are text) and written beside the copied packets.
             plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
-            plan.chapters = try chapters(in: range)
+            plan.chapters = try chapterPlan(in: range)
             return plan
         }
         if !fileType.supportsVideo { settings.video = nil }
@@ -106,7 +106,7 @@ struct ExportPlanner {
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
         if !request.writesPicturesAndSoundOnly {
-            plan.chapters = try chapters(in: range)
+            plan.chapters = try chapterPlan(in: range)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan

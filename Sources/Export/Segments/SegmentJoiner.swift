@@ -13,8 +13,8 @@ struct SegmentJoiner {
     let overwrite: Bool
     /// The whole export's subtitle tracks, on the output's clock.
     var subtitles: [SubtitleTrackPlan] = []
-    /// The whole export's chapters, in output time.
-    var chapters: [TimedMetadataGroup] = []
+    /// The whole export's chapters.
+    var chapters = ChapterPlan()
     let cancellation: CancellationFlag
 
     func run() throws {
@@ -105,7 +105,7 @@ struct SegmentJoiner {
         }
         let cues = subtitles.isEmpty ? nil
             : try SubtitleWriter(plans: subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
-        try writing { try output.addChapters(chapters) }
+        try writing { try output.addChapters(chapters, cancellation: cancellation) }
         let sampleRate = audio?.withCodecParameters { $0.pointee.sample_rate } ?? 0
         let options = plan.fileType.muxerOptions(
             optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? sampleRate : videoTimeBase.den)

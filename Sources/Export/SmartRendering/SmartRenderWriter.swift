@@ -54,8 +54,8 @@ final class SmartRenderWriter {
         var sourceMetadataURL: URL? = nil
         /// The subtitle tracks, encoded beside the video and audio (``SubtitleWriter``).
         var subtitles: [SubtitleTrackPlan] = []
-        /// The chapters, in output time.
-        var chapters: [TimedMetadataGroup] = []
+        /// The chapters written.
+        var chapters = ChapterPlan()
     }
 
     private let input: Input
@@ -88,7 +88,7 @@ final class SmartRenderWriter {
             : try SubtitleWriter(plans: input.subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
         let metadata = try CarriedMetadata.items(input.metadata, carriedFrom: input.sourceMetadataURL, cancellation: cancellation)
         output.setMetadata(metadata)
-        try writing { try output.addChapters(input.chapters) }
+        try writing { try output.addChapters(input.chapters, cancellation: cancellation) }
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
         let options = input.fileType.muxerOptions(
             optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
