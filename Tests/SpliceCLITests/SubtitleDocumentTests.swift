@@ -13,6 +13,30 @@ import SpliceTestSupport
         return run.output.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
+    /// `chaptered.mkv` in `scratch`: 2 s of H.264 titled "Probe me", chapters Opening 0–1.5 s and Close 1.5–2 s, made
+    /// by the `ffmpeg` tool from an ffmetadata file.
+    static func writeChapteredClip(in scratch: ScratchDirectory) async throws {
+        let metadata = try scratch.write("chapters.txt", """
+            ;FFMETADATA1
+            title=Probe me
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1500
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1500
+            END=2000
+            title=Close
+
+            """)
+        _ = try await output(of: "ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-i", metadata.path,
+            "-map_metadata", "1", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
+        ])
+    }
+
     @Test func clipsBringTheirSubtitlesAndTheSidecarIsAddedInItsLanguage() async throws {
         guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
         let scratch = try TestDocument.folder()
@@ -57,25 +81,7 @@ import SpliceTestSupport
         guard Executable.required("ffmpeg") != nil else { return }
         let scratch = try ScratchDirectory("probe-chapters")
         defer { scratch.remove() }
-        let metadata = try scratch.write("chapters.txt", """
-            ;FFMETADATA1
-            title=Probe me
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=0
-            END=1500
-            title=Opening
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=1500
-            END=2000
-            title=Close
-
-            """)
-        _ = try await Self.output(of: "ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2", "-i", metadata.path,
-            "-map_metadata", "1", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
-        ])
+        try await Self.writeChapteredClip(in: scratch)
         let probe = try await SpliceTool.run(["probe", "chaptered.mkv"], in: scratch.url)
         #expect(probe.status == 0)
         #expect(probe.stdout.contains("  metadata  title: Probe me"), "\(probe.stdout)")
@@ -89,24 +95,7 @@ import SpliceTestSupport
         guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        let metadata = try scratch.write("chapters.txt", """
-            ;FFMETADATA1
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=0
-            END=1500
-            title=Opening
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=1500
-            END=2000
-            title=Close
-
-            """)
-        _ = try await Self.output(of: "ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-i", metadata.path,
-            "-map", "0:v", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
-        ])
+        try await Self.writeChapteredClip(in: scratch)
         try scratch.write("edit.json", """
             { "version": 1, "renderSize": [320, 180],
               "clips": [ { "source": "chaptered.mkv", "start": "0.5s" }, { "source": "clipB.mp4", "duration": "2s" } ],
