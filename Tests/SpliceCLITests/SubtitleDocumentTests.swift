@@ -109,4 +109,35 @@ import SpliceTestSupport
         ])
         #expect(chapters == "0.000000,1.000000,Opening\n1.000000,1.500000,Close\n", "\(chapters)")
     }
+
+    /// `splice plan`, `render-segment` and `join` on a document with a sidecar: the join writes the cues once, the
+    /// one across the parts' boundary (1.5 s of 3 s) whole, and the chaptered clip's chapters.
+    @Test func theJoinWritesTheDocumentsSubtitlesAndChapters() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try await Self.writeChapteredClip(in: scratch)
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:01,300 --> 00:00:01,900\nAcross\n")
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "chaptered.mkv" }, { "source": "clipB.mp4", "duration": "1s" } ],
+              "subtitles": [ { "source": "captions.srt", "language": "eng" } ],
+              "export": \(fastExport) }
+            """)
+        for arguments in [["plan", "edit.json", "--segments", "2", "-o", "plan.json"],
+                          ["render-segment", "plan.json", "--index", "0"], ["render-segment", "plan.json", "--index", "1"],
+                          ["join", "plan.json", "-o", "out.mp4"]] {
+            let run = try await SpliceTool.run(arguments, in: scratch.url)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let out = scratch.file("out.mp4").path
+        let cues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:0", "-f", "srt", "-"])
+        #expect(cues == "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:01,300 --> 00:00:01,900\nAcross\n\n")
+        let chapters = try await Self.output(of: "ffprobe", [
+            "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+            "-of", "csv=p=0", out,
+        ])
+        // MP4 keeps chapter starts only: Close runs to the end of the chaptered clip's last chapter.
+        #expect(chapters == "0.000000,1.500000,Opening\n1.500000,2.000000,Close\n", "\(chapters)")
+    }
 }
