@@ -24,8 +24,11 @@ extension AssetExportSession {
     /// With a ``customVideoCompositor`` every part's export calls it (at its segment's composition times); one that
     /// does not ``VideoCompositing/supportsConcurrentRendering`` is still called one request at a time across parts.
     ///
-    /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering``, enabled
-    /// subtitle tracks (the parts are joined as pictures and sound only) or an export without video: ``validate()`` and ``export()`` then throw ``ExportError/unsupportedSettings(_:)`` before
+    /// The subtitle tracks and the chapters are written once, by the join: the cues placed over the whole range as
+    /// one export places them.
+    ///
+    /// Not combined with the passthrough preset, ``fileLengthLimit``, ``metadata``, ``smartRendering`` or an export
+    /// without video: ``validate()`` and ``export()`` then throw ``ExportError/unsupportedSettings(_:)`` before
     /// anything is opened or written. The output always has its index first (as with
     /// ``shouldOptimizeForNetworkUse``).
     public var concurrentSegments: Int? {
@@ -68,7 +71,7 @@ extension AssetExportSession {
         let cancellation = self.cancellation
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
-                              cancellation: cancellation).run()
+                              subtitles: plan.subtitles, chapters: plan.chapters, cancellation: cancellation).run()
         }
     }
 

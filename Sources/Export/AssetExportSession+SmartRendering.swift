@@ -25,9 +25,10 @@ extension AssetExportSession {
     /// ``SmartRenderReport/fallback`` why everything was re-encoded when it was (nothing to copy, a source the pieces
     /// cannot match, another container, a file length limit, a failed verification).
     ///
-    /// The joined file holds pictures and sound only: an export with enabled subtitle tracks (or a
-    /// ``VideoComposition/SubtitleBurnIn``, which copied pictures would not show) is refused with
-    /// ``ExportError/unsupportedSettings(_:)`` by ``validate()`` and ``export()`` before anything is written.
+    /// Subtitle tracks are written as an ordinary export writes them (the cues cut and moved with the segments,
+    /// encoded in the container's text format), and so are the chapters. A ``VideoComposition/SubtitleBurnIn``,
+    /// which copied pictures would not show, is refused with ``ExportError/unsupportedSettings(_:)`` by
+    /// ``validate()`` and ``export()`` before anything is written.
     public var smartRendering: Bool {
         get { request.withLock { $0.smartRendering } }
         set { request.withLock { $0.smartRendering = newValue } }
@@ -75,7 +76,7 @@ extension AssetExportSession {
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
             outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag,
-            sourceMetadataURL: plan.sourceMetadataURL)
+            sourceMetadataURL: plan.sourceMetadataURL, subtitles: plan.subtitles, chapters: plan.chapters)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)
@@ -159,7 +160,10 @@ extension AssetExportSession {
         session.timeRange = range
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
-        session.request.withLock { $0.smartRenderPiece = piece }
+        session.request.withLock {
+            $0.smartRenderPiece = piece
+            $0.isPart = true
+        }
         if let progress {
             session.state.withLock {
                 $0.progressObserver = { [self] value in

@@ -136,7 +136,14 @@ public final class AssetExportSession: Sendable {
     /// Chapters to write, each a group with a `title` item over its range in composition time (a port of
     /// `AVAssetWriter`'s chapter metadata groups); clipped to ``timeRange`` and moved with it. MP4 and MOV get a
     /// QuickTime chapter track and a Nero chapter list, Matroska and WebM an edition; times are written to the
-    /// millisecond (the MP4 chapter track's resolution), rounded half away from zero. Empty by default.
+    /// millisecond (the MP4 chapter track's resolution), rounded half away from zero. MP4 and MOV keep only each
+    /// chapter's start: read back, a chapter runs until the next starts.
+    ///
+    /// Empty by default: the export then carries its sources' chapters through the edit (unless
+    /// ``carriesSourceMetadata`` is false) — the chapters of the sources of the first enabled video track with media
+    /// (else audio track), clipped by cuts, moved by ripples and empty ranges, scaled with the segment, left out when
+    /// cut away, the pieces of one chapter that meet again joined. AVFoundation writes no chapters for a
+    /// composition (it has none); set chapters here to write exactly those.
     public var chapterMetadataGroups: [TimedMetadataGroup] {
         get { request.withLock { $0.chapterMetadataGroups } }
         set { request.withLock { $0.chapterMetadataGroups = newValue } }
@@ -180,7 +187,8 @@ public final class AssetExportSession: Sendable {
     /// AVFoundation's passthrough export copies an asset. ``metadata`` items win over carried ones. Not carried:
     /// the container's own description (`major_brand`, `minor_version`, `compatible_brands`), `encoder` (the
     /// writing software, which is now FFmpeg's muxer) and language variants (`location-eng`) of keys also present
-    /// without one. True by default; false writes only ``metadata``. Applies to rendered, passthrough and smart-rendered
+    /// without one. True by default; false writes only ``metadata`` (and no source chapters:
+    /// ``chapterMetadataGroups``). Applies to rendered, passthrough and smart-rendered
     /// exports (not to concurrent segments, which write only ``metadata``).
     public var carriesSourceMetadata: Bool {
         get { request.withLock { $0.carriesSourceMetadata } }

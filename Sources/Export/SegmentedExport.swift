@@ -12,7 +12,8 @@ import VideoComposition
 ///    with constant-quality rate control every part is coded alike; with an average bit rate each part meets it on
 ///    its own); idempotent: a complete part is kept;
 /// 3. ``join(to:overwrite:)`` renders the audio once for the whole range (``renderAudio()``, also idempotent), checks
-///    every part and muxes them back to back with the audio, without re-encoding.
+///    every part and muxes them back to back with the audio, without re-encoding; the subtitle tracks (their cues
+///    placed over the whole range, as one export places them) and the chapters are written there, once.
 ///
 /// Every file is written through a temporary file and named only when complete, so a part that exists is whole.
 public struct SegmentedExport: Sendable {
@@ -32,6 +33,9 @@ public struct SegmentedExport: Sendable {
     /// type's name in the plan (``SegmentPlan/customCompositor``), and rendering a segment of that plan without a
     /// compositor (`splice render-segment`, a Slurm worker) fails with ``SegmentError/customCompositorRequired(_:)``.
     public var customVideoCompositor: (any VideoCompositing)?
+    /// Chapters the join writes, in composition time (``AssetExportSession/chapterMetadataGroups``); empty: the
+    /// sources' chapters carried through the edit.
+    public var chapterMetadataGroups: [TimedMetadataGroup] = []
 
     /// A segmented export of `composition` (the same models as ``AssetExportSession`` takes).
     public init(composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
@@ -51,8 +55,7 @@ public struct SegmentedExport: Sendable {
     ///   - documentPath: the composition document the workers load (stored in the plan).
     ///   - partsDirectory: where parts go; created when missing.
     /// - Throws: the planning errors of ``AssetExportSession/export()``; ``SegmentError/invalidPlan(_:)`` when the
-    ///   export has no video, `segmentCount` < 1, the file type is audio-only, or the export has subtitle tracks
-    ///   (the join writes pictures and sound only).
+    ///   export has no video, `segmentCount` < 1 or the file type is audio-only.
     public func makePlan(segmentCount: Int, fileType: FileType, documentPath: String, partsDirectory: URL) throws -> SegmentPlan {
         guard segmentCount >= 1 else { throw SegmentError.invalidPlan("the segment count \(segmentCount) must be at least 1") }
         guard fileType.supportsVideo else { throw SegmentError.invalidPlan("a .\(fileType.rawValue) file holds no video") }
@@ -64,11 +67,6 @@ public struct SegmentedExport: Sendable {
         let plan = try session.makePlan()
         guard let video = plan.video, plan.settings.video != nil else {
             throw SegmentError.invalidPlan("the export has no video to split")
-        }
-        if !plan.subtitles.isEmpty {
-            throw SegmentError.invalidPlan(
-                "the parts are joined as pictures and sound only, and subtitle " + ExportPlanner.trackList(plan.subtitles)
-                    + " would be left out; disable the subtitle tracks (isEnabled = false) or export in one piece")
         }
         let range = TimeRange(start: timeRange.start, duration: video.duration)
         let fd = video.frameDuration
@@ -144,6 +142,7 @@ public struct SegmentedExport: Sendable {
                                   fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
+        session.request.withLock { $0.isPart = true }
         return session
     }
 
@@ -155,14 +154,26 @@ public struct SegmentedExport: Sendable {
     ///   `overwrite`; write errors as ``ExportError``; `CancellationError`.
     public func join(_ plan: SegmentPlan, to outputURL: URL, overwrite: Bool = false) async throws {
         try await renderAudio(of: plan)
+        let whole = try wholeExportPlan(plan, outputURL: outputURL)
         let cancellation = CancellationFlag()
         try await withTaskCancellationHandler {
             try await WorkerThread.run(name: "splice.join") {
-                try SegmentJoiner(plan: plan, outputURL: outputURL, overwrite: overwrite, cancellation: cancellation).run()
+                try SegmentJoiner(plan: plan, outputURL: outputURL, overwrite: overwrite, subtitles: whole.subtitles,
+                                  chapters: whole.chapters, cancellation: cancellation).run()
             }
         } onCancel: {
             cancellation.cancel()
         }
+    }
+
+    /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks and chapters the join
+    /// writes. Planned only (nothing is read or written).
+    /// - Throws: the planning errors of ``AssetExportSession/export()``.
+    private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL) throws -> ExportPlan {
+        let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)
+        session.overwritesExistingFile = true
+        session.chapterMetadataGroups = chapterMetadataGroups
+        return try session.makePlan()
     }
 
     private func makeSession(settings: ExportSettings, output: URL, fileType: FileType, range: TimeRange) -> AssetExportSession {

@@ -40,11 +40,13 @@ public enum SegmentPlanFile {
 
 extension LoadedDocument {
     /// The segmented export of this document: its models, its preset's or settings (``Export/ExportSettings``
-    /// defaults when it gives neither) and its time range.
+    /// defaults when it gives neither), its time range and its chapters.
     public func makeSegmentedExport() -> SegmentedExport {
-        SegmentedExport(
+        var segmented = SegmentedExport(
             composition: composition, videoComposition: videoComposition, audioMix: audioMix,
             settings: export.preset?.settings ?? export.settings ?? ExportSettings(),
             timeRange: export.timeRange ?? TimeRange(start: .zero, duration: .positiveInfinity))
+        segmented.chapterMetadataGroups = export.chapters ?? []
+        return segmented
     }
 }

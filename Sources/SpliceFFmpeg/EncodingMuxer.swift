@@ -36,6 +36,15 @@ package final class EncodingMuxer {
         packet = try Packet()
     }
 
+    /// Writes encoded streams into `output`, a file another writer has opened and fills with copied packets (a
+    /// stream-copy export's subtitle streams beside its copied picture and sound). Shares the file with that writer.
+    /// - Throws: ``FFmpegError`` (ENOMEM) from the packet allocation.
+    package init(output: OutputFile) throws {
+        self.output = output
+        segmenter = nil
+        packet = try Packet()
+    }
+
     /// Writes into `segmenter`'s output: every packet (encoded here or given to ``write(_:)``) goes through it, and
     /// ``writeHeader(options:)``, ``endStream(_:)`` and ``finish()`` are its own.
     /// - Throws: ``FFmpegError`` (ENOMEM) from the packet allocation.

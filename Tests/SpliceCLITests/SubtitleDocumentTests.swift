@@ -13,6 +13,30 @@ import SpliceTestSupport
         return run.output.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
+    /// `chaptered.mkv` in `scratch`: 2 s of H.264 titled "Probe me", chapters Opening 0–1.5 s and Close 1.5–2 s, made
+    /// by the `ffmpeg` tool from an ffmetadata file.
+    static func writeChapteredClip(in scratch: ScratchDirectory) async throws {
+        let metadata = try scratch.write("chapters.txt", """
+            ;FFMETADATA1
+            title=Probe me
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1500
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1500
+            END=2000
+            title=Close
+
+            """)
+        _ = try await output(of: "ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-i", metadata.path,
+            "-map_metadata", "1", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
+        ])
+    }
+
     @Test func clipsBringTheirSubtitlesAndTheSidecarIsAddedInItsLanguage() async throws {
         guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
         let scratch = try TestDocument.folder()
@@ -57,29 +81,63 @@ import SpliceTestSupport
         guard Executable.required("ffmpeg") != nil else { return }
         let scratch = try ScratchDirectory("probe-chapters")
         defer { scratch.remove() }
-        let metadata = try scratch.write("chapters.txt", """
-            ;FFMETADATA1
-            title=Probe me
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=0
-            END=1500
-            title=Opening
-            [CHAPTER]
-            TIMEBASE=1/1000
-            START=1500
-            END=2000
-            title=Close
-
-            """)
-        _ = try await Self.output(of: "ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2", "-i", metadata.path,
-            "-map_metadata", "1", "-map_chapters", "1", "-c:v", "libx264", "-preset", "ultrafast", scratch.file("chaptered.mkv").path,
-        ])
+        try await Self.writeChapteredClip(in: scratch)
         let probe = try await SpliceTool.run(["probe", "chaptered.mkv"], in: scratch.url)
         #expect(probe.status == 0)
         #expect(probe.stdout.contains("  metadata  title: Probe me"), "\(probe.stdout)")
         #expect(probe.stdout.contains("  chapters  0.000 s – 1.500 s  Opening\n            1.500 s – 2.000 s  Close"),
                 "\(probe.stdout)")
+    }
+
+    /// A document's clip brings its source's chapters, as it brings its subtitles: the chaptered clip from 0.5 s
+    /// keeps Opening's last second and Close, and the chapterless clip after it adds none.
+    @Test func documentClipsBringTheirChapters() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try await Self.writeChapteredClip(in: scratch)
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "chaptered.mkv", "start": "0.5s" }, { "source": "clipB.mp4", "duration": "2s" } ],
+              "export": \(fastExport) }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "out.mkv"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let chapters = try await Self.output(of: "ffprobe", [
+            "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+            "-of", "csv=p=0", scratch.file("out.mkv").path,
+        ])
+        #expect(chapters == "0.000000,1.000000,Opening\n1.000000,1.500000,Close\n", "\(chapters)")
+    }
+
+    /// `splice plan`, `render-segment` and `join` on a document with a sidecar: the join writes the cues once, the
+    /// one across the parts' boundary (1.5 s of 3 s) whole, and the chaptered clip's chapters.
+    @Test func theJoinWritesTheDocumentsSubtitlesAndChapters() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try await Self.writeChapteredClip(in: scratch)
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:01,300 --> 00:00:01,900\nAcross\n")
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "chaptered.mkv" }, { "source": "clipB.mp4", "duration": "1s" } ],
+              "subtitles": [ { "source": "captions.srt", "language": "eng" } ],
+              "export": \(fastExport) }
+            """)
+        for arguments in [["plan", "edit.json", "--segments", "2", "-o", "plan.json"],
+                          ["render-segment", "plan.json", "--index", "0"], ["render-segment", "plan.json", "--index", "1"],
+                          ["join", "plan.json", "-o", "out.mp4"]] {
+            let run = try await SpliceTool.run(arguments, in: scratch.url)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let out = scratch.file("out.mp4").path
+        let cues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:0", "-f", "srt", "-"])
+        #expect(cues == "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:01,300 --> 00:00:01,900\nAcross\n\n")
+        let chapters = try await Self.output(of: "ffprobe", [
+            "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
+            "-of", "csv=p=0", out,
+        ])
+        // MP4 keeps chapter starts only: Close runs to the end of the chaptered clip's last chapter.
+        #expect(chapters == "0.000000,1.500000,Opening\n1.500000,2.000000,Close\n", "\(chapters)")
     }
 }

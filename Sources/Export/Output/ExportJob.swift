@@ -16,7 +16,8 @@ struct ExportJob {
         let limitReached: Bool
         do {
             if let passthrough = plan.passthrough {
-                try PassthroughWriter(plan: passthrough, cancellation: cancellation, progress: progress).run(path: temporary.path)
+                try PassthroughWriter(plan: passthrough, subtitles: plan.subtitles, chapters: plan.chapters,
+                                      cancellation: cancellation, progress: progress).run(path: temporary.path)
                 limitReached = false
             } else {
                 let writer = ExportWriter(plan: plan, path: temporary.path, cancellation: cancellation, progress: progress)

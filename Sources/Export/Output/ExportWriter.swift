@@ -49,12 +49,7 @@ final class ExportWriter {
         if videoStream >= 0 { outputFile.setTrackMetadata(plan.videoStreamMetadata, onStream: videoStream) }
         if audioStream >= 0 { outputFile.setTrackMetadata(plan.audioStreamMetadata, onStream: audioStream) }
         let timedMetadataStream = plan.timedMetadata.isEmpty ? nil : try writing { try outputFile.addTimedMetadataStream() }
-        for chapter in plan.chapters {
-            let start = SubtitleWriter.milliseconds(chapter.timeRange.start)
-            let end = SubtitleWriter.milliseconds(chapter.timeRange.end)
-            guard end > start else { continue }
-            try writing { try outputFile.addChapter(start: start, end: end, metadata: chapter.items.map { ($0.key, $0.value) }) }
-        }
+        try writing { try outputFile.addChapters(plan.chapters, cancellation: cancellation) }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
         } else if videoEncoder != nil {
@@ -68,8 +63,8 @@ final class ExportWriter {
         try writing { try outputFile.writeHeader(options: muxerOptions) }
         if let timedMetadataStream {
             for group in plan.timedMetadata {
-                let start = SubtitleWriter.milliseconds(group.timeRange.start)
-                let end = SubtitleWriter.milliseconds(group.timeRange.end)
+                let start = SourceTimePlacement.milliseconds(group.timeRange.start)
+                let end = SourceTimePlacement.milliseconds(group.timeRange.end)
                 guard end > start else { continue }
                 try writing { try outputFile.writeTimedMetadata(group.items, start: start, duration: end - start, stream: timedMetadataStream) }
             }
@@ -236,14 +231,7 @@ final class ExportWriter {
 
     /// Writes the cues that start at or before `time` (export time).
     private func writeSubtitles(through time: MediaTime) throws {
-        guard let subtitles else { return }
-        do {
-            try subtitles.write(through: time)
-        } catch EncodingMuxer.Failure.encoding(let error) {
-            throw ExportError.renderingFailed(stage: "encoding subtitles", reason: "\(error)")
-        } catch EncodingMuxer.Failure.writing(let error) {
-            try writing { throw error }
-        }
+        try subtitles?.write(through: time, into: URL(fileURLWithPath: path), cancellation: cancellation)
     }
 
     /// Bytes kept free under a file length limit for what is still buffered in the encoders and the index.

@@ -1,5 +1,6 @@
 import Foundation
 import SpliceFFmpeg
+import Composition
 
 extension OutputFile {
     /// Opens the temporary file `path` for `fileType`'s muxer, for the output `url` (wraps
@@ -12,6 +13,21 @@ extension OutputFile {
             return try OutputFile(path: path, formatName: fileType.muxerName, cancellation: cancellation)
         } catch {
             throw ExportError.openingOutput(error, for: url)
+        }
+    }
+
+    /// Adds the chapters of `plan` (``CarriedChapters``) to the file, each to the millisecond
+    /// (``SourceTimePlacement/milliseconds(_:)``: the MP4 chapter list's and Matroska's resolution), with its items as
+    /// the chapter's metadata; a chapter shorter than a millisecond after rounding is left out. Call before the
+    /// header is written.
+    /// - Throws: ``ExportError`` for a source whose chapters cannot be read; ``FFmpegError`` `ENOMEM`;
+    ///   `CancellationError`.
+    func addChapters(_ plan: ChapterPlan, cancellation: CancellationFlag) throws {
+        for chapter in try CarriedChapters.chapters(plan, cancellation: cancellation) {
+            let start = SourceTimePlacement.milliseconds(chapter.timeRange.start)
+            let end = SourceTimePlacement.milliseconds(chapter.timeRange.end)
+            guard end > start else { continue }
+            try addChapter(start: start, end: end, metadata: chapter.items.map { ($0.key, $0.value) })
         }
     }
 }

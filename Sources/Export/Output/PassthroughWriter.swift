@@ -4,7 +4,8 @@ import Foundation
 internal import CMedia
 
 /// Copies the tracks of a ``PassthroughPlan`` into one file, each track's pieces back to back, the tracks
-/// interleaved by output decoding time.
+/// interleaved by output decoding time; the export's subtitle tracks are encoded beside them (``SubtitleWriter``: the
+/// cues placed as an encoding export places them) and its chapters added.
 final class PassthroughWriter {
     /// One output stream: the pieces of one composition track, copied in order.
     private final class TrackCopier {
@@ -156,11 +157,19 @@ final class PassthroughWriter {
     }
 
     private let plan: PassthroughPlan
+    private let subtitles: [SubtitleTrackPlan]
+    private let chapters: ChapterPlan
     private let cancellation: CancellationFlag
     private let progress: (Double) -> Void
 
-    init(plan: PassthroughPlan, cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
+    /// - Parameters:
+    ///   - subtitles: the subtitle tracks written beside the copied ones.
+    ///   - chapters: the chapters written.
+    init(plan: PassthroughPlan, subtitles: [SubtitleTrackPlan] = [], chapters: ChapterPlan = ChapterPlan(),
+         cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
         self.plan = plan
+        self.subtitles = subtitles
+        self.chapters = chapters
         self.cancellation = cancellation
         self.progress = progress
     }
@@ -174,6 +183,8 @@ final class PassthroughWriter {
         let copiers = try plan.tracks.map {
             try TrackCopier(track: $0, output: output, fileType: plan.fileType, cancellation: cancellation)
         }
+        let cues = subtitles.isEmpty ? nil
+            : try SubtitleWriter(plans: subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
         let metadata = try CarriedMetadata.items(plan.metadata, carriedFrom: plan.sourceMetadataURL, cancellation: cancellation)
         let metadataKeySpace = output.setContainerMetadata(metadata)
         // Edit lists in the audio's sample rate, so the kept priming and the end trim are exact to the sample.
@@ -182,6 +193,7 @@ final class PassthroughWriter {
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) },
             metadataKeySpace: metadataKeySpace)
         do {
+            try output.addChapters(chapters, cancellation: cancellation)
             try output.writeHeader(options: options)
         } catch {
             throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
@@ -193,6 +205,7 @@ final class PassthroughWriter {
         while let next = waiting.min(by: { $0.waitingTime < $1.waitingTime }), let reader = next.reader {
             if cancellation.isCancelled { throw CancellationError() }
             if total > .zero { progress(ExportProgress.rendering(min(max(next.waitingTime.seconds / total.seconds, 0), 1))) }
+            try cues?.write(through: next.waitingTime, into: plan.outputURL, cancellation: cancellation)
             do {
                 try output.write(reader.packet)
             } catch {
@@ -200,6 +213,7 @@ final class PassthroughWriter {
             }
             if try !next.advance() { waiting.removeAll { $0 === next } }
         }
+        try cues?.write(through: .positiveInfinity, into: plan.outputURL, cancellation: cancellation)
         progress(ExportProgress.flushed)
         do {
             try output.finish()

@@ -6,12 +6,9 @@ internal import CMedia
 /// Writes an export's subtitle tracks: each track's cues placed on the export's timeline, encoded by libavcodec's
 /// text encoder for the container (``SubtitleCodec``) and muxed beside the picture and sound.
 ///
-/// **Placing cues.** A segment shows the cues of its source range, clipped to that range (a cue crossing a cut ends
-/// or starts at the cut) and moved with the segment's exact mapping (``Composition/TimeRange/mapTime(_:from:to:)``:
-/// a scaled segment scales its cues). The pieces of one source cue that meet again on the timeline (a range
-/// inserted in two parts) are joined. Segments with a time effect (reverse, freeze frame, speed ramp) show no cues.
-/// Overlapping cues are kept. Times are written in milliseconds (the time base every text subtitle format keeps),
-/// rounded half away from zero; a cue shorter than a millisecond after rounding is left out.
+/// **Placing cues.** ``SourceTimePlacement``: a segment shows the cues of its source range, clipped to that range and
+/// moved (and scaled) with its exact mapping; pieces of one cue that meet again are joined; segments with a time
+/// effect show none; times in milliseconds (the time base every text subtitle format keeps).
 ///
 /// Opened before the file header (it adds the streams); ``write(through:)`` is called as the picture and sound
 /// advance so the muxer interleaves cues with them. Owns its encoders (through the ``EncodingMuxer``) and one
@@ -55,26 +52,13 @@ final class SubtitleWriter {
         }
         for plan in plans {
             var header: String?
-            var placed: [(cue: PlacedCue, origin: String, index: Int)] = []
-            for segment in plan.track.segments where segment.effect == nil {
-                guard let source = segment.source, source.mediaType == .subtitle else { continue }
+            let ordered = try SourceTimePlacement.place(plan.track.segments) { source in
+                guard source.mediaType == .subtitle else { return [] }
                 let read = try cues(of: source)
                 if header == nil { header = read.header }
-                let origin = "\(source.assetURL.path)#\(source.streamIndex)"
-                for (index, cue) in read.cues.enumerated() {
-                    let clipped = cue.timeRange.intersection(segment.mapping.source)
-                    guard clipped.isValid, clipped.duration > .zero else { continue }
-                    let start = Self.milliseconds(TimeRange.mapTime(clipped.start, from: segment.mapping.source, to: segment.mapping.target))
-                    let end = Self.milliseconds(TimeRange.mapTime(clipped.end, from: segment.mapping.source, to: segment.mapping.target))
-                    if let last = placed.last, last.origin == origin, last.index == index, last.cue.end == start {
-                        placed[placed.count - 1].cue.end = end  // the same cue continuing across a seam
-                    } else if end > start {
-                        placed.append((PlacedCue(start: start, end: end, dialogue: cue.dialogue), origin, index))
-                    }
-                }
-            }
-            guard let header, !placed.isEmpty else { continue }
-            let ordered = placed.map(\.cue).enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+                return read.cues.map { ($0.timeRange, $0.dialogue) }
+            }.map { PlacedCue(start: $0.start, end: $0.end, dialogue: $0.item) }
+            guard let header, !ordered.isEmpty else { continue }
             let encoder: Encoder
             do {
                 encoder = try Encoder(subtitleEncoderNamed: plan.codec.encoderName, timeBase: Self.timeBase, header: header)
@@ -104,7 +88,7 @@ final class SubtitleWriter {
     /// - Throws: ``EncodingMuxer/Failure``: `.encoding` when the encoder refuses a cue, `.writing` when the muxer
     ///   fails.
     func write(through time: MediaTime) throws {
-        let limit = time.isNumeric ? Self.milliseconds(time) : Int64.max
+        let limit = time.isNumeric ? SourceTimePlacement.milliseconds(time) : Int64.max
         for index in outputs.indices {
             while outputs[index].next < outputs[index].cues.count, outputs[index].cues[outputs[index].next].start <= limit {
                 let cue = outputs[index].cues[outputs[index].next]
@@ -124,6 +108,19 @@ final class SubtitleWriter {
                     throw EncodingMuxer.Failure.writing(error)
                 }
             }
+        }
+    }
+
+    /// ``write(through:)`` with its failures as the export's errors.
+    /// - Throws: ``ExportError/renderingFailed(stage:reason:)`` when the encoder refuses a cue; the write errors of
+    ///   ``ExportError/writing(_:to:cancelled:)`` naming `url`.
+    func write(through time: MediaTime, into url: URL, cancellation: CancellationFlag) throws {
+        do {
+            try write(through: time)
+        } catch EncodingMuxer.Failure.encoding(let error) {
+            throw ExportError.renderingFailed(stage: "encoding subtitles", reason: "\(error)")
+        } catch EncodingMuxer.Failure.writing(let error) {
+            throw ExportError.writing(error, to: url, cancelled: cancellation.isCancelled)
         }
     }
 
@@ -159,8 +156,4 @@ final class SubtitleWriter {
         return true
     }
 
-    /// `time` in whole milliseconds, rounded half away from zero.
-    static func milliseconds(_ time: MediaTime) -> Int64 {
-        time.convertScale(1000).value
-    }
 }

@@ -25,8 +25,8 @@ struct ExportPlan: Sendable {
     var smartRenderPiece: JoinableStreamParameters?
     /// The subtitle tracks written beside the picture and sound (none for segment parts and smart-rendered pieces).
     var subtitles: [SubtitleTrackPlan] = []
-    /// Chapters in output time, clipped to the export range (none for segment parts and smart-rendered pieces).
-    var chapters: [TimedMetadataGroup] = []
+    /// The chapters written (none for parts another writer joins).
+    var chapters = ChapterPlan()
     /// Timed metadata groups in output time, clipped to the export range (``ExportPlanner/timedMetadata(in:fileType:)``).
     var timedMetadata: [TimedMetadataGroup] = []
     /// The file whose container metadata is carried beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``),

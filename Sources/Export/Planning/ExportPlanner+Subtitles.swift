@@ -48,7 +48,21 @@ extension ExportPlanner {
             title: nil, isDefault: false, isForced: false)
     }
 
-    /// The export's chapters on the output's clock: each requested chapter clipped to `range` and moved so
+    /// The export's chapters: the requested ones (``chapters(in:)``) when any were asked for; else, unless
+    /// ``AssetExportSession/carriesSourceMetadata`` is false, the chapters of the sources of the first enabled video
+    /// track with media (else audio track), carried through its segments.
+    /// - Throws: as ``chapters(in:)``.
+    func chapterPlan(in range: TimeRange) throws -> ChapterPlan {
+        guard request.chapterMetadataGroups.isEmpty else { return ChapterPlan(requested: try chapters(in: range)) }
+        guard request.carriesSourceMetadata else { return ChapterPlan() }
+        func first(_ mediaType: MediaType) -> CompositionTrack? {
+            composition.tracks(withMediaType: mediaType).first { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
+        }
+        guard let track = first(.video) ?? first(.audio) else { return ChapterPlan() }
+        return ChapterPlan(carriedThrough: RenderTrack(track, exporting: range))
+    }
+
+    /// The export's requested chapters on the output's clock: each requested chapter clipped to `range` and moved so
     /// `range.start` is 0; chapters wholly outside it are left out.
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a chapter whose range is invalid or empty.
     func chapters(in range: TimeRange) throws -> [TimedMetadataGroup] {

@@ -40,20 +40,17 @@ struct ExportPlanner {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
             }
             let range = try exportRange(duration: duration)
-            let subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
-            if !subtitles.isEmpty {
-                throw ExportError.unsupportedSettings(
-                    "the passthrough preset copies pictures and sound only, and would leave out subtitle "
-                        + Self.trackList(subtitles) + "; export with a preset that encodes (it writes the cues), or disable "
-                        + "the subtitle tracks (isEnabled = false)")
-            }
             let passthrough = try PassthroughPlan.make(
                 composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
-            return ExportPlan(
+            var plan = ExportPlan(
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
                 metadata: passthrough.metadata, optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
                 fileLengthLimit: nil, passthrough: passthrough)
+            // The cues are encoded (they are text) and written beside the copied packets.
+            plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            plan.chapters = try chapterPlan(in: range)
+            return plan
         }
         if !fileType.supportsVideo { settings.video = nil }
 
@@ -97,9 +94,9 @@ struct ExportPlanner {
             audioPlan = try makeAudioPlan(audioTracks, settings: audioSettings, range: range)
         }
         var subtitles: [SubtitleTrackPlan] = []
-        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
+        if !request.writesPicturesAndSoundOnly {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
-            try checkSubtitlesAreCarried(subtitles, burnIn: videoPlan?.subtitleBurnIn)
+            try checkBurnInIsDrawn(videoPlan?.subtitleBurnIn)
         }
         var plan = ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
@@ -111,8 +108,8 @@ struct ExportPlanner {
         plan.subtitles = subtitles
         if videoPlan != nil { plan.videoStreamMetadata = try streamMetadata(of: videoTracks, range: range, fileType: fileType) }
         if audioPlan != nil { plan.audioStreamMetadata = try streamMetadata(of: audioTracks, range: range, fileType: fileType) }
-        if request.segmentedExportDuration == nil && request.smartRenderPiece == nil {
-            plan.chapters = try chapters(in: range)
+        if !request.writesPicturesAndSoundOnly {
+            plan.chapters = try chapterPlan(in: range)
             plan.timedMetadata = try timedMetadata(in: range, fileType: fileType)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
@@ -121,30 +118,14 @@ struct ExportPlanner {
 
     // MARK: Checks
 
-    /// `track 3` or `tracks 3, 4`: the composition track IDs of `subtitles`.
-    static func trackList(_ subtitles: [SubtitleTrackPlan]) -> String {
-        (subtitles.count == 1 ? "track " : "tracks ") + subtitles.map { "\($0.trackID)" }.joined(separator: ", ")
-    }
-
-    /// Smart rendering and concurrent segments join pictures and sound only: an export that would leave its subtitle
-    /// tracks out, or (smart rendering) copy pictures past a burnt-in subtitle track, is refused rather than written
-    /// without them.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the tracks and what to change.
-    private func checkSubtitlesAreCarried(_ subtitles: [SubtitleTrackPlan], burnIn: SubtitleTrackPlan?) throws {
-        if request.smartRendering, !subtitles.isEmpty {
-            throw ExportError.unsupportedSettings(
-                "smartRendering joins copied and re-encoded pictures and sound only, and would leave out subtitle "
-                    + Self.trackList(subtitles) + "; export without smartRendering, or disable the subtitle tracks (isEnabled = false)")
-        }
+    /// Smart rendering copies untouched pictures: a burnt-in subtitle track is refused rather than shown only on
+    /// the re-encoded ones.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the track and what to change.
+    private func checkBurnInIsDrawn(_ burnIn: SubtitleTrackPlan?) throws {
         if request.smartRendering, let burnIn {
             throw ExportError.unsupportedSettings(
                 "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(burnIn.trackID); "
                     + "export without smartRendering")
-        }
-        if let count = request.concurrentSegments, count > 1, !subtitles.isEmpty {
-            throw ExportError.unsupportedSettings(
-                "concurrentSegments \(count) joins parts of pictures and sound only, and would leave out subtitle "
-                    + Self.trackList(subtitles) + "; set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)")
         }
     }
 

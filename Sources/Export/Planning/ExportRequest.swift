@@ -34,6 +34,9 @@ struct ExportRequest: Sendable {
     /// Set for a piece that smart rendering re-encodes between copied packets: the copied H.264 source its encoder
     /// settings match (``SmartRenderEncoding``).
     var smartRenderPiece: JoinableStreamParameters?
+    /// Set for a session whose file another writer copies into the real output (smart rendering's audio, a
+    /// passthrough track rendered alone, a segmented export's audio): it writes pictures and sound only.
+    var isPart = false
     /// ``AssetExportSession/passthroughAudioCuts``: how passthrough treats audio cuts off the packet grid.
     var passthroughAudioCuts = PassthroughAudioCuts.exact
     /// ``AssetExportSession/concurrentSegments``: nil or 1 for one ordinary export.
@@ -44,4 +47,8 @@ struct ExportRequest: Sendable {
     var rebuildsEffectGraphPerFrame = false
     /// ``AssetExportSession/truePeakLimit``: the mix's true peaks held at or under this many dBTP; nil for none.
     var truePeakLimit: Double?
+
+    /// True for a file another writer joins into the output (``isPart``, a segment part, a smart-rendered piece):
+    /// the joining writer writes the subtitle tracks, the chapters and the carried metadata, the part none of them.
+    var writesPicturesAndSoundOnly: Bool { isPart || segmentedExportDuration != nil || smartRenderPiece != nil }
 }

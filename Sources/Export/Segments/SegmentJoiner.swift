@@ -5,11 +5,16 @@ internal import CMedia
 
 /// Joins the parts of a ``SegmentPlan`` and its audio into one file without re-encoding, on the calling (worker)
 /// thread: first checks every part, then copies the parts' packets back to back (part i shifted by its first frame's
-/// time) interleaved with the audio's, into a ``TemporaryOutputFile`` named only when complete.
+/// time) interleaved with the audio's, into a ``TemporaryOutputFile`` named only when complete. The whole export's
+/// subtitle tracks are encoded beside them (``SubtitleWriter``) and its chapters added.
 struct SegmentJoiner {
     let plan: SegmentPlan
     let outputURL: URL
     let overwrite: Bool
+    /// The whole export's subtitle tracks, on the output's clock.
+    var subtitles: [SubtitleTrackPlan] = []
+    /// The whole export's chapters.
+    var chapters = ChapterPlan()
     let cancellation: CancellationFlag
 
     func run() throws {
@@ -98,6 +103,9 @@ struct SegmentJoiner {
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
             audio = reader
         }
+        let cues = subtitles.isEmpty ? nil
+            : try SubtitleWriter(plans: subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
+        try writing { try output.addChapters(chapters, cancellation: cancellation) }
         let sampleRate = audio?.withCodecParameters { $0.pointee.sample_rate } ?? 0
         let options = plan.fileType.muxerOptions(
             optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? sampleRate : videoTimeBase.den)
@@ -148,6 +156,8 @@ struct SegmentJoiner {
         audioWaiting = try advanceAudio()
         while videoWaiting || audioWaiting {
             if cancellation.isCancelled { throw CancellationError() }
+            try cues?.write(through: videoWaiting && (!audioWaiting || videoTime <= audioTime) ? videoTime : audioTime,
+                            into: outputURL, cancellation: cancellation)
             if videoWaiting && (!audioWaiting || videoTime <= audioTime), let reader = part {
                 try writing { try output.write(reader.packet) }
                 videoWaiting = try advanceVideo()
@@ -156,6 +166,7 @@ struct SegmentJoiner {
                 audioWaiting = try advanceAudio()
             }
         }
+        try cues?.write(through: .positiveInfinity, into: outputURL, cancellation: cancellation)
         try writing { try output.finish() }
     }
 

@@ -20,7 +20,8 @@ struct SmartRenderPiece: Sendable, Hashable {
 
 /// Writes a smart-rendered file on the calling (worker) thread: one H.264 stream holding the source's packets for
 /// copied pieces and the encoded pieces' packets between them, plus the rendered audio, copied (AAC packets as the
-/// audio-only export wrote them, interleaved by decoding time).
+/// audio-only export wrote them, interleaved by decoding time), the subtitle tracks encoded beside them and the
+/// chapters.
 ///
 /// The stream's sample entry is the first copied source's (`avcC` or `hvcC` with its parameter sets); each encoded
 /// piece brings its own in-band before its IDR pictures (H.264: under an id the copied sources do not use), and its
@@ -51,6 +52,10 @@ final class SmartRenderWriter {
         var codecTag: String?
         /// See ``ExportPlan/sourceMetadataURL``.
         var sourceMetadataURL: URL? = nil
+        /// The subtitle tracks, encoded beside the video and audio (``SubtitleWriter``).
+        var subtitles: [SubtitleTrackPlan] = []
+        /// The chapters written.
+        var chapters = ChapterPlan()
     }
 
     private let input: Input
@@ -79,8 +84,11 @@ final class SmartRenderWriter {
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
             audio = reader
         }
+        let cues = input.subtitles.isEmpty ? nil
+            : try SubtitleWriter(plans: input.subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
         let metadata = try CarriedMetadata.items(input.metadata, carriedFrom: input.sourceMetadataURL, cancellation: cancellation)
         let metadataKeySpace = output.setContainerMetadata(metadata)
+        try writing { try output.addChapters(input.chapters, cancellation: cancellation) }
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
         let options = input.fileType.muxerOptions(
             optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
@@ -109,6 +117,8 @@ final class SmartRenderWriter {
         let total = Double(input.pieces.last?.frames.upperBound ?? 1)
         while videoWaiting || audioWaiting {
             if cancellation.isCancelled { throw CancellationError() }
+            let next = videoWaiting && (!audioWaiting || video.waitingTime <= audioTime) ? video.waitingTime : audioTime
+            try cues?.write(through: next, into: input.outputURL, cancellation: cancellation)
             if videoWaiting && (!audioWaiting || video.waitingTime <= audioTime) {
                 video.packet.prepareForMuxing(stream: videoIndex)
                 try writing { try output.write(video.packet) }
@@ -119,6 +129,7 @@ final class SmartRenderWriter {
                 audioWaiting = try advanceAudio()
             }
         }
+        try cues?.write(through: .positiveInfinity, into: input.outputURL, cancellation: cancellation)
         try writing { try output.finish() }
     }
 

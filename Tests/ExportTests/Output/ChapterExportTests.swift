@@ -30,15 +30,7 @@ import SpliceTestSupport
         #expect(loaded.chapterMetadataGroups.map(\.timeRange) == expected.map(\.timeRange))
         #expect(loaded.chapterMetadataGroups.map(\.title) == ["Opening", "Ünterwegs"])
 
-        guard let ffprobe = Executable.required("ffprobe") else { return }
-        let log = scratch.file("ffprobe.txt")
-        let child = try ChildProcess(executable: ffprobe, arguments: [
-            "-v", "error", "-show_chapters", "-show_entries", "chapter=start_time,end_time:chapter_tags=title",
-            "-of", "csv=p=0", url.path,
-        ], standardOutput: log, standardError: log)
-        defer { child.stop() }
-        #expect(await child.wait(seconds: 30))
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        guard let lines = try await ChapterCarryTests.chapterLines(of: url, in: scratch) else { return }
         #expect(lines == ["0.000000,0.750000,Opening", "0.750000,2.500000,Ünterwegs"], "\(lines)")
     }
 }

@@ -4,8 +4,8 @@ import Splice
 import SpliceTesting
 import SpliceTestSupport
 
-/// The export paths that write pictures and sound only (passthrough, smart rendering, concurrent and segmented
-/// exports) refuse a composition with subtitle tracks, naming the tracks, before any file is written.
+/// Smart rendering refuses a burn-in, which the pictures it copies would not show, before any file is written
+/// (SubtitleCopyingExportTests checks the subtitle tracks every path writes).
 @Suite struct SubtitleExportPathTests {
     /// A 2 s test picture with the two-cue sidecar of ``SubtitleExportTests/srt`` on composition track `textTrackID`.
     static func captionedEdit(in scratch: ScratchDirectory) async throws -> (MutableComposition, textTrackID: Int32) {
@@ -18,58 +18,19 @@ import SpliceTestSupport
         return (composition, text)
     }
 
-    enum Path: String, CaseIterable, Sendable { case passthrough, smartRendering, concurrentSegments }
-
-    @Test(arguments: Path.allCases)
-    func aPathThatWouldDropTheCuesRefusesThem(_ path: Path) async throws {
+    /// Smart rendering copies untouched pictures, which would not show a burnt-in subtitle track.
+    @Test func smartRenderingRefusesABurnIn() async throws {
         let scratch = try ScratchDirectory("subtitle-paths")
         defer { scratch.remove() }
         let (composition, text) = try await Self.captionedEdit(in: scratch)
-        let session = AssetExportSession(asset: composition, preset: path == .passthrough ? .passthrough : .preset640x480)
-        let url = scratch.file("out.mkv")  // Matroska holds the FFV1 test picture, so passthrough can copy it
-        session.outputURL = url
-        switch path {
-        case .passthrough: break
-        case .smartRendering: session.smartRendering = true
-        case .concurrentSegments: session.concurrentSegments = 2
-        }
-        let expected: String = switch path {
-        case .passthrough:
-            "the passthrough preset copies pictures and sound only, and would leave out subtitle track \(text); export "
-                + "with a preset that encodes (it writes the cues), or disable the subtitle tracks (isEnabled = false)"
-        case .smartRendering:
-            "smartRendering joins copied and re-encoded pictures and sound only, and would leave out subtitle track "
-                + "\(text); export without smartRendering, or disable the subtitle tracks (isEnabled = false)"
-        case .concurrentSegments:
-            "concurrentSegments 2 joins parts of pictures and sound only, and would leave out subtitle track \(text); "
-                + "set concurrentSegments to 1 or nil, or disable the subtitle tracks (isEnabled = false)"
-        }
-        await #expect(throws: ExportError.unsupportedSettings(expected)) { try await session.validate() }
-        await #expect(throws: ExportError.unsupportedSettings(expected)) { try await session.export() }
-        #expect(!FileManager.default.fileExists(atPath: url.path))
-        #expect(scratch.contents.filter { $0.hasPrefix("out") || $0.hasPrefix(".out") }.isEmpty, "\(scratch.contents)")
-
-        // The same edit with its subtitle track disabled is written, without subtitles.
-        var silent = composition
-        try silent.updateTrack(withTrackID: text) { $0.isEnabled = false }
-        let again = AssetExportSession(asset: silent, preset: path == .passthrough ? .passthrough : .preset640x480)
-        again.outputURL = url
-        again.smartRendering = path == .smartRendering
-        again.concurrentSegments = path == .concurrentSegments ? 2 : nil
-        try await again.validate()
-    }
-
-    @Test func aSegmentedExportPlanRefusesSubtitleTracks() async throws {
-        let scratch = try ScratchDirectory("subtitle-segments")
-        defer { scratch.remove() }
-        let (composition, text) = try await Self.captionedEdit(in: scratch)
-        let export = SegmentedExport(composition: composition, videoComposition: nil, audioMix: nil,
-                                     settings: ExportSettings(video: VideoSettings(codec: .ffv1), audio: nil))
-        let parts = scratch.url.appendingPathComponent("parts", isDirectory: true)
-        #expect(throws: SegmentError.invalidPlan(
-            "the parts are joined as pictures and sound only, and subtitle track \(text) would be left out; disable the "
-                + "subtitle tracks (isEnabled = false) or export in one piece")) {
-            try export.makePlan(segmentCount: 2, fileType: .mkv, documentPath: "/nonexistent/edit.json", partsDirectory: parts)
-        }
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        session.outputURL = scratch.file("out.mp4")
+        session.smartRendering = true
+        var videoComposition = MutableVideoComposition(propertiesOf: composition)
+        videoComposition.subtitleBurnIn = SubtitleBurnIn(trackID: text)
+        session.videoComposition = videoComposition
+        await #expect(throws: ExportError.unsupportedSettings(
+            "smartRendering copies untouched pictures, which would not show the burnt-in subtitle track \(text); "
+                + "export without smartRendering")) { try await session.validate() }
     }
 }
