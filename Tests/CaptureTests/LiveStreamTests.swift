@@ -193,6 +193,53 @@ struct LiveStreamTests {
         try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
     }
 
+    @Test("a recording and an RTMP stream share one encode: the stream, asked for 1.4 s into the recording (off its 1 s key-frame grid), read back from nginx is the recording's own video packets byte for byte from a key frame on; the recording has the stream's key frames, every 30th picture")
+    func sharedEncode() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp-shared")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        defer { server.stop() }
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let movie = CaptureMovieFileOutput()
+        let session = try Self.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("shared.mp4"))
+        let started = await whenCondition(timeout: 60, { movie.recordedDuration >= MediaTime(value: 1_400, timescale: 1_000) }) { true }
+        try #require(started == true, "the recording did not reach 1.4 s")
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/shared"))
+        let log = try await Self.startStreaming(output, to: url)
+        let copy = scratch.file("from-server.flv")
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                          "-t", "3", "-c", "copy", copy.path], in: scratch)
+        output.stopStreaming()
+        let last = await log.wait(for: 3, within: 60).last
+        guard case .finished = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        let finished = try await Self.stopRecording(movie, recording)
+        #expect(finished.error == nil)
+        let recorded = try videoPackets(scratch.file("shared.mp4"))
+        let streamed = try videoPackets(copy)
+        // The recording follows the stream's constraints: a key frame every 30 pictures (1 s at 30 fps), no other.
+        let keys = recorded.indices.filter { recorded[$0].isKeyFrame }
+        #expect(!keys.isEmpty && keys == Array(stride(from: 0, to: recorded.count, by: 30)), "recording key frames at \(keys)")
+        // From its first key frame on, every streamed packet is the recording's next one, byte for byte.
+        var index: [[UInt8]: Int] = [:]
+        for (position, packet) in recorded.enumerated() { index[packet.payload] = index[packet.payload] ?? position }
+        let fromKey = Array(streamed.drop { !$0.isKeyFrame })
+        let start = try #require(fromKey.first.flatMap { index[$0.payload] }, "the stream's first key frame is none of the recording's")
+        let matching = zip(fromKey, recorded[start...]).prefix { $0.0.payload == $0.1.payload }.count
+        print("shared encode: \(recorded.count) pictures recorded, \(streamed.count) streamed; the stream's first key frame is the recording's picture \(start); \(matching) of \(fromKey.count) identical in a row")
+        #expect(start % 30 == 0 && start >= 30, "joined at picture \(start)")
+        #expect(fromKey.count >= 60 && matching == fromKey.count, "\(matching) of \(fromKey.count) streamed packets match the recording's")
+    }
+
     @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
     func lostServer() async throws {
         let scratch = try ScratchDirectory("capture-rtmp-lost")

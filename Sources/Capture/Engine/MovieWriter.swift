@@ -58,13 +58,10 @@ final class MovieWriter {
         self.settings = settings
         self.requestedStart = requestedStart
         nextFragment = settings.initialFragmentInterval
-        var path = settings.url.path
-        var format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
-        var ioOptions: [String: String] = [:], headerOptions = ["movflags": "empty_moov+default_base_moof+frag_custom"]
-        var rates: (video: Int, audio: Int, keyFrameInterval: Int)?
-        if case .liveStream(let streamFormat, let target, let io, let muxerOptions, let video, let audio, let interval) = settings.destination {
-            (path, format, ioOptions, headerOptions, rates) = (target, streamFormat, io, muxerOptions, (video, audio, interval))
-        } else {
+        let path = settings.url.path
+        let format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+        let rates = settings.rateControl
+        if case .movieFile = settings.destination {
             let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
             guard claim >= 0 else {
                 if errno == EEXIST { throw .fileAlreadyExists(path) }
@@ -73,7 +70,11 @@ final class MovieWriter {
             close(claim)
         }
         do {
-            muxer = try EncodingMuxer(path: path, formatName: format, cancellation: settings.cancellation, options: ioOptions)
+            if case .movieFile = settings.destination {
+                muxer = try EncodingMuxer(path: path, formatName: format)
+            } else {
+                muxer = try EncodingMuxer.discardingOutput()
+            }
             filtered = try Frame()
             if let video = settings.video {
                 var configuration = EncoderConfiguration(encoderName: "libx264", media: .video(.init(
@@ -89,9 +90,9 @@ final class MovieWriter {
                 if let rates {
                     // Constant bit rate with a VBV buffer of one second, key frames only on the interval (no scene
                     // cuts): what streaming servers and players expect.
-                    configuration.bitRate = Int64(rates.video)
-                    configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "maxrate": "\(rates.video)",
-                                             "bufsize": "\(rates.video)", "x264-params": "nal-hrd=cbr:scenecut=0"]
+                    configuration.bitRate = Int64(rates.videoBitRate)
+                    configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "maxrate": "\(rates.videoBitRate)",
+                                             "bufsize": "\(rates.videoBitRate)", "x264-params": "nal-hrd=cbr:scenecut=0"]
                 }
                 let stream = try muxer.addStream(try Encoder(configuration: configuration))
                 if let matrix = settings.displayMatrix { try muxer.output.setDisplayMatrix(matrix, onStream: stream) }
@@ -100,16 +101,20 @@ final class MovieWriter {
             if let sampleRate = settings.audioSampleRate {
                 var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(
                     sampleRate: sampleRate, sampleFormat: AV_SAMPLE_FMT_FLTP, channelCount: 2)))
-                configuration.bitRate = Int64(rates?.audio ?? 128_000)
+                configuration.bitRate = Int64(rates?.audioBitRate ?? 128_000)
                 let encoder = try Encoder(configuration: configuration)
                 audioStream = try muxer.addStream(encoder)
                 audioPriming = Int64(encoder.initialPadding)
             }
             muxer.output.setMetadata(settings.metadata)
-            try muxer.writeHeader(options: headerOptions)
+            if case .movieFile = settings.destination {
+                try muxer.writeHeader(options: ["movflags": "empty_moov+default_base_moof+frag_custom"])
+            } else {
+                try muxer.writeHeader()
+            }
             muxer.output.flush()
         } catch {
-            if rates == nil { try? FileManager.default.removeItem(atPath: path) }
+            if case .movieFile = settings.destination { try? FileManager.default.removeItem(atPath: path) }
             throw .writeFailed(path: path, reason: FailureReason.words(for: error))
         }
         if let maxDuration = settings.maxDuration { endTime = maxDuration; endReason = .maximumDurationReached }
