@@ -35,6 +35,9 @@ package final class LiveStreamSender: Sendable {
         package var playlistLength = 5
         /// Stream time the queue holds at most, seconds.
         package var queueDuration: Double = 2
+        /// When the queue is full, ``LiveStreamSender/send(_:)`` waits for room instead of dropping (a producer that
+        /// can be held, such as a writer fed by an app, rather than a live source).
+        package var waitsWhenFull = false
 
         /// The defaults: 5 s to connect, 5 s per write, 5 reconnection attempts, 2 s HLS segments (5 listed), 2 s of
         /// queue.
@@ -125,6 +128,8 @@ package final class LiveStreamSender: Sendable {
     package let settings: Settings
     private let queue: Locked<Queue>
     private let signal = DispatchSemaphore(value: 0)
+    /// Signalled when a packet leaves the queue (a waiting ``send(_:)`` looks again).
+    private let space = DispatchSemaphore(value: 0)
     private let events: @Sendable (Event) -> Void
     private let ended = Locked(false)
 
@@ -147,30 +152,43 @@ package final class LiveStreamSender: Sendable {
     /// True once the stream finished or failed (its last event was sent).
     package var hasEnded: Bool { ended.withLock { $0 } }
 
-    /// Queues a packet of the current source, or drops it (see the type's discussion); never waits.
+    /// Queues a packet of the current source, or drops it (see the type's discussion); never waits, unless
+    /// ``Settings/waitsWhenFull``: then it waits while the queue is full and the stream runs.
     package func send(_ packet: StreamPacket) {
         var report: Event?
-        let queued = queue.withLock { queue -> Bool in
-            guard !queue.closed, packet.stream < queue.source.count else { return false }
-            let description = queue.source[packet.stream]
-            let paced = queue.source.contains(where: \.isVideo) ? description.isVideo : packet.stream == 0
-            let time = av_rescale_q(packet.presentationTimestamp, description.timeBase, AVRational(num: 1, den: 1_000_000))
-            let length = paced ? av_rescale_q(packet.duration, description.timeBase, AVRational(num: 1, den: 1_000_000)) : 0
-            let fits = queue.queued + length <= Int64(settings.queueDuration * 1_000_000)
-            if let dropping = queue.dropping {
-                guard paced, packet.isKeyFrame, fits else {
-                    if paced { queue.dropping?.pictures += description.isVideo ? 1 : 0 }
+        var queued = false
+        while true {
+            var full = false
+            queued = queue.withLock { queue -> Bool in
+                guard !queue.closed, packet.stream < queue.source.count else { return false }
+                let description = queue.source[packet.stream]
+                let paced = queue.source.contains(where: \.isVideo) ? description.isVideo : packet.stream == 0
+                let time = av_rescale_q(packet.presentationTimestamp, description.timeBase, AVRational(num: 1, den: 1_000_000))
+                let length = paced ? av_rescale_q(packet.duration, description.timeBase, AVRational(num: 1, den: 1_000_000)) : 0
+                // An empty queue takes any packet.
+                let fits = queue.queued == 0 || queue.queued + length <= Int64(settings.queueDuration * 1_000_000)
+                if settings.waitsWhenFull {
+                    guard fits else {
+                        full = true
+                        return false
+                    }
+                } else if let dropping = queue.dropping {
+                    guard paced, packet.isKeyFrame, fits else {
+                        if paced { queue.dropping?.pictures += description.isVideo ? 1 : 0 }
+                        return false
+                    }
+                    report = .dropped(pictures: dropping.pictures, duration: max(0, time - dropping.since))
+                    queue.dropping = nil
+                } else if !fits {
+                    queue.dropping = (description.isVideo ? 1 : 0, time)
                     return false
                 }
-                report = .dropped(pictures: dropping.pictures, duration: max(0, time - dropping.since))
-                queue.dropping = nil
-            } else if !fits {
-                queue.dropping = (description.isVideo ? 1 : 0, time)
-                return false
+                queue.items.append(.packet(packet))
+                queue.queued += length
+                return true
             }
-            queue.items.append(.packet(packet))
-            queue.queued += length
-            return true
+            guard full else { break }
+            _ = space.wait(timeout: .now() + 0.05)
         }
         if let report { events(report) }
         if queued { signal.signal() }
@@ -208,7 +226,7 @@ package final class LiveStreamSender: Sendable {
     }
 
     private func pop() -> Item? {
-        queue.withLock { queue -> Item? in
+        let item = queue.withLock { queue -> Item? in
             guard queue.head < queue.items.count else { return nil }
             let item = queue.items[queue.head]
             queue.head += 1
@@ -225,6 +243,8 @@ package final class LiveStreamSender: Sendable {
             }
             return item
         }
+        if item != nil, settings.waitsWhenFull { space.signal() }
+        return item
     }
 
     fileprivate func report(_ event: Event) { events(event) }
@@ -240,6 +260,8 @@ private struct SenderConnection {
     /// the connection's (or a new source's) first key picture fixes it.
     var shift: Int64?
     var lastDecodingTimestamps: [Int64?] = []
+    /// Packets of the other streams that came before the first key picture fixed ``shift``.
+    var held: [LiveStreamSender.StreamPacket] = []
     /// The connection's stream time written so far, µs.
     var end: Int64 = 0
     /// Stream time sent over earlier connections, µs.
@@ -287,6 +309,7 @@ private struct SenderConnection {
                 source = next
                 if muxer != nil, same {
                     shift = nil  // the new source's first key picture continues the connection's time
+                    held = []
                 } else if muxer != nil {
                     try? close()
                     do { try connect() } catch {
@@ -328,6 +351,7 @@ private struct SenderConnection {
         }
         parameters = source.map(\.parameters)
         shift = nil
+        held = []
         lastDecodingTimestamps = Array(repeating: nil, count: source.count)
         end = 0
     }
@@ -364,8 +388,18 @@ private struct SenderConnection {
         let micros = AVRational(num: 1, den: 1_000_000)
         if shift == nil {
             let paced = source.contains(where: \.isVideo) ? description.isVideo : item.stream == 0
-            guard paced, item.isKeyFrame else { return }
+            guard paced, item.isKeyFrame else {
+                // Sound ahead of the first key picture (a video encoder's delay) waits for it; pictures are dropped.
+                if !paced {
+                    held.append(item)
+                    if held.count > 256 { held.removeFirst() }
+                }
+                return
+            }
             shift = av_rescale_q(item.presentationTimestamp, description.timeBase, micros) - end
+            let waiting = held
+            held = []
+            for packet in waiting { try write(packet) }
         }
         guard let shift else { return }
         let output = muxer.timeBase(ofStream: item.stream)

@@ -28,12 +28,15 @@ struct LiveStreamTests {
         return true
     }
 
-    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`.
-    static func startRTMPServer(port: Int, in scratch: ScratchDirectory) throws -> UserSpaceService {
+    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`; with
+    /// `recordingInto`, the server also records every stream published as `KEY.flv` in that folder (`record all`).
+    static func startRTMPServer(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) throws -> UserSpaceService {
         let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
         guard FileManager.default.fileExists(atPath: module) else {
             throw UserSpaceService.Unavailable(reason: "libnginx-mod-rtmp is not installed (\(module))")
         }
+        let record = folder.map { "record all; record_path \($0.path); record_unique off;" } ?? "record off;"
+        if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let config = try scratch.write("nginx.conf", """
             load_module \(module);
             daemon off;
@@ -41,7 +44,7 @@ struct LiveStreamTests {
             pid \(scratch.file("nginx.pid").path);
             error_log \(scratch.file("nginx-error.log").path) info;
             events {}
-            rtmp { server { listen 127.0.0.1:\(port); application live { live on; record off; } } }
+            rtmp { server { listen 127.0.0.1:\(port); application live { live on; \(record) } } }
             """)
         return try UserSpaceService(
             name: "nginx", executable: "nginx",
@@ -49,9 +52,9 @@ struct LiveStreamTests {
             log: scratch.file("nginx.log")) { listening(on: port) }
     }
 
-    /// ``startRTMPServer(port:in:)``, or nil after the one skip line when nginx cannot run here.
-    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory) -> UserSpaceService? {
-        do { return try startRTMPServer(port: port, in: scratch) } catch {
+    /// ``startRTMPServer(port:in:recordingInto:)``, or nil after the one skip line when nginx cannot run here.
+    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) -> UserSpaceService? {
+        do { return try startRTMPServer(port: port, in: scratch, recordingInto: folder) } catch {
             UserSpaceService.reportSkip("RTMP streaming", error)
             return nil
         }

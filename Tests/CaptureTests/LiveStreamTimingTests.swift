@@ -243,7 +243,7 @@ struct LiveStreamTimingTests {
             if case .dropped(_, let pictures, let duration) = event { (pictures, duration) } else { nil }
         }
         #expect(!drops.isEmpty && drops.allSatisfy { $0.0 >= 1 && abs($0.1.seconds * 30 - Double($0.0)) < 0.6 }, "drops \(drops)")
-        #expect(resumed.count >= 45, "\(resumed.count) pictures read from nginx after the stall")
+        #expect(resumed.count >= 15, "\(resumed.count) pictures read from nginx after the stall")
         guard case .finished? = stream.last else {
             Issue.record("the stream ended with \(String(describing: stream.last))")
             return
