@@ -52,14 +52,7 @@ struct AssetWriterStreamTests {
         #expect(writer.status == .completed)
         // nginx closes its recording when the publisher has gone.
         let file = recorded.appendingPathComponent("writer.flv")
-        let previous = Locked<Int64>(-1)
-        _ = await whenCondition(timeout: 20, {
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? -1
-            return previous.withLock { last in
-                defer { last = size }
-                return size > 0 && size == last
-            }
-        }) { true }
+        await LiveStreamTests.waitForServerRecording(file)
         let packets = try videoPackets(file)
         let times = packets.map(\.time)
         print("writer stream: nginx recorded \(packets.count) pictures from \(times.first ?? -1) s to \(times.last ?? -1) s")

@@ -136,6 +136,24 @@ struct LiveStreamTests {
         return text
     }
 
+    /// Reads `seconds` of the live stream at `url` back from the server with `ffmpeg` (stream copy) into `copy`.
+    static func readBack(_ url: URL, seconds: Int, into copy: URL, in scratch: ScratchDirectory) async throws {
+        _ = try await run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                     "-t", "\(seconds)", "-c", "copy", copy.path], in: scratch)
+    }
+
+    /// Waits (at most `seconds`) until nginx has finished its recording `file` of a stream (its size no longer grows).
+    static func waitForServerRecording(_ file: URL, seconds: Double = 30) async {
+        let size = Locked<Int64>(-1)
+        _ = await whenCondition(timeout: seconds, {
+            let now = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? -1
+            return size.withLock { last in
+                defer { last = now }
+                return now > 0 && now == last
+            }
+        }) { true }
+    }
+
     /// Checks a stream file read back from a server: H.264 640×480 and AAC 48 kHz, at least `seconds` of 30 fps
     /// pictures without a gap (a reader joining a live stream starts at a key frame), and every flash with its beep
     /// within a frame, both placed by their stream's own timestamps.
@@ -184,8 +202,7 @@ struct LiveStreamTests {
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/splice"))
         let log = try await Self.startStreaming(output, to: url)
         let copy = scratch.file("from-server.flv")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "5", "-c", "copy", copy.path], in: scratch)
+        try await Self.readBack(url, seconds: 5, into: copy, in: scratch)
         output.stopStreaming()
         let last = await log.wait(for: 3, within: 60).last
         guard case .finished(let finished, let duration) = last else {
@@ -217,8 +234,7 @@ struct LiveStreamTests {
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/shared"))
         let log = try await Self.startStreaming(output, to: url)
         let copy = scratch.file("from-server.flv")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "3", "-c", "copy", copy.path], in: scratch)
+        try await Self.readBack(url, seconds: 3, into: copy, in: scratch)
         output.stopStreaming()
         let last = await log.wait(for: 3, within: 60).last
         guard case .finished = last else {
@@ -314,8 +330,7 @@ struct LiveStreamTests {
         #expect(events[2] == .reconnecting(url, attempt: 1))
         #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
         let copy = scratch.file("after-reconnection.flv")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "4", "-c", "copy", copy.path], in: scratch)
+        try await Self.readBack(url, seconds: 4, into: copy, in: scratch)
         output.stopStreaming()
         let last = await log.wait(for: events.count + 1, within: 60).last
         guard case .finished(_, let duration) = last else {

@@ -47,7 +47,7 @@ struct LiveStreamTimingTests {
         try await Self.runAlone("stalledServerAlone")
     }
 
-    @Test("nginx stopped (SIGSTOP) for 3 s, then continued, while recording beside a 20 Mb/s stream with 0.5 s of send queue: the session is never held (the recording grows through the stall), whole groups of pictures dropped and reported, the movie has every picture with no gap in its timestamps, and the stream resumes (ffmpeg reads pictures from nginx afterwards)")
+    @Test("nginx stopped (SIGSTOP) for 3 s, then continued, while recording beside a 50 Mb/s stream with 0.5 s of send queue: the session is never held (the recording grows through the stall), whole groups of pictures dropped and reported, the movie has every picture with no gap in its timestamps, and the stream resumes (ffmpeg reads pictures from nginx afterwards)")
     func stalledServerQueue() async throws {
         try await Self.runAlone("stalledServerQueueAlone")
     }
@@ -199,9 +199,9 @@ struct LiveStreamTimingTests {
             server.stop()
         }
         let output = CaptureLiveStreamOutput()
-        // 20 Mb/s fills the loopback socket's buffers in about a second once nobody reads; the write timeout (5 s)
-        // outlasts the stall, so the writes wait it out on the stream's thread.
-        output.videoBitRate = 20_000_000
+        // 50 Mb/s (6 MB/s) fills the loopback socket's buffers (autotuned up to about 10 MB) within the stall once
+        // nobody reads; the write timeout (5 s) outlasts the stall, so the writes wait it out on the stream's thread.
+        output.videoBitRate = 50_000_000
         output.keyFrameInterval = MediaTime(seconds: 1)
         // Half a second of queue: the stall overflows it, so whole groups of pictures are dropped and reported.
         output.sendQueueDuration = MediaTime(value: 1, timescale: 2)
@@ -229,8 +229,7 @@ struct LiveStreamTimingTests {
         #expect(grown >= 2.0, "the recording grew \(grown) s while the server was stopped for \(stalled) s")
         // The stream resumes: a reader joining after the stall gets pictures from nginx.
         let copy = scratch.file("after-stall.flv")
-        _ = try await LiveStreamTests.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                                     "-t", "2", "-c", "copy", copy.path], in: scratch)
+        try await LiveStreamTests.readBack(url, seconds: 2, into: copy, in: scratch)
         let resumed = try videoPackets(copy)
         output.stopStreaming()
         let events = await log.wait(for: 3, within: 60)

@@ -5,7 +5,7 @@ internal import CMedia
 import Glibc
 #endif
 
-/// Writes one recording on the engine thread: H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
+/// Writes one recording on the engine thread (or encodes for a live stream): H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
 /// `default_base_moof`, `frag_custom`), a fragment written and flushed to the file at each fragment boundary so a
 /// crash keeps every complete fragment. Video frames are placed on the frame grid of the movie (a frame per slot of
 /// 1/frameRate s; a second frame in the same slot is dropped); audio is counted sample by sample from the first
@@ -52,7 +52,9 @@ final class MovieWriter {
     /// stream this much later (`avoid_negative_ts`); the regular movie moves them back, the priming into an edit list.
     var audioPriming: Int64 = 0
 
-    /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders.
+    /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders; for a live
+    /// stream's own encoders (``MovieWriterSettings/Destination/liveStream``) no file: FFmpeg's `null` muxer, whose
+    /// packets the stream takes through ``EncodingMuxer/mirror(to:)``.
     /// - Throws: ``CaptureRecordingError``.
     init(settings: MovieWriterSettings, requestedStart: Int64) throws(CaptureRecordingError) {
         self.settings = settings
