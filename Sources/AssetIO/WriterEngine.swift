@@ -322,7 +322,7 @@ final class WriterEngine {
         }
         if let sender {
             // The queued packets and the trailer go out on the sender's thread; its end is the writer's.
-            muxer.mirror(to: nil)
+            muxer.stopMirroring(to: sender)
             sender.finish()
             while streamEnd.withLock({ $0 }) == nil { usleep(10_000) }
             try checkStream()

@@ -27,7 +27,7 @@ package final class EncodingMuxer {
     /// Encoders get `AV_CODEC_FLAG_GLOBAL_HEADER` (their setup out of band, in the stream's extradata).
     private let globalHeaders: Bool
     /// Where every packet written is also sent (``mirror(to:)``).
-    private var mirror: LiveStreamSender?
+    private var mirrors: [LiveStreamSender] = []
 
     /// Creates the muxer `formatName` (`mov`, `mp4`, `matroska`, `flv`, …) writing to `path` (a file or a network
     /// URL, opened with the protocol's `options`).
@@ -90,7 +90,10 @@ package final class EncodingMuxer {
     /// segmenter when there is one, else `av_interleaved_write_frame` (the reference moves to the muxer).
     /// - Throws: ``FFmpegError``.
     package func write(_ packet: Packet) throws {
-        mirror?.send(LiveStreamSender.StreamPacket(packet))
+        if !mirrors.isEmpty {
+            let copy = LiveStreamSender.StreamPacket(packet)
+            for sender in mirrors { sender.send(copy) }
+        }
         if let segmenter { try segmenter.write(packet) } else { try output.write(packet) }
     }
 
@@ -100,9 +103,14 @@ package final class EncodingMuxer {
 
     /// From the next packet on, also sends a copy of every packet written (encoded here or given to ``write(_:)``,
     /// timestamps in its stream's time base) to `sender`, which must have been made with, or switched to,
-    /// ``streamDescriptions``; nil stops. Call after ``writeHeader(options:)``.
-    package func mirror(to sender: LiveStreamSender?) {
-        mirror = sender
+    /// ``streamDescriptions``; several senders may take the same packets. Call after ``writeHeader(options:)``.
+    package func mirror(to sender: LiveStreamSender) {
+        if !mirrors.contains(where: { $0 === sender }) { mirrors.append(sender) }
+    }
+
+    /// Stops sending packets to `sender`.
+    package func stopMirroring(to sender: LiveStreamSender) {
+        mirrors.removeAll { $0 === sender }
     }
 
     /// No more packets will come for stream `index` (its encoder was drained): a segmenter no longer waits for it.

@@ -40,7 +40,7 @@ final class LiveStream {
         do {
             if isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
         } catch {
-            writer.muxer.mirror(to: nil)
+            writer.muxer.stopMirroring(to: sender)
             ownWriter = nil
         }
     }
@@ -67,7 +67,7 @@ final class LiveStream {
     func endOwnWriter() {
         guard let writer = ownWriter else { return }
         try? writer.finish()
-        writer.muxer.mirror(to: nil)
+        writer.muxer.stopMirroring(to: sender)
         ownWriter = nil
     }
 }
@@ -139,7 +139,7 @@ extension SessionEngine {
     /// Ends `stream`: its packets stop (its own encoders drained into it), and its sender writes what is queued and
     /// the trailer on its own thread, then reports how it ended.
     static func end(_ stream: LiveStream, writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)]) {
-        if let recording = stream.sharedRecording { writers[recording]?.0.muxer.mirror(to: nil) }
+        if let recording = stream.sharedRecording { writers[recording]?.0.muxer.stopMirroring(to: stream.sender) }
         stream.endOwnWriter()
         stream.sender.finish()
     }
