@@ -279,6 +279,10 @@ private struct SenderConnection {
     mutating func run(source initial: [LiveStreamSender.StreamDescription]) {
         defer { watchdog.stop() }
         source = initial
+        guard packet != nil else {
+            sender.report(.failed(.connectionFailed(FailureReason.words(for: FFmpegError.posix(ENOMEM)))))
+            return
+        }
         do { try connect() } catch {
             sender.report(.failed(.connectionFailed(error.reason)))
             return
