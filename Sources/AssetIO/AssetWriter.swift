@@ -16,6 +16,9 @@ import SpliceFFmpeg
 /// and media segments of about ``preferredOutputSegmentInterval`` each, every one starting on a key frame, and hands
 /// them to its ``delegate`` as they are made (AVFoundation's segment output; ``HLSSegmentFileWriter`` writes them as
 /// files with an HLS playlist).
+///
+/// A writer made with ``init(liveStreamURL:)`` writes no file either: it streams live, as a capture session's live-stream
+/// output does and through the same sender (an RTMP server, an SRT peer, or live HLS in a folder).
 public final class AssetWriter: Sendable {
     /// Where the writer is in its life.
     public enum Status: Sendable, Hashable {
@@ -44,14 +47,19 @@ public final class AssetWriter: Sendable {
         var preferredOutputSegmentInterval = MediaTime.invalid
         var initialSegmentStartTime = MediaTime.zero
         var delegate: (any AssetWriterDelegate)?
+        var liveStreamConnectionTimeout = MediaTime(seconds: 5)
     }
 
     /// The segment interval used when ``preferredOutputSegmentInterval`` is invalid: 6 s, the target duration
     /// Apple's HLS authoring rules recommend.
     public static let defaultOutputSegmentInterval = MediaTime(seconds: 6)
 
-    /// The file written; nil for a writer made with ``init(contentType:)``, which hands segments to its delegate.
+    /// The file written; nil for a writer made with ``init(contentType:)``, which hands segments to its delegate, or
+    /// with ``init(liveStreamURL:)``.
     public let outputURL: URL?
+    /// Where a writer made with ``init(liveStreamURL:)`` streams; nil for the others.
+    public let liveStreamURL: URL?
+    private let liveStream: LiveStreamDestination?
     /// Its container.
     public let outputFileType: FileType
     private let state = Locked(State())
@@ -69,6 +77,36 @@ public final class AssetWriter: Sendable {
         if FileManager.default.fileExists(atPath: outputURL.path) { throw AssetWriterError.outputFileExists(outputURL) }
         self.outputURL = outputURL
         outputFileType = fileType
+        liveStreamURL = nil
+        liveStream = nil
+    }
+
+    /// A writer that streams live to `liveStreamURL` instead of writing a file, the way a file writer takes its
+    /// output URL:
+    /// - `rtmp://host:port/app/key`, `rtmps://…`: FLV, as RTMP ingest servers take it (H.264 and AAC inputs);
+    /// - `srt://host:port[?options]`: MPEG-TS over SRT, the writer being the caller;
+    /// - a file URL ending in `.m3u8`: live HLS, fragmented-MP4 segments of 2 s (cut at key frames) beside the playlist,
+    ///   which lists the last 5; the folder must exist.
+    ///
+    /// The inputs' settings decide the encoding: a server usually wants a constant bit rate
+    /// (``VideoSettings/RateControl/averageBitRate(_:)``) and a key frame every 2 s or so
+    /// (``VideoSettings/keyFrameInterval``). The connection is made when every input has its first sample (the
+    /// streams' parameters are known then), on a thread of its own; packets wait for the network in a bounded queue,
+    /// and an append waits while it is full (samples are never dropped: pace appends to real time for a live
+    /// audience). A connection that breaks is made again with backoff, as a capture session's live-stream output's;
+    /// the stream's time 0 is the first key frame sent over each connection.
+    /// - Throws: ``AssetWriterError/unsupportedLiveStreamDestination(_:)`` for another scheme, or a file not ending in
+    ///   `.m3u8`. A server that cannot be reached fails the writer with
+    ///   ``AssetWriterError/liveStreamFailed(destination:reason:)`` within ``liveStreamConnectionTimeout`` of the
+    ///   connection attempt (an append or ``finishWriting()`` throws it).
+    public init(liveStreamURL: URL) throws {
+        guard let destination = LiveStreamDestination(liveStreamURL) else {
+            throw AssetWriterError.unsupportedLiveStreamDestination(liveStreamURL)
+        }
+        outputURL = nil
+        outputFileType = .mp4
+        self.liveStreamURL = liveStreamURL
+        liveStream = destination
     }
 
     /// A writer that writes no file but hands fragmented-MP4 segments to its ``delegate`` (AVFoundation's
@@ -82,6 +120,16 @@ public final class AssetWriter: Sendable {
         }
         outputURL = nil
         outputFileType = fileType
+        liveStreamURL = nil
+        liveStream = nil
+    }
+
+    /// How long connecting to the live stream may take before the writer fails with
+    /// ``AssetWriterError/liveStreamFailed(destination:reason:)`` (default 5 s, at least 0.1 s). Set before
+    /// ``startWriting()``.
+    public var liveStreamConnectionTimeout: MediaTime {
+        get { state.withLock { $0.liveStreamConnectionTimeout } }
+        set { state.withLock { if $0.status == .unknown { $0.liveStreamConnectionTimeout = newValue } } }
     }
 
     deinit {
@@ -282,6 +330,7 @@ public final class AssetWriter: Sendable {
             if state.movieFragmentInterval.isValid {
                 let interval = state.movieFragmentInterval
                 let problem: String? = if !interval.isNumeric || interval <= .zero { "\(interval) is not a positive time" }
+                    else if liveStream != nil { "a live stream is not a file" }
                     else if outputURL == nil { "a segment writer is cut by preferredOutputSegmentInterval" }
                     else if outputFileType != .mp4 && outputFileType != .mov { "a .\(outputFileType.rawValue) file is not fragmented" }
                     else { nil }
@@ -294,9 +343,15 @@ public final class AssetWriter: Sendable {
                 fragmentInterval = interval
             }
             state.status = .writing
+            var stream: WriterJob.LiveStream?
+            if let liveStream {
+                var settings = LiveStreamSender.Settings()
+                settings.connectionTimeout = max(state.liveStreamConnectionTimeout.seconds, 0.1)
+                stream = WriterJob.LiveStream(destination: liveStream, settings: settings)
+            }
             return WriterJob(url: outputURL, fileType: outputFileType, inputs: inputs,
                              optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, metadata: state.metadata,
-                             segmentation: segmentation, fragmentInterval: fragmentInterval)
+                             segmentation: segmentation, fragmentInterval: fragmentInterval, liveStream: stream)
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {
@@ -306,7 +361,7 @@ public final class AssetWriter: Sendable {
 
     /// The segment settings checked: nil for a file writer, else the profile, interval, start and delegate.
     private func segmentation(of state: State) throws(AssetWriterError) -> WriterJob.Segmentation? {
-        guard outputURL == nil else {
+        guard outputURL == nil, liveStream == nil else {
             guard state.outputFileTypeProfile == nil else {
                 throw .invalidState(operation: "start writing", reason: "an output file type profile needs a writer made with init(contentType:), which writes segments instead of a file")
             }

@@ -36,6 +36,13 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
     /// Writing segments (a writer made with ``AssetWriter/init(contentType:)``) failed: the segment and FFmpeg's
     /// cause, or the error the delegate threw.
     case segmentOutputFailed(reason: String)
+    /// A live-stream destination the writer cannot stream to: a scheme other than `rtmp`, `rtmps` and `srt`, or a
+    /// file URL not ending in `.m3u8`. Refused by ``AssetWriter/init(liveStreamURL:)``.
+    case unsupportedLiveStreamDestination(URL)
+    /// A live stream (``AssetWriter/init(liveStreamURL:)``) could not connect — refused, unreachable, or no answer
+    /// within ``AssetWriter/liveStreamConnectionTimeout`` — or lost its connection and could not make it again: the
+    /// destination and the cause, in FFmpeg's words.
+    case liveStreamFailed(destination: String, reason: String)
     /// FFmpeg could not allocate memory.
     case outOfMemory
 
@@ -59,6 +66,9 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidMetadata(_, _, let reason): return reason
         case .writeFailed(let url, let reason): return "writing \(url.path) failed: \(reason)"
         case .segmentOutputFailed(let reason): return "writing segments failed: \(reason)"
+        case .unsupportedLiveStreamDestination(let url):
+            return "\(url.isFileURL ? url.path : url.absoluteString): cannot stream there (rtmp://, rtmps://, srt:// or a folder's .m3u8 playlist)"
+        case .liveStreamFailed(let destination, let reason): return "streaming to \(destination) failed: \(reason)"
         case .outOfMemory: return "out of memory"
         }
     }

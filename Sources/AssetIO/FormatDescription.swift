@@ -1,4 +1,5 @@
 import Composition
+import SpliceFFmpeg
 
 /// What the data of a ``SampleBuffer`` is, as AVFoundation's `CMFormatDescription`: the media type, the codec (with
 /// its out-of-band setup, the extradata) and the picture or sound parameters.

@@ -26,7 +26,13 @@ struct WriterJob: Sendable {
         weak var writer: AssetWriter?
     }
 
-    /// The file; nil when the output is segments.
+    /// A live stream: where, and the sender's settings.
+    struct LiveStream: Sendable {
+        var destination: LiveStreamDestination
+        var settings: LiveStreamSender.Settings
+    }
+
+    /// The file; nil when the output is segments or a live stream.
     var url: URL?
     var fileType: FileType
     var inputs: [Input]
@@ -35,9 +41,12 @@ struct WriterJob: Sendable {
     var segmentation: Segmentation?
     /// A fragmented file written under ``url`` itself, a fragment every so often; nil for a regular movie.
     var fragmentInterval: MediaTime?
+    /// Streamed live instead of written to a file; nil for a file or segments.
+    var liveStream: LiveStream?
 
-    /// The error for a failure whose cause is `reason`: naming the file, or the segments when there is none.
+    /// The error for a failure whose cause is `reason`: naming the file, the live stream, or the segments.
     func failure(_ reason: String) -> AssetWriterError {
+        if let liveStream { return .liveStreamFailed(destination: liveStream.destination.name, reason: reason) }
         guard let url else { return .segmentOutputFailed(reason: reason) }
         return .writeFailed(url, reason: reason)
     }
@@ -64,6 +73,14 @@ final class WriterEngine {
     private var finishedInputs: Set<Int> = []
     private var tracks: [Int: TrackWriter] = [:]
     private var headerWritten = false
+    /// A live stream's sender (from the header on), and how it ended: nil while it runs.
+    private var sender: LiveStreamSender?
+    private let streamEnd = Locked<Result<Void, LiveStreamSender.Failure>?>(nil)
+
+    deinit {
+        // A writer that failed or was cancelled still ends its stream: queued packets, then the trailer.
+        sender?.finish()
+    }
 
     /// Runs the writer's command loop until it finishes, fails or is cancelled, and closes `channel` with the
     /// outcome.
@@ -125,7 +142,9 @@ final class WriterEngine {
     private init(job: WriterJob, temporary: TemporaryOutputFile?, cancellation: CancellationFlag) throws {
         self.job = job
         self.temporary = temporary
-        if let segmentation = job.segmentation {
+        if job.liveStream != nil {
+            muxer = try EncodingMuxer.discardingOutput()
+        } else if let segmentation = job.segmentation {
             let inputs = job.inputs
             let segmenter = try FragmentedMP4Segmenter(profile: segmentation.profile, initialStart: segmentation.initialStart,
                                                        interval: segmentation.interval) { segment in
@@ -226,6 +245,22 @@ final class WriterEngine {
         } catch {
             throw fail(error, "writing the header")
         }
+        if let stream = job.liveStream {
+            // The encoders' packets go to the sender, which connects now on its own thread.
+            var settings = stream.settings
+            settings.waitsWhenFull = true
+            let end = streamEnd
+            let sender = LiveStreamSender(destination: stream.destination, source: muxer.streamDescriptions,
+                                          settings: settings) { event in
+                switch event {
+                case .finished: end.withLock { $0 = .success(()) }
+                case .failed(let failure): end.withLock { $0 = .failure(failure) }
+                case .streaming, .reconnecting, .dropped: break
+                }
+            }
+            muxer.mirror(to: sender)
+            self.sender = sender
+        }
         headerWritten = true
         let waiting = pending
         pending = []
@@ -258,7 +293,17 @@ final class WriterEngine {
                 fixed(transform.tx), fixed(transform.ty), 1 << 30]
     }
 
+    /// Throws the live stream's failure once its sender ended on one.
+    private func checkStream() throws {
+        guard case .failure(let failure)? = streamEnd.withLock({ $0 }) else { return }
+        switch failure {
+        case .connectionFailed(let reason): throw job.failure("could not connect: \(reason)")
+        case .connectionLost(let reason): throw job.failure("the connection was lost: \(reason)")
+        }
+    }
+
     private func write(_ sample: SampleBuffer, to input: Int) throws {
+        try checkStream()
         guard let track = tracks[input] else { return }
         do {
             try track.append(sample, muxer: muxer)
@@ -283,6 +328,13 @@ final class WriterEngine {
             try muxer.finish()
         } catch {
             throw fail(error, "writing the trailer")
+        }
+        if let sender {
+            // The queued packets and the trailer go out on the sender's thread; its end is the writer's.
+            muxer.stopMirroring(to: sender)
+            sender.finish()
+            while streamEnd.withLock({ $0 }) == nil { usleep(10_000) }
+            try checkStream()
         }
         guard let temporary, let url = job.url else { return }
         do {

@@ -24,6 +24,10 @@ package final class EncodingMuxer {
     private let segmenter: FragmentedMP4Segmenter?
     private var encoders: [Int: Encoder] = [:]
     private let packet: Packet
+    /// Encoders get `AV_CODEC_FLAG_GLOBAL_HEADER` (their setup out of band, in the stream's extradata).
+    private let globalHeaders: Bool
+    /// Where every packet written is also sent (``mirror(to:)``).
+    private var mirrors: [LiveStreamSender] = []
 
     /// Creates the muxer `formatName` (`mov`, `mp4`, `matroska`, `flv`, …) writing to `path` (a file or a network
     /// URL, opened with the protocol's `options`).
@@ -34,6 +38,22 @@ package final class EncodingMuxer {
         output = try OutputFile(path: path, formatName: formatName, cancellation: cancellation, options: options)
         segmenter = nil
         packet = try Packet()
+        globalHeaders = output.wantsGlobalHeader
+    }
+
+    /// A muxer that writes nowhere (FFmpeg's `null` muxer) for encoders whose packets only go to a live stream
+    /// (``mirror(to:)``): every encoder gets its setup out of band, as the live containers (FLV, fragmented MP4)
+    /// need it.
+    /// - Throws: ``FFmpegError`` from the muxer's or the packet's allocation.
+    package static func discardingOutput() throws -> EncodingMuxer {
+        try EncodingMuxer(path: "", formatName: "null", globalHeaders: true)
+    }
+
+    private init(path: String, formatName: String, globalHeaders: Bool) throws {
+        output = try OutputFile(path: path, formatName: formatName, cancellation: CancellationFlag())
+        segmenter = nil
+        packet = try Packet()
+        self.globalHeaders = globalHeaders
     }
 
     /// Writes encoded streams into `output`, a file another writer has opened and fills with copied packets (a
@@ -52,6 +72,7 @@ package final class EncodingMuxer {
         output = segmenter.output
         self.segmenter = segmenter
         packet = try Packet()
+        globalHeaders = output.wantsGlobalHeader
     }
 
     /// Opens `encoder` (configured by the caller, not yet opened) with its configuration's private options plus
@@ -61,7 +82,7 @@ package final class EncodingMuxer {
     /// - Throws: ``FFmpegError`` from `avcodec_open2` (or `EINVAL` for an option the encoder does not know) or from
     ///   adding the stream.
     package func addStream(_ encoder: Encoder, options: [String: String] = [:]) throws -> Int {
-        if output.wantsGlobalHeader { encoder.pointer.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        if globalHeaders { encoder.pointer.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         try encoder.open(options: options)
         let index = try output.addStream(for: encoder)
         encoders[index] = encoder
@@ -78,7 +99,27 @@ package final class EncodingMuxer {
     /// segmenter when there is one, else `av_interleaved_write_frame` (the reference moves to the muxer).
     /// - Throws: ``FFmpegError``.
     package func write(_ packet: Packet) throws {
+        if !mirrors.isEmpty {
+            let copy = LiveStreamSender.StreamPacket(packet)
+            for sender in mirrors { sender.send(copy) }
+        }
         if let segmenter { try segmenter.write(packet) } else { try output.write(packet) }
+    }
+
+    /// The streams as a live-stream sender describes its source: each stream's codec parameters and time base (after
+    /// ``writeHeader(options:)``, which may change the time bases).
+    package var streamDescriptions: [LiveStreamSender.StreamDescription] { output.streamDescriptions }
+
+    /// From the next packet on, also sends a copy of every packet written (encoded here or given to ``write(_:)``,
+    /// timestamps in its stream's time base) to `sender`, which must have been made with, or switched to,
+    /// ``streamDescriptions``; several senders may take the same packets. Call after ``writeHeader(options:)``.
+    package func mirror(to sender: LiveStreamSender) {
+        if !mirrors.contains(where: { $0 === sender }) { mirrors.append(sender) }
+    }
+
+    /// Stops sending packets to `sender`.
+    package func stopMirroring(to sender: LiveStreamSender) {
+        mirrors.removeAll { $0 === sender }
     }
 
     /// No more packets will come for stream `index` (its encoder was drained): a segmenter no longer waits for it.

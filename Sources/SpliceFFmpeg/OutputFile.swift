@@ -145,6 +145,15 @@ package final class OutputFile {
         return stream.pointee.time_base
     }
 
+    /// Each stream's codec parameters (copied) and time base, in stream order: how a live-stream sender describes
+    /// this file's streams to its own muxer.
+    package var streamDescriptions: [LiveStreamSender.StreamDescription] {
+        (0..<Int(pointer.pointee.nb_streams)).compactMap { index in
+            guard let stream = pointer.pointee.streams[index], let parameters = stream.pointee.codecpar else { return nil }
+            return LiveStreamSender.StreamDescription(parameters: CodecParameters(parameters), timeBase: stream.pointee.time_base)
+        }
+    }
+
     /// Sets container metadata (`av_dict_set` on the format context).
     package func setMetadata(_ items: [(String, String)]) {
         for (key, value) in items { av_dict_set(&pointer.pointee.metadata, key, value, 0) }

@@ -34,6 +34,8 @@ extension RecordCommand {
                 case .connecting: Console.error("splice: connecting to \(name)")
                 case .streaming: Console.error("splice: streaming to \(name)")
                 case .reconnecting(_, let attempt): Console.error("splice: connection to \(name) lost; reconnecting (attempt \(attempt))")
+                case .dropped(_, let pictures, let duration):
+                    Console.error("splice: \(name) is slower than the stream: \(pictures) pictures (\(Console.number(duration.seconds)) s) not sent")
                 case .finished(_, let duration):
                     Console.out("\(name): streamed \(Console.number(duration.seconds)) s")
                     return true

@@ -208,3 +208,19 @@ func topLevelBoxes(_ url: URL) throws -> [String] {
     }
     return types
 }
+
+/// The video packets of the file at `url` in stored order: whether each is a key frame, its payload, and its
+/// presentation time in seconds.
+func videoPackets(_ url: URL) throws -> [(isKeyFrame: Bool, payload: [UInt8], time: Double)] {
+    let input = try InputFile(url: url)
+    let packet = try Packet()
+    var packets: [(isKeyFrame: Bool, payload: [UInt8], time: Double)] = []
+    while try input.readPacket(into: packet) {
+        let stream = input.stream(at: packet.streamIndex)
+        guard stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+        let timeBase = stream.pointee.time_base
+        let time = Double(packet.presentationTimestamp ?? 0) * Double(timeBase.num) / Double(timeBase.den)
+        packets.append((packet.isKeyFrame, packet.data, time))
+    }
+    return packets
+}

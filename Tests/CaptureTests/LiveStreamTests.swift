@@ -28,12 +28,15 @@ struct LiveStreamTests {
         return true
     }
 
-    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`.
-    static func startRTMPServer(port: Int, in scratch: ScratchDirectory) throws -> UserSpaceService {
+    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`; with
+    /// `recordingInto`, the server also records every stream published as `KEY.flv` in that folder (`record all`).
+    static func startRTMPServer(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) throws -> UserSpaceService {
         let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
         guard FileManager.default.fileExists(atPath: module) else {
             throw UserSpaceService.Unavailable(reason: "libnginx-mod-rtmp is not installed (\(module))")
         }
+        let record = folder.map { "record all; record_path \($0.path); record_unique off;" } ?? "record off;"
+        if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let config = try scratch.write("nginx.conf", """
             load_module \(module);
             daemon off;
@@ -41,7 +44,7 @@ struct LiveStreamTests {
             pid \(scratch.file("nginx.pid").path);
             error_log \(scratch.file("nginx-error.log").path) info;
             events {}
-            rtmp { server { listen 127.0.0.1:\(port); application live { live on; record off; } } }
+            rtmp { server { listen 127.0.0.1:\(port); application live { live on; \(record) } } }
             """)
         return try UserSpaceService(
             name: "nginx", executable: "nginx",
@@ -49,9 +52,9 @@ struct LiveStreamTests {
             log: scratch.file("nginx.log")) { listening(on: port) }
     }
 
-    /// ``startRTMPServer(port:in:)``, or nil after the one skip line when nginx cannot run here.
-    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory) -> UserSpaceService? {
-        do { return try startRTMPServer(port: port, in: scratch) } catch {
+    /// ``startRTMPServer(port:in:recordingInto:)``, or nil after the one skip line when nginx cannot run here.
+    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) -> UserSpaceService? {
+        do { return try startRTMPServer(port: port, in: scratch, recordingInto: folder) } catch {
             UserSpaceService.reportSkip("RTMP streaming", error)
             return nil
         }
@@ -133,6 +136,24 @@ struct LiveStreamTests {
         return text
     }
 
+    /// Reads `seconds` of the live stream at `url` back from the server with `ffmpeg` (stream copy) into `copy`.
+    static func readBack(_ url: URL, seconds: Int, into copy: URL, in scratch: ScratchDirectory) async throws {
+        _ = try await run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
+                                     "-t", "\(seconds)", "-c", "copy", copy.path], in: scratch)
+    }
+
+    /// Waits (at most `seconds`) until nginx has finished its recording `file` of a stream (its size no longer grows).
+    static func waitForServerRecording(_ file: URL, seconds: Double = 30) async {
+        let size = Locked<Int64>(-1)
+        _ = await whenCondition(timeout: seconds, {
+            let now = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? -1
+            return size.withLock { last in
+                defer { last = now }
+                return now > 0 && now == last
+            }
+        }) { true }
+    }
+
     /// Checks a stream file read back from a server: H.264 640×480 and AAC 48 kHz, at least `seconds` of 30 fps
     /// pictures without a gap (a reader joining a live stream starts at a key frame), and every flash with its beep
     /// within a frame, both placed by their stream's own timestamps.
@@ -181,8 +202,7 @@ struct LiveStreamTests {
         let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/splice"))
         let log = try await Self.startStreaming(output, to: url)
         let copy = scratch.file("from-server.flv")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "5", "-c", "copy", copy.path], in: scratch)
+        try await Self.readBack(url, seconds: 5, into: copy, in: scratch)
         output.stopStreaming()
         let last = await log.wait(for: 3, within: 60).last
         guard case .finished(let finished, let duration) = last else {
@@ -191,6 +211,52 @@ struct LiveStreamTests {
         }
         #expect(finished == url && duration >= MediaTime(seconds: 4))
         try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
+    }
+
+    @Test("a recording and an RTMP stream share one encode: the stream, asked for 1.4 s into the recording (off its 1 s key-frame grid), read back from nginx is the recording's own video packets byte for byte from a key frame on; the recording has the stream's key frames, every 30th picture")
+    func sharedEncode() async throws {
+        guard Self.readersAvailable("RTMP streaming") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp-shared")
+        defer { scratch.remove() }
+        let port = Self.freePort()
+        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        defer { server.stop() }
+        let output = CaptureLiveStreamOutput()
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        let movie = CaptureMovieFileOutput()
+        let session = try Self.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await Self.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("shared.mp4"))
+        let started = await whenCondition(timeout: 60, { movie.recordedDuration >= MediaTime(value: 1_400, timescale: 1_000) }) { true }
+        try #require(started == true, "the recording did not reach 1.4 s")
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/shared"))
+        let log = try await Self.startStreaming(output, to: url)
+        let copy = scratch.file("from-server.flv")
+        try await Self.readBack(url, seconds: 3, into: copy, in: scratch)
+        output.stopStreaming()
+        let last = await log.wait(for: 3, within: 60).last
+        guard case .finished = last else {
+            Issue.record("the stream ended with \(String(describing: last))")
+            return
+        }
+        let finished = try await Self.stopRecording(movie, recording)
+        #expect(finished.error == nil)
+        let recorded = try videoPackets(scratch.file("shared.mp4"))
+        let streamed = try videoPackets(copy)
+        // The recording follows the stream's constraints: a key frame every 30 pictures (1 s at 30 fps), no other.
+        let keys = recorded.indices.filter { recorded[$0].isKeyFrame }
+        #expect(!keys.isEmpty && keys == Array(stride(from: 0, to: recorded.count, by: 30)), "recording key frames at \(keys)")
+        // From its first key frame on, every streamed packet is the recording's next one, byte for byte.
+        var index: [[UInt8]: Int] = [:]
+        for (position, packet) in recorded.enumerated() { index[packet.payload] = index[packet.payload] ?? position }
+        let fromKey = Array(streamed.drop { !$0.isKeyFrame })
+        let start = try #require(fromKey.first.flatMap { index[$0.payload] }, "the stream's first key frame is none of the recording's")
+        let matching = zip(fromKey, recorded[start...]).prefix { $0.0.payload == $0.1.payload }.count
+        print("shared encode: \(recorded.count) pictures recorded, \(streamed.count) streamed; the stream's first key frame is the recording's picture \(start); \(matching) of \(fromKey.count) identical in a row")
+        #expect(start % 30 == 0 && start >= 30, "joined at picture \(start)")
+        #expect(fromKey.count >= 60 && matching == fromKey.count, "\(matching) of \(fromKey.count) streamed packets match the recording's")
     }
 
     @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
@@ -264,8 +330,7 @@ struct LiveStreamTests {
         #expect(events[2] == .reconnecting(url, attempt: 1))
         #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
         let copy = scratch.file("after-reconnection.flv")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "4", "-c", "copy", copy.path], in: scratch)
+        try await Self.readBack(url, seconds: 4, into: copy, in: scratch)
         output.stopStreaming()
         let last = await log.wait(for: events.count + 1, within: 60).last
         guard case .finished(_, let duration) = last else {

@@ -31,7 +31,7 @@ struct LiveStreamTimingTests {
                 continuation.resume(with: Result { try ChildTest.run(filter: "LiveStreamTimingTests/\(name)", role: role, timeout: 300) })
             }.start()
         }
-        for line in result.output.split(separator: "\n") where line.hasPrefix("RTMP latency") || line.hasPrefix("stalled server") {
+        for line in result.output.split(separator: "\n") where line.hasPrefix("RTMP latency") || line.hasPrefix("stalled server") || line.hasPrefix("queued stream") {
             print(line)
         }
         #expect(result.status == 0 && !result.timedOut && result.reports["measured"] == name, "child: \(result.output.suffix(6000))")
@@ -45,6 +45,11 @@ struct LiveStreamTimingTests {
     @Test("nginx stopped (SIGSTOP) with the connection open: the 1 s write timeout makes the full socket a reconnecting event within seconds, not a hang; continued, it streams again; the recording beside it goes on")
     func stalledServer() async throws {
         try await Self.runAlone("stalledServerAlone")
+    }
+
+    @Test("nginx stopped (SIGSTOP) for 3 s, then continued, while recording beside a 50 Mb/s stream with 0.5 s of send queue: the session is never held (the recording grows through the stall), whole groups of pictures dropped and reported, the movie has every picture with no gap in its timestamps, and the stream resumes (ffmpeg reads pictures from nginx afterwards)")
+    func stalledServerQueue() async throws {
+        try await Self.runAlone("stalledServerQueueAlone")
     }
 
     @Test(.enabled(if: ChildTest.is(role)))
@@ -180,5 +185,75 @@ struct LiveStreamTimingTests {
         #expect(finished.recordedDuration > during && finished.recordedDuration >= MediaTime(seconds: 2))
         #expect(finished.droppedFrameCount == 0)
         ChildTest.report("measured", "stalledServerAlone")
+    }
+
+    @Test(.enabled(if: ChildTest.is(role)))
+    func stalledServerQueueAlone() async throws {
+        guard LiveStreamTests.readersAvailable("RTMP stalls") else { return }
+        let scratch = try ScratchDirectory("capture-rtmp-queue")
+        defer { scratch.remove() }
+        let port = LiveStreamTests.freePort()
+        guard let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch) else { return }
+        defer {
+            kill(server.process.pid, SIGCONT)
+            server.stop()
+        }
+        let output = CaptureLiveStreamOutput()
+        // 50 Mb/s (6 MB/s) fills the loopback socket's buffers (autotuned up to about 10 MB) within the stall once
+        // nobody reads; the write timeout (5 s) outlasts the stall, so the writes wait it out on the stream's thread.
+        output.videoBitRate = 50_000_000
+        output.keyFrameInterval = MediaTime(seconds: 1)
+        // Half a second of queue: the stall overflows it, so whole groups of pictures are dropped and reported.
+        output.sendQueueDuration = MediaTime(value: 1, timescale: 2)
+        let movie = CaptureMovieFileOutput()
+        let session = try LiveStreamTests.markerSession([output, movie])
+        session.startRunning()
+        defer { session.stopRunning() }
+        try await LiveStreamTests.waitForConnections(output)
+        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/queue"))
+        let log = try await LiveStreamTests.startStreaming(output, to: url)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let before = movie.recordedDuration
+        kill(server.process.pid, SIGSTOP)
+        // Waited on a plain thread: the recording's progress over the stall, by the wall clock.
+        let stalled = try await WorkerThread.run(name: "stall") { () -> Double in
+            let start = Date()
+            usleep(3_000_000)
+            return Date().timeIntervalSince(start)
+        }
+        let during = movie.recordedDuration
+        kill(server.process.pid, SIGCONT)
+        let grown = (during - before).seconds
+        print("queued stream: the recording grew \(grown) s during the \(stalled) s stall")
+        #expect(grown >= 2.0, "the recording grew \(grown) s while the server was stopped for \(stalled) s")
+        // The stream resumes: a reader joining after the stall gets pictures from nginx.
+        let copy = scratch.file("after-stall.flv")
+        try await LiveStreamTests.readBack(url, seconds: 2, into: copy, in: scratch)
+        let resumed = try videoPackets(copy)
+        output.stopStreaming()
+        let events = await log.wait(for: 3, within: 60)
+        let finished = try await LiveStreamTests.stopRecording(movie, recording)
+        let stream = await log.wait(forOneAfter: 2, within: 60) { if case .finished = $0 { true } else if case .failed = $0 { true } else { false } }
+        print("queued stream: events \(stream.dropFirst(2)); \(resumed.count) pictures read after the stall; the recording \(finished.recordedDuration.seconds) s")
+        #expect(events.count >= 3)
+        // Dropped: whole groups of pictures, up to a key frame (the count of pictures is the time they cover).
+        let drops = stream.compactMap { event -> (Int, MediaTime)? in
+            if case .dropped(_, let pictures, let duration) = event { (pictures, duration) } else { nil }
+        }
+        #expect(!drops.isEmpty && drops.allSatisfy { $0.0 >= 1 && abs($0.1.seconds * 30 - Double($0.0)) < 0.6 }, "drops \(drops)")
+        #expect(resumed.count >= 15, "\(resumed.count) pictures read from nginx after the stall")
+        guard case .finished? = stream.last else {
+            Issue.record("the stream ended with \(String(describing: stream.last))")
+            return
+        }
+        #expect(finished.error == nil && finished.droppedFrameCount == 0)
+        // Every picture, on the grid without a gap.
+        let decoded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 16, keepsLastPicture: false)
+        let expected = Int((finished.recordedDuration.seconds * 30).rounded())
+        #expect(decoded.frames.count == expected && expected >= 5 * 30, "\(decoded.frames.count) pictures, \(expected) expected")
+        let steps = zip(decoded.frames.dropFirst(), decoded.frames).map { $0.0.time - $0.1.time }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.0005 }, "gaps: \(steps.enumerated().filter { abs($0.element - 1.0 / 30) >= 0.0005 }.prefix(5))")
+        ChildTest.report("measured", "stalledServerQueueAlone")
     }
 }

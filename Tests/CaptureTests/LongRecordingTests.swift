@@ -10,7 +10,10 @@ import Glibc
 
 /// Ten real minutes of `splice record` from the virtual devices with a flash and a beep every second, run as a
 /// child process (its memory is the recorder's alone, and the test holds no thread while it waits: the other suites
-/// run beside it). Not opt-in: CI runs it, and it adds about 10 minutes of wall time spent mostly asleep.
+/// run beside it). The same run streams live (`--stream rtmp://…`) to nginx's RTMP module, which records what it
+/// receives (`record all;`): the movie and the server's copy of the stream are both checked. Not opt-in: CI runs it,
+/// and it adds about 10 minutes of wall time spent mostly asleep. Without nginx and its RTMP module the recording is
+/// still checked, and the stream's part is the one skip line.
 ///
 /// What is measured, and how finely:
 /// - **Sync drift**: each flash's time is its picture's presentation time in the file (on the 1/30 s frame grid,
@@ -18,6 +21,9 @@ import Glibc
 ///   the same point of each beep, which starts at the same phase every second). Their difference has a constant
 ///   part (where the grid and the beep's threshold crossing fall); comparing the last marker's offset with the
 ///   first's cancels it, so "< 1 ms" is measured to about two samples (≈ 42 µs, AAC's rounding included).
+/// - **The stream's sync drift**: the same markers in the server's FLV file, whose timestamps are whole
+///   milliseconds (the pictures' times are rounded to 1 ms, so the drift is measured to about 1 ms); the stream must
+///   have gone out whole (no reconnection, nothing dropped), so that the sound's sample count is its time.
 /// - **Memory**: the child's resident set (`VmRSS` in `/proc/PID/status`) every ~10 s; the median of the last
 ///   minute may exceed the median of the second minute (the first is start-up) by at most 8 MiB.
 @Suite("Long recording (10 minutes, virtual devices)")
@@ -31,17 +37,22 @@ struct LongRecordingTests {
     static let minutes = 10
     static let allowedGrowth: Int64 = 8 << 20
 
-    @Test("10 min with a marker every second: last A/V offset within 1 ms of the first, resident memory flat")
+    @Test("10 min with a marker every second, recorded and streamed to nginx: last A/V offset within 1 ms of the first in the movie, within 2 ms in the server's copy of the stream; resident memory flat")
     func tenMinutes() async throws {
         let scratch = try ScratchDirectory("capture-long")
         defer { scratch.remove() }
         let url = scratch.file("long.mp4")
         let log = scratch.file("record.txt")
         let seconds = Self.minutes * 60
+        let port = LiveStreamTests.freePort()
+        let received = scratch.file("received")
+        let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch, recordingInto: received)
+        defer { server?.stop() }
+        let stream = server == nil ? [] : ["--stream", "rtmp://127.0.0.1:\(port)/live/long"]
         let process = try ChildProcess(
             executable: try SpliceExecutable.url().path,
             arguments: ["record", "--video", "virtual:camera-markers", "--audio", "virtual:microphone-markers",
-                        "--max-duration", "\(seconds)s", "-o", url.path],
+                        "--max-duration", "\(seconds)s", "-o", url.path] + stream,
             standardOutput: log, standardError: log)
         defer { process.stop() }
 
@@ -88,14 +99,7 @@ struct LongRecordingTests {
         let flashes = movie.flashTimes(), beeps = movie.beepTimes()
         print("long recording: the file decoded and its markers found in \(Int(Date().timeIntervalSince(decoding))) s")
         #expect(flashes.count >= seconds - 1 && flashes.count <= seconds, "\(flashes.count) flashes")
-        var offsets: [Double] = []
-        for flash in flashes {
-            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }), abs(beep - flash) < 0.5 else {
-                Issue.record("no beep near the flash at \(flash) s")
-                continue
-            }
-            offsets.append(flash - beep)
-        }
+        let offsets = Self.offsets(flashes: flashes, beeps: beeps, in: "the movie")
         let first = try #require(offsets.first), final = try #require(offsets.last)
         let spread = (offsets.max() ?? 0) - (offsets.min() ?? 0)
         print(String(format: "long recording: %d markers, A/V offset first %.6f s, last %.6f s, drift %.1f µs, spread %.1f µs (resolution: 1 sample = 20.8 µs)",
@@ -103,6 +107,35 @@ struct LongRecordingTests {
         #expect(offsets.count >= seconds - 1)
         #expect(abs(final - first) < 0.001, "offset drifted \((final - first) * 1e6) µs")
         #expect(offsets.allSatisfy { abs($0) <= 1.0 / 30 }, "an offset beyond one frame: \(offsets.filter { abs($0) > 1.0 / 30 })")
+
+        // The stream, as the server received it: sent whole, and the same markers in sync without drift.
+        guard server != nil else { return }
+        #expect(output.contains("streaming to rtmp://") && !output.contains("reconnecting") && !output.contains("not sent"),
+                "the stream did not go out whole: \(output.split(separator: "\n").filter { $0.contains("rtmp") }.prefix(10))")
+        let copy = received.appendingPathComponent("long.flv")
+        await LiveStreamTests.waitForServerRecording(copy)
+        let streamed = try decodeMovie(copy, lumaStride: 32, keepsLastPicture: false, threads: 2)
+        let streamOffsets = Self.offsets(flashes: streamed.flashTimes(), beeps: streamed.beepTimes(), in: "the stream")
+        let streamFirst = try #require(streamOffsets.first), streamFinal = try #require(streamOffsets.last)
+        print(String(format: "long recording: the stream as nginx recorded it: %d pictures, %d markers, A/V offset first %.6f s, last %.6f s, drift %.1f µs (FLV: 1 ms timestamps)",
+                     streamed.frames.count, streamOffsets.count, streamFirst, streamFinal, (streamFinal - streamFirst) * 1e6))
+        // The stream starts at the recording's first key frame after it connected (key frames every 2 s) and may run a
+        // moment past the movie's end (encoding alone until the command stops it).
+        #expect(streamed.frames.count >= (seconds - 4) * 30 && streamed.frames.count <= (seconds + 1) * 30, "\(streamed.frames.count) pictures")
+        #expect(streamOffsets.count >= seconds - 4)
+        #expect(abs(streamFinal - streamFirst) < 0.002, "stream offset drifted \((streamFinal - streamFirst) * 1e6) µs")
+    }
+
+    /// Each flash's offset from the nearest beep (flash − beep, s); a flash without a beep within 0.5 s is an issue
+    /// naming `what` was decoded.
+    static func offsets(flashes: [Double], beeps: [Double], in what: String) -> [Double] {
+        flashes.compactMap { flash in
+            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }), abs(beep - flash) < 0.5 else {
+                Issue.record("\(what): no beep near the flash at \(flash) s")
+                return nil
+            }
+            return flash - beep
+        }
     }
 
     /// The resident set of process `pid`, bytes (`VmRSS` of `/proc/PID/status`); nil once it is gone.

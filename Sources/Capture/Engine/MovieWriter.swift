@@ -6,7 +6,7 @@ internal import CMedia
 import Glibc
 #endif
 
-/// Writes one recording on the engine thread: H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
+/// Writes one recording on the engine thread (or encodes for a live stream): H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
 /// `default_base_moof`, `frag_custom`), a fragment written and flushed to the file at each fragment boundary so a
 /// crash keeps every complete fragment. Video frames are placed on the frame grid of the movie (a frame per slot of
 /// 1/frameRate s; a second frame in the same slot is dropped); audio is counted sample by sample from the first
@@ -53,24 +53,23 @@ final class MovieWriter {
     /// stream this much later (`avoid_negative_ts`); the regular movie moves them back, the priming into an edit list.
     var audioPriming: Int64 = 0
 
-    /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders.
+    /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders; for a live
+    /// stream's own encoders (``MovieWriterSettings/Destination/liveStream``) no file: FFmpeg's `null` muxer, whose
+    /// packets the stream takes through ``EncodingMuxer/mirror(to:)``.
     /// - Throws: ``CaptureRecordingError``.
     init(settings: MovieWriterSettings, requestedStart: Int64) throws(CaptureRecordingError) {
         self.settings = settings
         self.requestedStart = requestedStart
         nextFragment = settings.initialFragmentInterval
-        var path = settings.url.path
-        var format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
-        var ioOptions: [String: String] = [:], headerOptions = ["movflags": "empty_moov+default_base_moof+frag_custom"]
-        var rates: (video: Int, audio: Int, keyFrameInterval: Int)?
+        let path = settings.url.path
+        let format = settings.url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+        let rates = settings.rateControl
         do throws(ContainerMetadata.InvalidLocation) {
             try ContainerMetadata.checkLocations(settings.metadata)
         } catch {
             throw .invalidMetadata(key: error.key, value: error.value, reason: error.description)
         }
-        if case .liveStream(let streamFormat, let target, let io, let muxerOptions, let video, let audio, let interval) = settings.destination {
-            (path, format, ioOptions, headerOptions, rates) = (target, streamFormat, io, muxerOptions, (video, audio, interval))
-        } else {
+        if case .movieFile = settings.destination {
             let claim = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
             guard claim >= 0 else {
                 if errno == EEXIST { throw .fileAlreadyExists(path) }
@@ -79,7 +78,11 @@ final class MovieWriter {
             close(claim)
         }
         do {
-            muxer = try EncodingMuxer(path: path, formatName: format, cancellation: settings.cancellation, options: ioOptions)
+            if case .movieFile = settings.destination {
+                muxer = try EncodingMuxer(path: path, formatName: format)
+            } else {
+                muxer = try EncodingMuxer.discardingOutput()
+            }
             filtered = try Frame()
             if let video = settings.video {
                 var configuration = EncoderConfiguration(encoderName: "libx264", media: .video(.init(
@@ -95,9 +98,9 @@ final class MovieWriter {
                 if let rates {
                     // Constant bit rate with a VBV buffer of one second, key frames only on the interval (no scene
                     // cuts): what streaming servers and players expect.
-                    configuration.bitRate = Int64(rates.video)
-                    configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "maxrate": "\(rates.video)",
-                                             "bufsize": "\(rates.video)", "x264-params": "nal-hrd=cbr:scenecut=0"]
+                    configuration.bitRate = Int64(rates.videoBitRate)
+                    configuration.options = ["preset": "ultrafast", "tune": "zerolatency", "maxrate": "\(rates.videoBitRate)",
+                                             "bufsize": "\(rates.videoBitRate)", "x264-params": "nal-hrd=cbr:scenecut=0"]
                 }
                 let stream = try muxer.addStream(try Encoder(configuration: configuration))
                 if let matrix = settings.displayMatrix { try muxer.output.setDisplayMatrix(matrix, onStream: stream) }
@@ -106,16 +109,21 @@ final class MovieWriter {
             if let sampleRate = settings.audioSampleRate {
                 var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(
                     sampleRate: sampleRate, sampleFormat: AV_SAMPLE_FMT_FLTP, channelCount: 2)))
-                configuration.bitRate = Int64(rates?.audio ?? 128_000)
+                configuration.bitRate = Int64(rates?.audioBitRate ?? 128_000)
                 let encoder = try Encoder(configuration: configuration)
                 audioStream = try muxer.addStream(encoder)
                 audioPriming = Int64(encoder.initialPadding)
             }
-            if muxer.output.setContainerMetadata(settings.metadata) { headerOptions["movflags", default: ""] += "+use_metadata_tags" }
-            try muxer.writeHeader(options: headerOptions)
+            let usesMetadataKeySpace = muxer.output.setContainerMetadata(settings.metadata)
+            if case .movieFile = settings.destination {
+                let movieFlags = "empty_moov+default_base_moof+frag_custom" + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
+                try muxer.writeHeader(options: ["movflags": movieFlags])
+            } else {
+                try muxer.writeHeader()
+            }
             muxer.output.flush()
         } catch {
-            if rates == nil { try? FileManager.default.removeItem(atPath: path) }
+            if case .movieFile = settings.destination { try? FileManager.default.removeItem(atPath: path) }
             throw .writeFailed(path: path, reason: FailureReason.words(for: error))
         }
         if let maxDuration = settings.maxDuration { endTime = maxDuration; endReason = .maximumDurationReached }

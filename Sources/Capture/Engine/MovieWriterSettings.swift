@@ -9,17 +9,24 @@ struct MovieWriterSettings: Sendable {
         /// A crash-safe movie file at ``MovieWriterSettings/url`` (claimed with `O_EXCL`, fragmented, rewritten as a
         /// regular movie at the end).
         case movieFile
-        /// A live stream: the muxer `format` (`flv`, `mpegts`, `hls`) writing to `target` (a network URL, or the
-        /// playlist's path) with the protocol's `ioOptions` and the muxer's `muxerOptions`, at constant bit rates
-        /// (bits per second) with a key frame every `keyFrameInterval` frames.
-        case liveStream(format: String, target: String, ioOptions: [String: String], muxerOptions: [String: String],
-                        videoBitRate: Int, audioBitRate: Int, keyFrameInterval: Int)
+        /// No file: the encoders' packets only go to a live stream (``EncodingMuxer/mirror(to:)``), through FFmpeg's
+        /// `null` muxer.
+        case liveStream
+    }
+
+    /// A live stream's constraints on the encoders: constant bit rates (bits per second) with a VBV buffer of one
+    /// second, and a key frame every `keyFrameInterval` frames (no scene-cut key frames).
+    struct StreamRateControl: Sendable, Hashable {
+        var videoBitRate: Int
+        var audioBitRate: Int
+        var keyFrameInterval: Int
     }
 
     var url: URL
     var destination: Destination = .movieFile
-    /// Stops the muxer's blocking I/O when cancelled (a live stream's connection that takes too long).
-    var cancellation = CancellationFlag()
+    /// The live stream's constraints, for a stream's own encoders and for a recording whose encoders a stream shares;
+    /// nil for a recording's defaults (x264 CRF 23, a key frame every second, AAC at 128 kb/s).
+    var rateControl: StreamRateControl?
     /// Pixels and frames per second of the video stream; nil without video.
     var video: (width: Int, height: Int, frameRate: Int32)?
     /// Samples per second of the (stereo) audio stream; nil without audio.

@@ -1,171 +1,92 @@
 import Composition
-import Dispatch
 import Foundation
 import SpliceFFmpeg
 
-/// One live stream on the engine thread: its writer (the recording engine, writing to a network muxer) while
-/// connected, what it needs to connect again, and its events.
+/// One live stream on the engine thread: where its packets come from — a recording's encoders it shares, or its own
+/// (a writer without a file) while no such recording runs — and the sender that writes them to the network on a
+/// thread of its own (``LiveStreamSender``).
 final class LiveStream {
     let output: CaptureLiveStreamOutput
     let url: URL
-    let settings: MovieWriterSettings
-    let timeout: Double
-    let maximumAttempts: Int
-    let continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation
-    /// The connected writer; nil while waiting to connect again.
-    var writer: MovieWriter?
-    /// The first write error of the current connection, which ends it after the current frame.
-    var failure: (any Error)?
-    /// Stream time sent over the connections before the current one, µs.
-    var sentBefore: Int64 = 0
-    /// The reconnection under way: the attempt (from 1), when to make it, and the last reason.
-    var retry: (attempt: Int, at: Date, reason: String)?
-    /// The write watchdog: when the write under way started (uptime, ns; nil between writes), the current
-    /// connection's interrupt flag, and whether the watchdog interrupted it.
-    private let watch = Locked<(writeStart: UInt64?, connection: CancellationFlag?, timedOut: Bool)>((nil, nil, false))
-    private let watchdog: DispatchSourceTimer
-    /// Seconds one write may wait before the connection is interrupted.
-    let writeTimeout: Double
+    let sender: LiveStreamSender
+    /// What a writer of the stream's own is made with (no file; the stream's rates).
+    let ownSettings: MovieWriterSettings
+    /// The stream's own encoders; nil while it shares a recording's.
+    var ownWriter: MovieWriter?
+    /// The recording whose encoders the stream shares (its movie output's identity), nil while it encodes alone.
+    var sharedRecording: ObjectIdentifier?
 
-    init(output: CaptureLiveStreamOutput, url: URL, settings: MovieWriterSettings, timeout: Double, writeTimeout: Double,
-         maximumAttempts: Int, continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation) {
+    init(output: CaptureLiveStreamOutput, url: URL, sender: LiveStreamSender, ownSettings: MovieWriterSettings) {
         self.output = output
         self.url = url
-        self.settings = settings
-        self.timeout = timeout
-        self.writeTimeout = writeTimeout
-        self.maximumAttempts = maximumAttempts
-        self.continuation = continuation
-        // Checked 10 times a second: a write waiting longer than the timeout has its connection interrupted.
-        watchdog = DispatchSource.makeTimerSource(queue: .global())
-        let (watch, limit) = (watch, UInt64(writeTimeout * 1e9))
-        watchdog.setEventHandler {
-            let now = DispatchTime.now().uptimeNanoseconds
-            watch.withLock { state in
-                guard let start = state.writeStart, now > start + limit, !state.timedOut else { return }
-                state.timedOut = true
-                state.connection?.cancel()
-            }
-        }
-        watchdog.schedule(deadline: .now() + 0.1, repeating: 0.1)
-        watchdog.resume()
+        self.sender = sender
+        self.ownSettings = ownSettings
     }
 
-    deinit { watchdog.cancel() }
+    /// True when `writer` can feed this stream: a recording encoded with a stream's constraints, with the same
+    /// kinds of streams (pictures, sound) as this one.
+    func canShare(_ writer: MovieWriter) -> Bool { Self.canShare(writer, with: ownSettings) }
 
-    /// The write of a connection the watchdog interrupted.
-    struct WriteTimedOut: Error {
-        var seconds: Double
+    /// True when `writer` can feed a stream whose own encoders would be made with `settings`.
+    static func canShare(_ writer: MovieWriter, with settings: MovieWriterSettings) -> Bool {
+        writer.settings.rateControl != nil && (writer.settings.video == nil) == (settings.video == nil)
+            && (writer.settings.audioSampleRate == nil) == (settings.audioSampleRate == nil)
     }
 
-    var name: String { CaptureLiveStreamOutput.name(of: url) }
-
-    /// Stream time sent so far over every connection, µs.
-    var sent: Int64 { sentBefore + (writer?.recordedDuration ?? 0) }
-
-    /// Hands a picture or sound to the stream; a failed write is kept (``failure``), never thrown into the session.
+    /// Hands a picture or sound to the stream's own encoders (nothing while it shares a recording's). A failed
+    /// encode ends the own writer: the stream sends nothing more until its source changes.
     func append(_ frame: Frame, at time: Int64, isAudio: Bool) {
-        guard let writer, failure == nil else { return }
-        watch.withLock { $0.writeStart = DispatchTime.now().uptimeNanoseconds }
-        defer { watch.withLock { $0.writeStart = nil } }
+        guard let writer = ownWriter else { return }
         do {
             if isAudio { try writer.appendAudio(frame, at: time) } else { try writer.appendVideo(frame, at: time) }
         } catch {
-            failure = watch.withLock { $0.timedOut } ? WriteTimedOut(seconds: writeTimeout) : error
+            writer.muxer.stopMirroring(to: sender)
+            ownWriter = nil
         }
     }
 
-    /// Writes the current connection's trailer and closes it, under the write watchdog like every write.
-    /// - Throws: what the writer's finish throws (``WriteTimedOut`` when the watchdog interrupted it).
-    func finishWriter() throws {
-        guard let writer else { return }
-        watch.withLock { $0.writeStart = DispatchTime.now().uptimeNanoseconds }
-        defer { watch.withLock { $0.writeStart = nil } }
-        do { try writer.finish() } catch {
-            throw watch.withLock { $0.timedOut } ? WriteTimedOut(seconds: writeTimeout) : error
-        }
+    /// Moves the stream onto `recording`'s encoders: its own are drained into the stream, then the recording's
+    /// packets follow from its next one (the recording's first picture, a key picture).
+    func share(_ writer: MovieWriter, of recording: ObjectIdentifier) {
+        endOwnWriter()
+        sender.switchSource(to: writer.muxer.streamDescriptions)
+        writer.muxer.mirror(to: sender)
+        sharedRecording = recording
     }
 
-    /// Makes `writer`, connected with `cancellation` as its interrupt flag, the current connection.
-    func use(_ writer: MovieWriter, cancellation: CancellationFlag) {
-        self.writer = writer
-        watch.withLock { $0 = (nil, cancellation, false) }
+    /// Gives the stream encoders of its own again (its recording ended), starting at session time `now` µs.
+    func encodeAlone(now: Int64) {
+        sharedRecording = nil
+        guard let writer = try? MovieWriter(settings: ownSettings, requestedStart: now) else { return }
+        sender.switchSource(to: writer.muxer.streamDescriptions)
+        writer.muxer.mirror(to: sender)
+        ownWriter = writer
     }
 
-    /// Connects with a fresh writer starting at session time `now` µs and makes it the current connection
-    /// (``writer``), interrupting the connection after ``timeout`` seconds.
-    /// - Throws: ``CaptureLiveStreamError/connectionFailed(destination:reason:)``.
-    func connect(now: Int64) throws(CaptureLiveStreamError) {
-        var settings = settings
-        let cancellation = CancellationFlag()
-        settings.cancellation = cancellation
-        let connecting = Locked(true)
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            if connecting.withLock({ $0 }) { cancellation.cancel() }
-        }
-        defer { connecting.withLock { $0 = false } }
-        do {
-            use(try MovieWriter(settings: settings, requestedStart: now), cancellation: cancellation)
-        } catch {
-            let reason = cancellation.isCancelled ? "no answer within \(String(format: "%g", timeout)) s"
-                : Self.reason(of: error)
-            throw .connectionFailed(destination: name, reason: reason)
-        }
-    }
-
-    /// Closes the broken connection and plans the next attempt; false when no attempt is left.
-    func scheduleRetry(reason: String) -> Bool {
-        if let writer {
-            sentBefore += writer.recordedDuration
-            try? writer.finish()
-        }
-        writer = nil
-        failure = nil
-        let attempt = (retry?.attempt ?? 0) + 1
-        guard attempt <= maximumAttempts else { return false }
-        let wait = min(8, pow(2, Double(attempt - 1)))
-        retry = (attempt, Date().addingTimeInterval(wait), reason)
-        continuation.yield(.reconnecting(url, attempt: attempt))
-        return true
-    }
-
-    /// The words of a writer's error (a recording error carries FFmpeg's reason).
-    static func reason(of error: any Error) -> String {
-        if case .writeFailed(_, let reason) = error as? CaptureRecordingError { return reason }
-        if let error = error as? CaptureLiveStreamError, case .connectionFailed(_, let reason) = error { return reason }
-        if let error = error as? WriteTimedOut {
-            return "the server took nothing for \(String(format: "%g", error.seconds)) s (write timeout)"
-        }
-        return FailureReason.words(for: error)
+    /// Drains the own encoders into the stream and lets them go.
+    func endOwnWriter() {
+        guard let writer = ownWriter else { return }
+        try? writer.finish()
+        writer.muxer.stopMirroring(to: sender)
+        ownWriter = nil
     }
 }
 
 extension SessionEngine {
-    /// Opens the stream an output asked for, reconnects a broken one when its wait is over, or ends one that was
-    /// stopped or cannot be reconnected.
-    func startOrStopStream(_ output: CaptureLiveStreamOutput, streams: inout [ObjectIdentifier: LiveStream], now: Int64) {
+    /// Opens the stream an output asked for, keeps its source right (a recording's encoders while a recording that
+    /// can feed it runs, its own otherwise), or ends one that was stopped or whose sender ended.
+    func startOrStopStream(_ output: CaptureLiveStreamOutput, streams: inout [ObjectIdentifier: LiveStream],
+                           writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)],
+                           now: Int64) {
         let key = ObjectIdentifier(output)
         if let stream = streams[key] {
-            if output.state.withLock({ $0.stopRequested }) {
-                Self.end(stream, error: nil)
+            if stream.sender.hasEnded || output.state.withLock({ $0.stopRequested }) {
+                Self.end(stream, writers: writers)
                 streams[key] = nil
-            } else if let failure = stream.failure {
-                if !stream.scheduleRetry(reason: LiveStream.reason(of: failure)) {
-                    Self.end(stream, error: .connectionLost(destination: stream.name, reason: LiveStream.reason(of: failure)))
-                    streams[key] = nil
-                }
-            } else if stream.writer == nil, let retry = stream.retry, Date() >= retry.at {
-                do {
-                    try stream.connect(now: now)
-                    stream.retry = nil
-                    stream.continuation.yield(.streaming(stream.url))
-                } catch {
-                    let reason = LiveStream.reason(of: error)
-                    if !stream.scheduleRetry(reason: reason) {
-                        Self.end(stream, error: .connectionLost(destination: stream.name, reason: reason))
-                        streams[key] = nil
-                    }
-                }
+            } else if let recording = stream.sharedRecording {
+                if writers[recording] == nil { stream.encodeAlone(now: now) }
+            } else if let (recording, (writer, _)) = writers.first(where: { stream.canShare($0.value.0) }) {
+                stream.share(writer, of: recording)
             }
             return
         }
@@ -177,68 +98,50 @@ extension SessionEngine {
         continuation.yield(.connecting(url))
         let (settings, connections) = output.state.withLock { ($0.settings, $0.connections) }
         guard let destination = LiveStreamDestination(url) else {
-            Self.fail(output, continuation, .unsupportedDestination(CaptureLiveStreamOutput.name(of: url)))
+            Self.fail(output, continuation, .unsupportedDestination(LiveStreamDestination.name(of: url)))
             return
         }
         let enabled = connections.filter(\.isEnabled)
         let video = enabled.first { $0.mediaType == .video }?.inputDevice.activeFormat
         let audioConnection = enabled.first { $0.mediaType == .audio }
-        let frameRate = Int32(video?.maxFrameRate.rounded() ?? 30)
-        let timeout = max(settings.connectionTimeout.seconds, 0.1)
-        var muxerOptions: [String: String] = [:]
-        var ioOptions: [String: String] = [:]
-        switch destination.format {
-        case "flv": muxerOptions = ["flvflags": "no_duration_filesize"]
-        case "hls":
-            muxerOptions = ["hls_time": String(format: "%.3f", max(settings.segmentDuration.seconds, 0.1)),
-                            "hls_list_size": "\(settings.playlistLength)", "hls_segment_type": "fmp4",
-                            "hls_flags": "delete_segments+independent_segments+temp_file"]
-        default:
-            // SRT: a peer that does not answer fails inside the timeout (ms) instead of libsrt's own 3 s.
-            ioOptions = ["connect_timeout": "\(Int64(timeout * 1_000))"]
-        }
-        var writerSettings = MovieWriterSettings(
-            url: url, video: video.map { ($0.width, $0.height, frameRate) },
+        var ownSettings = MovieWriterSettings(
+            url: url, video: video.map { ($0.width, $0.height, Int32($0.maxFrameRate.rounded())) },
             audioSampleRate: audioConnection?.inputDevice.activeFormat?.sampleRate,
             maxDuration: nil, maxFileSize: nil, minFreeDiskSpace: nil, fragmentInterval: Int64.max / 2,
             initialFragmentInterval: Int64.max / 2, audioChannels: audioConnection?.audioChannels ?? [])
-        writerSettings.destination = .liveStream(
-            format: destination.format, target: destination.target, ioOptions: ioOptions, muxerOptions: muxerOptions,
-            videoBitRate: settings.videoBitRate, audioBitRate: settings.audioBitRate,
-            keyFrameInterval: max(1, Int((settings.keyFrameInterval.seconds * Double(frameRate)).rounded())))
-        let stream = LiveStream(output: output, url: url, settings: writerSettings, timeout: timeout,
-                                writeTimeout: max(settings.writeTimeout.seconds, 0.1),
-                                maximumAttempts: settings.maximumReconnectAttempts, continuation: continuation)
-        do {
-            try stream.connect(now: now)
-            streams[key] = stream
-            continuation.yield(.streaming(url))
-        } catch {
-            Self.fail(output, continuation, error)
+        ownSettings.destination = .liveStream
+        ownSettings.rateControl = output.rateControl(frameRate: ownSettings.video?.frameRate ?? 30)
+        // The packets' first source: a recording that can feed the stream, or encoders of its own.
+        var own: MovieWriter?
+        var shared: (ObjectIdentifier, MovieWriter)?
+        if let (recording, (writer, _)) = writers.first(where: { LiveStream.canShare($0.value.0, with: ownSettings) }) {
+            shared = (recording, writer)
+        } else {
+            do { own = try MovieWriter(settings: ownSettings, requestedStart: now) } catch {
+                Self.fail(output, continuation, .connectionFailed(destination: destination.name, reason: LiveStreamEvents.reason(of: error)))
+                return
+            }
         }
+        guard let source = (shared?.1 ?? own)?.muxer.streamDescriptions else { return }
+        let sender = LiveStreamSender(destination: destination, source: source, settings: settings.senderSettings,
+                                      events: LiveStreamEvents(output: output, url: url, continuation: continuation).report)
+        let stream = LiveStream(output: output, url: url, sender: sender, ownSettings: ownSettings)
+        if let (recording, writer) = shared {
+            writer.muxer.mirror(to: sender)
+            stream.sharedRecording = recording
+        } else if let own {
+            own.muxer.mirror(to: sender)
+            stream.ownWriter = own
+        }
+        streams[key] = stream
     }
 
-    /// Ends `stream`: its trailer written, the last event sent.
-    static func end(_ stream: LiveStream, error: CaptureLiveStreamError?) {
-        var error = error
-        if stream.writer != nil {
-            let sent = stream.sent
-            do { try stream.finishWriter() } catch let failure {
-                error = error ?? .connectionLost(destination: stream.name, reason: LiveStream.reason(of: failure))
-            }
-            stream.writer = nil
-            stream.sentBefore = sent
-        }
-        stream.output.state.withLock { state in
-            state.isStreaming = false
-            state.stopRequested = false
-        }
-        if let error {
-            stream.continuation.yield(.failed(error))
-        } else {
-            stream.continuation.yield(.finished(stream.url, duration: MediaTime(value: stream.sentBefore, timescale: 1_000_000)))
-        }
-        stream.continuation.finish()
+    /// Ends `stream`: its packets stop (its own encoders drained into it), and its sender writes what is queued and
+    /// the trailer on its own thread, then reports how it ended.
+    static func end(_ stream: LiveStream, writers: [ObjectIdentifier: (MovieWriter, AsyncStream<CaptureRecordingEvent>.Continuation)]) {
+        if let recording = stream.sharedRecording { writers[recording]?.0.muxer.stopMirroring(to: stream.sender) }
+        stream.endOwnWriter()
+        stream.sender.finish()
     }
 
     private static func fail(_ output: CaptureLiveStreamOutput, _ continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation,
@@ -246,5 +149,46 @@ extension SessionEngine {
         output.state.withLock { $0.isStreaming = false }
         continuation.yield(.failed(error))
         continuation.finish()
+    }
+}
+
+/// Turns a sender's events into the output's (naming its URL), and marks the output idle when the stream ended.
+struct LiveStreamEvents: Sendable {
+    let output: CaptureLiveStreamOutput
+    let url: URL
+    let continuation: AsyncStream<CaptureLiveStreamOutput.Event>.Continuation
+
+    @Sendable func report(_ event: LiveStreamSender.Event) {
+        let name = LiveStreamDestination.name(of: url)
+        switch event {
+        case .streaming: continuation.yield(.streaming(url))
+        case .reconnecting(let attempt): continuation.yield(.reconnecting(url, attempt: attempt))
+        case .dropped(let pictures, let duration):
+            continuation.yield(.dropped(url, pictures: pictures, duration: MediaTime(value: duration, timescale: 1_000_000)))
+        case .finished(let sent):
+            idle()
+            continuation.yield(.finished(url, duration: MediaTime(value: sent, timescale: 1_000_000)))
+            continuation.finish()
+        case .failed(let failure):
+            idle()
+            switch failure {
+            case .connectionFailed(let reason): continuation.yield(.failed(.connectionFailed(destination: name, reason: reason)))
+            case .connectionLost(let reason): continuation.yield(.failed(.connectionLost(destination: name, reason: reason)))
+            }
+            continuation.finish()
+        }
+    }
+
+    private func idle() {
+        output.state.withLock { state in
+            state.isStreaming = false
+            state.stopRequested = false
+        }
+    }
+
+    /// The words of a writer's error (a recording error carries FFmpeg's reason).
+    static func reason(of error: any Error) -> String {
+        if case .writeFailed(_, let reason) = error as? CaptureRecordingError { return reason }
+        return FailureReason.words(for: error)
     }
 }

@@ -43,7 +43,7 @@ struct SessionEngine {
         var failure: CaptureRecordingError?
         while !stop.isCancelled, failure == nil, !readers.isEmpty {
             for output in movieOutputs { startOrStop(output, writers: &writers, readers: readers, now: latest) }
-            for output in outputs.liveStream { startOrStopStream(output, streams: &streams, now: latest) }
+            for output in outputs.liveStream { startOrStopStream(output, streams: &streams, writers: writers, now: latest) }
             guard let reader = readers.min(by: { $0.lastTime < $1.lastTime }) else { break }
             do {
                 let meters = reader.isAudio ? audioConnections(of: reader.device) : []
@@ -88,7 +88,7 @@ struct SessionEngine {
                 }
             }
         }
-        for stream in streams.values { Self.end(stream, error: nil) }
+        for stream in streams.values { Self.end(stream, writers: writers) }
         for output in outputs.liveStream {
             guard let (_, continuation) = output.state.withLock({ state -> (URL, AsyncStream<CaptureLiveStreamOutput.Event>.Continuation)? in
                 defer { state.pendingStart = nil }
@@ -182,7 +182,7 @@ struct SessionEngine {
         func micros(_ time: MediaTime) -> Int64? {
             time.isNumeric ? Int64((time.seconds * 1_000_000).rounded()) : nil
         }
-        let writerSettings = MovieWriterSettings(
+        var writerSettings = MovieWriterSettings(
             url: url,
             video: video.map { ($0.width, $0.height, Int32($0.maxFrameRate.rounded())) },
             audioSampleRate: audio?.sampleRate,
@@ -198,6 +198,10 @@ struct SessionEngine {
             },
             audioChannels: audioConnection?.audioChannels ?? [],
             metadata: settings.metadata.tags(now: Date()))
+        // A session that can stream: the recording is encoded as the stream wants it, so one encode feeds both.
+        if let live = outputs.liveStream.first {
+            writerSettings.rateControl = live.rateControl(frameRate: writerSettings.video?.frameRate ?? 30)
+        }
         do {
             let writer = try MovieWriter(settings: writerSettings, requestedStart: now)
             output.state.withLock { $0.isRecording = true }

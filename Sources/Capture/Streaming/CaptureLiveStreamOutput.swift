@@ -11,14 +11,25 @@ import SpliceFFmpeg
 ///   segments of ``segmentDuration`` each, older segments deleted.
 ///
 /// Pictures go on the stream's frame grid and sound is counted by the sample exactly as a recording's
-/// (``CaptureMovieFileOutput``): the same engine writes both. A stream runs beside a recording of the same session
-/// without touching it: a lost connection is made again with backoff (``Event/reconnecting(_:attempt:)``), and
-/// when that fails ends the stream (``CaptureLiveStreamError/connectionLost(destination:reason:)``) — never the
-/// session or the recording.
+/// (``CaptureMovieFileOutput``): the same engine writes both.
+///
+/// **One encode for a stream and a recording.** A recording started while its session has a live-stream output is
+/// encoded with that output's constraints — constant ``videoBitRate`` with a one-second VBV buffer, a key frame every
+/// ``keyFrameInterval`` and no other, AAC at ``audioBitRate`` — instead of a recording's defaults (CRF 23, a key
+/// frame every second, 128 kb/s), so that its encoders can feed the stream too: while such a recording runs, the
+/// stream sends the recording's own packets, byte for byte (starting at its next key frame), and no second encoder
+/// runs. Pausing that recording pauses the stream (the pause is left out of both). Without such a recording — none
+/// running, or once it ended — the stream encodes alone with the same settings.
+///
+/// Network writes run on a thread of the stream's own behind a queue of ``sendQueueDuration``: a slow, stalled or
+/// reconnecting server never holds the session or a recording; when the queue is full, whole groups of pictures are
+/// dropped and reported (``Event/dropped(_:pictures:duration:)``). A lost connection is made again with backoff
+/// (``Event/reconnecting(_:attempt:)``), and when that fails ends the stream
+/// (``CaptureLiveStreamError/connectionLost(destination:reason:)``) — never the session or the recording.
 public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     /// What happens to a stream, in order: `connecting`, `streaming` once the server took the stream's header,
-    /// `reconnecting` and `streaming` again after a broken connection, then `finished` (``stopStreaming()`` or the
-    /// session stopped) or `failed`. The event stream ends after either.
+    /// `reconnecting` and `streaming` again after a broken connection (`dropped` whenever the send queue overflowed),
+    /// then `finished` (``stopStreaming()`` or the session stopped) or `failed`. The event stream ends after either.
     public enum Event: Sendable, Hashable {
         /// The connection is being made.
         case connecting(URL)
@@ -27,6 +38,11 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         /// The connection broke; attempt `attempt` (from 1) to connect again follows after a wait (1 s, doubling up
         /// to 8 s). Pictures and sound taken meanwhile are not sent; a recording of the session is not affected.
         case reconnecting(URL, attempt: Int)
+        /// The network was slower than the stream and the send queue (``sendQueueDuration``) was full: `pictures`
+        /// pictures, and the sound beside them, were not sent — whole groups of pictures, from the one that did not
+        /// fit up to the next key frame that did — covering `duration` of stream time (µs timescale). The stream
+        /// goes on from that key frame; its timestamps keep the gap, so picture and sound stay in sync.
+        case dropped(URL, pictures: Int, duration: MediaTime)
         /// The stream ended cleanly (its trailer written), with the stream time sent over all its connections
         /// (µs timescale).
         case finished(URL, duration: MediaTime)
@@ -43,6 +59,7 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
         var segmentDuration = MediaTime(seconds: 2)
         var playlistLength = 5
         var maximumReconnectAttempts = 5
+        var sendQueueDuration = MediaTime(seconds: 2)
     }
 
     struct State: Sendable {
@@ -87,8 +104,8 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     }
 
     /// How long connecting may take before the stream fails with ``CaptureLiveStreamError/connectionFailed(destination:reason:)``
-    /// (default 5 s). The session's thread waits for the connection, so this also bounds how long a recording of
-    /// the same session waits.
+    /// (default 5 s). The connection is made on the stream's own thread: the session and a recording beside it never
+    /// wait for it.
     public var connectionTimeout: MediaTime {
         get { state.withLock { $0.settings.connectionTimeout } }
         set { state.withLock { $0.settings.connectionTimeout = newValue } }
@@ -97,11 +114,20 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     /// How long one write to the server may wait (default 5 s, at least 0.1 s): a server that stops reading without
     /// closing the connection fills the socket's buffers, then the write waits; past this time it is interrupted
     /// (FFmpeg's interrupt callback) and the connection counts as broken — ``Event/reconnecting(_:attempt:)``
-    /// follows, as for a dropped one. It bounds how long the session's thread, and a recording beside the stream,
-    /// can be held by a stalled server.
+    /// follows, as for a dropped one. Writes run on the stream's own thread: while one waits, the session and a
+    /// recording beside the stream go on, and the stream's packets wait in the send queue (``sendQueueDuration``).
     public var writeTimeout: MediaTime {
         get { state.withLock { $0.settings.writeTimeout } }
         set { state.withLock { $0.settings.writeTimeout = newValue } }
+    }
+
+    /// How much stream time may wait to be sent (default 2 s, at least 0.1 s): packets go from the encoder to the
+    /// network through a queue on the stream's own thread. When the network is slower than the stream and the queue
+    /// is full, whole groups of pictures are dropped, up to the next key frame that fits, and reported
+    /// (``Event/dropped(_:pictures:duration:)``); the session is never held. Read when streaming starts.
+    public var sendQueueDuration: MediaTime {
+        get { state.withLock { $0.settings.sendQueueDuration } }
+        set { state.withLock { $0.settings.sendQueueDuration = newValue } }
     }
 
     /// Live HLS: the target length of a segment (default 2 s; FFmpeg's `hls_time`, cut at the next key frame).
@@ -157,23 +183,28 @@ public final class CaptureLiveStreamOutput: CaptureOutput, ConnectableOutput {
     public func stopStreaming() { state.withLock { $0.stopRequested = true } }
 
     /// The URL as errors name it: the path for a file, the whole URL otherwise.
-    static func name(of url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+    static func name(of url: URL) -> String { LiveStreamDestination.name(of: url) }
+
+    /// The stream's constraints on encoders at `frameRate` frames per second: the rates, and the key frame interval
+    /// in whole frames (at least one).
+    func rateControl(frameRate: Int32) -> MovieWriterSettings.StreamRateControl {
+        let settings = state.withLock { $0.settings }
+        return MovieWriterSettings.StreamRateControl(
+            videoBitRate: settings.videoBitRate, audioBitRate: settings.audioBitRate,
+            keyFrameInterval: max(1, Int((settings.keyFrameInterval.seconds * Double(frameRate)).rounded())))
+    }
 }
 
-/// Where and how a ``CaptureLiveStreamOutput`` sends: the muxer and the name it opens.
-struct LiveStreamDestination: Sendable {
-    /// `flv`, `mpegts` or `hls`.
-    var format: String
-    /// The URL FFmpeg opens (the playlist's path for HLS).
-    var target: String
-
-    /// The destination of `url`; nil for one the output cannot stream to.
-    init?(_ url: URL) {
-        switch url.scheme?.lowercased() {
-        case "rtmp", "rtmps": (format, target) = ("flv", url.absoluteString)
-        case "srt": (format, target) = ("mpegts", url.absoluteString)
-        case "file" where url.pathExtension.lowercased() == "m3u8": (format, target) = ("hls", url.path)
-        default: return nil
-        }
+extension CaptureLiveStreamOutput.Settings {
+    /// The sender's part: timeouts, reconnection, HLS segments and the send queue, in seconds.
+    var senderSettings: LiveStreamSender.Settings {
+        var sender = LiveStreamSender.Settings()
+        sender.connectionTimeout = max(connectionTimeout.seconds, 0.1)
+        sender.writeTimeout = max(writeTimeout.seconds, 0.1)
+        sender.maximumReconnectAttempts = maximumReconnectAttempts
+        sender.segmentDuration = max(segmentDuration.seconds, 0.1)
+        sender.playlistLength = playlistLength
+        sender.queueDuration = max(sendQueueDuration.seconds, 0.1)
+        return sender
     }
 }

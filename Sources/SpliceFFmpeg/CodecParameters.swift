@@ -1,42 +1,42 @@
-internal import CMedia
+package import CMedia
 
-/// A value copy of a stream's `AVCodecParameters` (FFmpeg 5.1's fields), so that a compressed sample can carry its
-/// stream's full description across tasks and a passthrough writer can recreate it (`avcodec_parameters_copy`'s
-/// result, field by field). Plain data: no
+/// A value copy of a stream's `AVCodecParameters` (FFmpeg 5.1's fields), so that a stream's full description can
+/// cross threads: a compressed sample carries it to a passthrough writer, an encoder's stream is described to a
+/// live-stream sender's muxer on its own thread (`avcodec_parameters_copy`'s result, field by field). Plain data: no
 /// FFmpeg allocation is held.
 package struct CodecParameters: Sendable, Hashable {
-    var mediaType: Int32
-    var codecID: UInt32
-    var codecTag: UInt32
-    var extradata: [UInt8]
-    var format: Int32
-    var bitRate: Int64
-    var bitsPerCodedSample: Int32
-    var bitsPerRawSample: Int32
-    var profile: Int32
-    var level: Int32
-    var width: Int32
-    var height: Int32
-    var sampleAspectRatio: (num: Int32, den: Int32)
-    var fieldOrder: UInt32
-    var colorRange: UInt32
-    var colorPrimaries: UInt32
-    var colorTransfer: UInt32
-    var colorSpace: UInt32
-    var chromaLocation: UInt32
-    var videoDelay: Int32
-    var channelOrder: UInt32
-    var channelCount: Int32
-    var channelMask: UInt64
-    var sampleRate: Int32
-    var blockAlign: Int32
-    var frameSize: Int32
-    var initialPadding: Int32
-    var trailingPadding: Int32
-    var seekPreroll: Int32
+    package var mediaType: Int32
+    package var codecID: UInt32
+    package var codecTag: UInt32
+    package var extradata: [UInt8]
+    package var format: Int32
+    package var bitRate: Int64
+    package var bitsPerCodedSample: Int32
+    package var bitsPerRawSample: Int32
+    package var profile: Int32
+    package var level: Int32
+    package var width: Int32
+    package var height: Int32
+    package var sampleAspectRatio: (num: Int32, den: Int32)
+    package var fieldOrder: UInt32
+    package var colorRange: UInt32
+    package var colorPrimaries: UInt32
+    package var colorTransfer: UInt32
+    package var colorSpace: UInt32
+    package var chromaLocation: UInt32
+    package var videoDelay: Int32
+    package var channelOrder: UInt32
+    package var channelCount: Int32
+    package var channelMask: UInt64
+    package var sampleRate: Int32
+    package var blockAlign: Int32
+    package var frameSize: Int32
+    package var initialPadding: Int32
+    package var trailingPadding: Int32
+    package var seekPreroll: Int32
 
     /// Copies `parameters`. A custom channel order (a per-channel map) is kept as its channel count only.
-    init(_ parameters: UnsafePointer<AVCodecParameters>) {
+    package init(_ parameters: UnsafePointer<AVCodecParameters>) {
         let p = parameters.pointee
         mediaType = p.codec_type.rawValue
         codecID = p.codec_id.rawValue
@@ -71,7 +71,8 @@ package struct CodecParameters: Sendable, Hashable {
 
     /// Writes these parameters into `parameters` (whose extradata and layout are replaced; the codec tag is left 0
     /// for the muxer to choose, as a stream copy does).
-    func apply(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws {
+    /// - Throws: ``FFmpegError`` `ENOMEM` when the extradata cannot be allocated.
+    package func apply(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws {
         parameters.pointee.codec_type = AVMediaType(rawValue: mediaType)
         parameters.pointee.codec_id = AVCodecID(rawValue: codecID)
         parameters.pointee.codec_tag = 0
@@ -79,7 +80,7 @@ package struct CodecParameters: Sendable, Hashable {
         parameters.pointee.extradata_size = 0
         if !extradata.isEmpty {
             guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
-                throw AssetWriterError.outOfMemory
+                throw FFmpegError.posix(ENOMEM)
             }
             let bytes = buffer.bindMemory(to: UInt8.self, capacity: extradata.count)
             extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: extradata.count) }
