@@ -63,6 +63,7 @@ package final class EncodingMuxer {
         self.output = output
         segmenter = nil
         packet = try Packet()
+        globalHeaders = output.wantsGlobalHeader
     }
 
     /// Writes into `segmenter`'s output: every packet (encoded here or given to ``write(_:)``) goes through it, and
