@@ -119,27 +119,18 @@ struct LiveStreamTests {
         return try #require(result)
     }
 
-    /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output.
-    static func run(_ tool: String, _ arguments: [String], in scratch: ScratchDirectory, seconds: Double = 90) async throws -> String {
-        let path = try #require(Executable.find(tool), "\(tool) is not on PATH")
-        let output = scratch.file("\(tool)-\(UUID().uuidString).out"), errors = scratch.file("\(tool).err")
-        let child = try ChildProcess(executable: path, arguments: arguments, standardOutput: output, standardError: errors)
-        guard await child.wait(seconds: seconds) else {
-            child.stop()
-            throw DeadlineExceeded(what: "\(tool) \(arguments.joined(separator: " "))", seconds: seconds)
-        }
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        try #require(child.exitCode == 0, "\(tool) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
-        return text
+    /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output; it must exit with 0.
+    static func run(_ tool: String, _ arguments: [String], seconds: Double = 90) async throws -> String {
+        try await Executable.output(of: tool, arguments, timeout: seconds)
     }
 
     /// Checks a stream file read back from a server: H.264 640×480 and AAC 48 kHz, at least `seconds` of 30 fps
     /// pictures without a gap (a reader joining a live stream starts at a key frame), and every flash with its beep
     /// within a frame, both placed by their stream's own timestamps.
-    static func expectMarkerStream(_ url: URL, seconds: Double, in scratch: ScratchDirectory) async throws {
+    static func expectMarkerStream(_ url: URL, seconds: Double) async throws {
         let probe = try await run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                               "stream=codec_name,width,height,sample_rate,start_time,nb_read_frames",
-                                              "-of", "csv=p=0", url.path], in: scratch)
+                                              "-of", "csv=p=0", url.path])
         let lines = probe.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         let video = try #require(lines.first { $0.first == "h264" }, "no H.264 stream: \(probe)")
         let audio = try #require(lines.first { $0.first == "aac" }, "no AAC stream: \(probe)")
@@ -182,7 +173,7 @@ struct LiveStreamTests {
         let log = try await Self.startStreaming(output, to: url)
         let copy = scratch.file("from-server.flv")
         _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "5", "-c", "copy", copy.path], in: scratch)
+                                          "-t", "5", "-c", "copy", copy.path])
         output.stopStreaming()
         let last = await log.wait(for: 3, within: 60).last
         guard case .finished(let finished, let duration) = last else {
@@ -190,7 +181,7 @@ struct LiveStreamTests {
             return
         }
         #expect(finished == url && duration >= MediaTime(seconds: 4))
-        try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 4)
     }
 
     @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
@@ -265,7 +256,7 @@ struct LiveStreamTests {
         #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
         let copy = scratch.file("after-reconnection.flv")
         _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                          "-t", "4", "-c", "copy", copy.path], in: scratch)
+                                          "-t", "4", "-c", "copy", copy.path])
         output.stopStreaming()
         let last = await log.wait(for: events.count + 1, within: 60).last
         guard case .finished(_, let duration) = last else {
@@ -273,7 +264,7 @@ struct LiveStreamTests {
             return
         }
         #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
-        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 3)
         let finished = try await Self.stopRecording(movie, recording)
         #expect(finished.error == nil)
         // The recording went on through the outage: every picture on the grid, flashes with their beeps.
@@ -343,7 +334,7 @@ struct LiveStreamTests {
         #expect(ended && listener.exitCode == 0, "\((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
         output.stopStreaming()
         _ = await log.wait(for: 3, within: 60)
-        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 3)
     }
 
     @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
@@ -399,7 +390,7 @@ struct LiveStreamTests {
         let ended = try String(contentsOf: playlist, encoding: .utf8)
         #expect(ended.contains("#EXT-X-ENDLIST"))
         let copy = scratch.file("from-playlist.mp4")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path], in: scratch)
-        try await Self.expectMarkerStream(copy, seconds: 2, in: scratch)
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path])
+        try await Self.expectMarkerStream(copy, seconds: 2)
     }
 }
