@@ -15,8 +15,8 @@ import Glibc
 /// process id, decides: ids are reused and mean nothing across machines.
 ///
 /// Removed, with its contents, by ``remove()`` or `deinit`. Confined to the operation that made it. The loudness
-/// export's measuring pass (`.splice-loudness`), smart rendering's pieces (`.splice-smart`) and concurrent segments'
-/// parts (`.splice-segments`) each keep their intermediate files in one.
+/// export's measuring pass (`.splice-loudness`), smart rendering's pieces (`.splice-smart`), concurrent segments'
+/// parts (`.splice-segments`) and an adaptive-bitrate package being built (`.splice-package`) each use one.
 package final class WorkFolder {
     /// The folder.
     package let url: URL
