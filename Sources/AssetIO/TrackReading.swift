@@ -88,22 +88,23 @@ final class TrackReading {
 
     /// Reads the track's next packet into ``packet``; false at the end of the file.
     /// - Throws: ``AssetReaderError/readFailed(_:trackID:time:reason:)`` for a packet the file ends inside
-    ///   (`AV_PKT_FLAG_CORRUPT`), or when a whole-track read ends before the samples the container's index lists
-    ///   (libavformat reports a file cut inside its media data as a plain end of file).
+    ///   (`AV_PKT_FLAG_CORRUPT`), or, with `time` the file time where the track's data ends, when the file ends
+    ///   before the samples its index lists (``InputFile/readPacket(into:)``: libavformat itself reports a file cut
+    ///   inside its media data as a plain end of file).
     private func readTrackPacket() throws -> Bool {
-        while try input.readPacket(into: packet) {
-            guard packet.streamIndex == job.track.streamIndex else { continue }
-            packetCount += 1
-            if packet.isCorrupt {
-                throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: lastTime,
-                                                  reason: "sample \(packetCount) is incomplete (the file ends inside it)")
+        do {
+            while try input.readPacket(into: packet) {
+                guard packet.streamIndex == job.track.streamIndex else { continue }
+                packetCount += 1
+                if packet.isCorrupt {
+                    throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: lastTime,
+                                                      reason: "sample \(packetCount) is incomplete (the file ends inside it)")
+                }
+                return true
             }
-            return true
-        }
-        let listed = Int(avformat_index_get_entries_count(stream))
-        if job.timeRange == nil, packetCount < listed {
-            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: lastTime,
-                                              reason: "the file ends after \(packetCount) of the \(listed) samples its index lists (truncated)")
+        } catch let truncation as SourceTruncation {
+            throw AssetReaderError.readFailed(job.url, trackID: job.track.trackID, time: truncation.dataEnd,
+                                              reason: truncation.description)
         }
         return false
     }

@@ -7,9 +7,10 @@ extension AssetExportSession {
     ///
     /// With N ≥ 2 the export is cut into N segments of the output frame grid (``SegmentedExport/makePlan(segmentCount:fileType:documentPath:partsDirectory:)``),
     /// each rendered by its own in-process export (an IDR picture first, closed GOPs, the same encoder settings) into
-    /// a hidden directory beside ``outputURL``, while the audio is rendered once for the whole range; then the parts
-    /// are checked and joined into ``outputURL`` (``SegmentedExport/join(_:to:overwrite:)``, `faststart`) and the
-    /// directory is removed. ``progress`` combines the parts (by frames) up to 0.9, then the join. Cancelling stops
+    /// a hidden work folder beside ``outputURL`` (`.splice-segments-UUID`, locked while the process lives: one left by
+    /// a killed process is removed by the next concurrent export into that folder), while the audio is rendered once
+    /// for the whole range; then the parts are checked and joined into ``outputURL``
+    /// (``SegmentedExport/join(_:to:overwrite:)``, `faststart`) and the folder is removed. ``progress`` combines the parts (by frames) up to 0.9, then the join. Cancelling stops
     /// every part and leaves nothing behind, neither the output nor a part; a failing part stops the others.
     ///
     /// **What it costs.** Memory and open files of about N exports (N sets of decoders, filter graphs and encoders
@@ -36,15 +37,20 @@ extension AssetExportSession {
         set { request.withLock { $0.concurrentSegments = newValue } }
     }
 
+    /// The name's start of the concurrent segments' work folder beside the output (``WorkFolder``:
+    /// `.splice-segments-UUID`).
+    package static let concurrentSegmentsWorkFolderPrefix = ".splice-segments"
+
     /// ``export()`` with ``concurrentSegments`` = `count`: plan, render the parts and the audio concurrently, join.
     /// - Throws: the errors of the parts' exports and of the join (``SegmentError``); `CancellationError`.
     func exportConcurrentSegments(_ count: Int, plan: ExportPlan) async throws {
         // The count and the settings it cannot be combined with were refused by the planner (makePlan), as validate() does.
         let request = self.request.withLock { $0 }
         let output = plan.outputURL
-        let parts = output.deletingLastPathComponent()
-            .appendingPathComponent(".\(output.lastPathComponent).segments-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: parts) }
+        // Locked while this process lives: parts left by a killed export are removed by the next one there.
+        let folder = try WorkFolder(in: output.deletingLastPathComponent(), prefix: Self.concurrentSegmentsWorkFolderPrefix)
+        defer { folder.remove() }
+        let parts = folder.url
         var segmented = SegmentedExport(composition: asset, videoComposition: request.videoComposition,
                                         audioMix: request.audioMix, settings: plan.settings, timeRange: request.timeRange)
         // Every part gets the compositor; one that cannot render concurrently is called by one part at a time.

@@ -38,8 +38,12 @@ extension AssetExportSession {
     /// and before the export has planned); updated if verification made it fall back to a full re-encode.
     public var smartRenderReport: SmartRenderReport? { state.withLock { $0.smartRenderReport } }
 
+    /// The name's start of the smart render's work folder beside the output (``WorkFolder``: `.splice-smart-UUID`).
+    package static let smartRenderWorkFolderPrefix = ".splice-smart"
+
     /// ``export()`` with ``smartRendering``: plans, renders the re-encoded spans as pieces (video only, one at a
-    /// time) and, at the same time, the audio into a hidden directory beside the output, joins them with the copied
+    /// time) and, at the same time, the audio into a hidden work folder beside the output (``WorkFolder``: removed
+    /// by the next smart render there when this process is killed), joins them with the copied
     /// packets, verifies, and names the file; falls back to an ordinary export when the plan cannot be written or
     /// the file fails verification. Progress: the pieces up to 0.75 (by frames), the audio with them (0.8 when both
     /// are done), the join to 0.9, the verification.
@@ -58,14 +62,10 @@ extension AssetExportSession {
             return try await runOnWorkerThread(ordinary)
         }
         let output = plan.outputURL
-        let directory = output.deletingLastPathComponent()
-            .appendingPathComponent(".\(output.lastPathComponent).smart-\(UUID().uuidString)", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ExportError.outputNotWritable(directory, reason: "the directory for re-encoded pieces cannot be made: \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(at: directory) }
+        // Locked while this process lives: a smart render killed before it ends leaves it for the next one to remove.
+        let folder = try WorkFolder(in: output.deletingLastPathComponent(), prefix: Self.smartRenderWorkFolderPrefix)
+        defer { folder.remove() }
+        let directory = folder.url
         // The audio (one session, or a packet copy) runs beside the video pieces: its work is independent of theirs,
         // and on a short edit it would otherwise wait for them with a core idle.
         async let writtenAudio = writeSmartAudio(plan, directory: directory)

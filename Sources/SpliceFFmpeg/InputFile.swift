@@ -163,14 +163,26 @@ package final class InputFile {
     /// The packet is unreferenced first, so the caller need not. On success the packet holds a reference the caller
     /// owns until the next read or ``Packet/unref()``.
     ///
+    /// A file cut short is not taken for a shorter one: when the read reaches the end of the file, fails on a
+    /// damaged tail (`AVERROR_INVALIDDATA`, libavformat's "partial file"), or returns a sample the file ends inside
+    /// (`AV_PKT_FLAG_CORRUPT`), the index of every stream being read (not `AVDISCARD_ALL`) is checked against the
+    /// file's size now (``truncation()``), and a stream whose indexed samples lie beyond it is reported.
+    ///
     /// - Returns: true when a packet was read, false at the end of the file.
-    /// - Throws: ``FFmpegError`` for a read or parse failure; `AVERROR_EXIT` (``FFmpegError/exit``) when
-    ///   ``cancellation`` stopped the read.
+    /// - Throws: ``SourceTruncation`` when the file ends before the samples its index lists; ``FFmpegError`` for a
+    ///   read or parse failure; `AVERROR_EXIT` (``FFmpegError/exit``) when ``cancellation`` stopped the read.
     package func readPacket(into packet: Packet) throws -> Bool {
         packet.unref()
         let code = av_read_frame(pointer, packet.pointer)
-        if code == cmedia_AVERROR_EOF() { return false }
+        if code == cmedia_AVERROR_EOF() || code == cmedia_AVERROR_INVALIDDATA() {
+            if let truncation = truncation() { throw truncation }
+            if code == cmedia_AVERROR_EOF() { return false }
+        }
         try FFmpegError.check(code, in: "av_read_frame")
+        if packet.isCorrupt, let truncation = truncation(ofStream: packet.streamIndex) {
+            packet.unref()
+            throw truncation
+        }
         return true
     }
 

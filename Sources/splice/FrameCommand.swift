@@ -54,7 +54,8 @@ enum FrameCommand {
         } catch let error as ExportError {
             Console.error("splice: cannot render the frame: \(error)")
             switch error {
-            case .invalidComposition, .invalidVideoComposition, .invalidAudioMix, .sourceUnreadable, .unsupportedSettings:
+            case .invalidComposition, .invalidVideoComposition, .invalidAudioMix, .sourceUnreadable, .sourceTruncated,
+                 .unsupportedSettings:
                 throw CommandExit(status: .invalidInput)
             default:
                 throw CommandExit(status: .renderFailed)

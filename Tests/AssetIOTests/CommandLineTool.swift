@@ -3,35 +3,10 @@ import SpliceTestSupport
 
 /// The `ffmpeg` and `ffprobe` command-line tools: the second reader of every file these tests read or write.
 enum CommandLineTool {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Runs `/usr/bin/<tool>` with `arguments` and returns its standard output as text.
-    /// - Throws: ``Failure`` with its standard error when it does not exit with 0 within 120 s.
+    /// Runs `<tool>` (found on `PATH`) with `arguments` and returns its standard output as text.
+    /// - Throws: ``Executable/RunFailure`` with its standard error when it does not exit with 0 within 120 s.
     static func run(_ tool: String, _ arguments: [String]) async throws -> String {
-        let scratch = try ScratchDirectory("cli")
-        defer { scratch.remove() }
-        let output = scratch.file("stdout"), errors = scratch.file("stderr")
-        let child = try ChildProcess(executable: "/usr/bin/\(tool)", arguments: arguments,
-                                     standardOutput: output, standardError: errors)
-        guard await child.wait(seconds: 120) else {
-            child.stop()
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) did not end within 120 s")
-        }
-        guard child.exitCode == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text(of: errors))")
-        }
-        return text(of: output)
-    }
-
-    /// A file's bytes as UTF-8 text. An empty file is not read: this Foundation's file reading (`Data(contentsOf:)`,
-    /// `String(contentsOf:encoding:)`) leaks the 4 KiB buffer it allocates for an empty file, which LeakSanitizer
-    /// reports.
-    private static func text(of url: URL) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return "" }
-        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+        try await Executable.output(of: tool, arguments)
     }
 
     /// FFmpeg's MD5 of every picture of `url`'s first video stream decoded to `pixelFormat`, in order

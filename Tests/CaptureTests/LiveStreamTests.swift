@@ -122,18 +122,9 @@ struct LiveStreamTests {
         return try #require(result)
     }
 
-    /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output.
-    static func run(_ tool: String, _ arguments: [String], in scratch: ScratchDirectory, seconds: Double = 90) async throws -> String {
-        let path = try #require(Executable.find(tool), "\(tool) is not on PATH")
-        let output = scratch.file("\(tool)-\(UUID().uuidString).out"), errors = scratch.file("\(tool).err")
-        let child = try ChildProcess(executable: path, arguments: arguments, standardOutput: output, standardError: errors)
-        guard await child.wait(seconds: seconds) else {
-            child.stop()
-            throw DeadlineExceeded(what: "\(tool) \(arguments.joined(separator: " "))", seconds: seconds)
-        }
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        try #require(child.exitCode == 0, "\(tool) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
-        return text
+    /// Runs `tool` with `arguments` to its end (at most `seconds`) and returns its standard output; it must exit with 0.
+    static func run(_ tool: String, _ arguments: [String], seconds: Double = 90) async throws -> String {
+        try await Executable.output(of: tool, arguments, timeout: seconds)
     }
 
     /// Reads `seconds` of the live stream at `url` back from the server with `ffmpeg` (stream copy) into `copy`.
@@ -157,10 +148,10 @@ struct LiveStreamTests {
     /// Checks a stream file read back from a server: H.264 640×480 and AAC 48 kHz, at least `seconds` of 30 fps
     /// pictures without a gap (a reader joining a live stream starts at a key frame), and every flash with its beep
     /// within a frame, both placed by their stream's own timestamps.
-    static func expectMarkerStream(_ url: URL, seconds: Double, in scratch: ScratchDirectory) async throws {
+    static func expectMarkerStream(_ url: URL, seconds: Double) async throws {
         let probe = try await run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                               "stream=codec_name,width,height,sample_rate,start_time,nb_read_frames",
-                                              "-of", "csv=p=0", url.path], in: scratch)
+                                              "-of", "csv=p=0", url.path])
         let lines = probe.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         let video = try #require(lines.first { $0.first == "h264" }, "no H.264 stream: \(probe)")
         let audio = try #require(lines.first { $0.first == "aac" }, "no AAC stream: \(probe)")
@@ -210,7 +201,7 @@ struct LiveStreamTests {
             return
         }
         #expect(finished == url && duration >= MediaTime(seconds: 4))
-        try await Self.expectMarkerStream(copy, seconds: 4, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 4)
     }
 
     @Test("a recording and an RTMP stream share one encode: the stream, asked for 1.4 s into the recording (off its 1 s key-frame grid), read back from nginx is the recording's own video packets byte for byte from a key frame on; the recording has the stream's key frames, every 30th picture")
@@ -338,7 +329,7 @@ struct LiveStreamTests {
             return
         }
         #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
-        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 3)
         let finished = try await Self.stopRecording(movie, recording)
         #expect(finished.error == nil)
         // The recording went on through the outage: every picture on the grid, flashes with their beeps.
@@ -408,7 +399,7 @@ struct LiveStreamTests {
         #expect(ended && listener.exitCode == 0, "\((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
         output.stopStreaming()
         _ = await log.wait(for: 3, within: 60)
-        try await Self.expectMarkerStream(copy, seconds: 3, in: scratch)
+        try await Self.expectMarkerStream(copy, seconds: 3)
     }
 
     @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
@@ -464,7 +455,7 @@ struct LiveStreamTests {
         let ended = try String(contentsOf: playlist, encoding: .utf8)
         #expect(ended.contains("#EXT-X-ENDLIST"))
         let copy = scratch.file("from-playlist.mp4")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path], in: scratch)
-        try await Self.expectMarkerStream(copy, seconds: 2, in: scratch)
+        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path])
+        try await Self.expectMarkerStream(copy, seconds: 2)
     }
 }

@@ -5,9 +5,9 @@ import Splice
 import SpliceTestSupport
 
 extension Reliability {
-    /// Faults while exporting: a full disk, the output directory removed or made unwritable, an input deleted or
-    /// truncated, an encoder that rejects its settings. Each gives a typed error, removes the temporary file, and leaves
-    /// the file already at `outputURL` untouched.
+    /// Faults while exporting: a full disk, the output directory removed or made unwritable, an input deleted (one
+    /// cut short: ``TruncatedSourceTests``), an encoder that rejects its settings. Each gives a typed error, removes
+    /// the temporary file, and leaves the file already at `outputURL` untouched.
     @Suite("Faults while exporting: typed errors, no temporary file, the existing file untouched")
     struct ExportFaultTests {
         static var precious: Data { Data("precious: an earlier export that must survive".utf8) }
@@ -187,39 +187,6 @@ extension Reliability {
             }
             #expect(outputs.contents == ["out.mp4"])
             #expect(try Data(contentsOf: outputs.file("out.mp4")) == Self.precious)
-        }
-
-        /// A source cut short while it is being read: reading stops where the file now ends, and the export either
-        /// completes as a correct file of the full duration (the last picture held, silence after) or fails with a
-        /// typed error and leaves nothing.
-        @Test func anInputTruncatedMidExportGivesACorrectFileOrATypedError() async throws {
-            let scratch = try ScratchDirectory("input-truncated")
-            defer { scratch.remove() }
-            let input = try Self.copies(["canonical/clipA.mp4"], in: scratch)[0]
-            let asset = try await Asset.load(from: input)
-            var composition = MutableComposition()
-            try composition.insertTimeRange(TimeRange(start: .zero, duration: MediaTime(seconds: 4)), of: asset, at: .zero)
-            let outputs = try ScratchDirectory("input-truncated-out")
-            defer { outputs.remove() }
-            let output = outputs.file("out.mp4")
-            let session = try Self.session(composition, output: output, settings: ExportSettings(video: VideoSettings(encoderPreset: "medium")))
-            let task = Task { try await session.export() }
-            let truncated = await whenProgress(of: session, passes: 0.05) { truncate(input.path, 226_318 * 3 / 10) }
-            #expect(truncated == 0)
-            do {
-                try await task.value
-                print("input truncated mid-export: the export completed (best effort)")
-                let exported = try await Asset.load(from: output)
-                #expect(exported.tracks(withMediaType: .video).first?.video?.frameCount == 120)
-                #expect(exported.tracks(withMediaType: .video).first?.timeRange.duration == MediaTime(seconds: 4))
-                #expect(exported.tracks(withMediaType: .audio).first?.timeRange.duration == MediaTime(seconds: 4))
-                #expect(outputs.contents == ["out.mp4"])
-            } catch {
-                print("input truncated mid-export: \(ErrorKind.name(error)): \(error)")
-                #expect(ErrorKind.isTyped(error), "\(ErrorKind.name(error)): \(error)")
-                #expect(outputs.contents == ["out.mp4"])
-                #expect(try Data(contentsOf: output) == Self.precious)
-            }
         }
 
         // MARK: Encoder

@@ -22,15 +22,9 @@ extension Reliability {
 
         /// Runs `executable arguments…` (at most `seconds`), returning its standard output.
         static func output(of executable: String, _ arguments: [String], seconds: Double) async throws -> String {
-            let scratch = try ScratchDirectory("many-exports-run")
-            defer { scratch.remove() }
-            let log = scratch.file("out")
-            let child = try ChildProcess(executable: executable, arguments: arguments, standardOutput: log, standardError: scratch.file("err"))
-            let ended = await child.wait(seconds: seconds)
-            if !ended { child.stop() }
-            let errors = (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? ""
-            #expect(ended && child.exitCode == 0, "\(executable) \(arguments): \(errors)")
-            return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let run = try await Executable.run(executable, arguments, timeout: seconds)
+            #expect(run.succeeded, "\(executable) \(arguments): \(run.errors)")
+            return run.output
         }
 
         @Test func fortyExportsTwoAtATimeLeaveFilesThreadsAndMemoryFlat() async throws {

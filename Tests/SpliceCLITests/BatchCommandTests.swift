@@ -268,12 +268,7 @@ import Glibc
 enum MediaTool {
     /// Runs `name` with `arguments` (at most 120 s); returns its standard output and standard error.
     static func run(_ name: String, _ arguments: [String]) async throws -> (output: String, errors: String) {
-        let scratch = try ScratchDirectory(name)
-        defer { scratch.remove() }
-        let output = scratch.file("out"), errors = scratch.file("err")
-        let child = try ChildProcess(executable: Executable.find(name) ?? "/usr/bin/\(name)", arguments: arguments,
-                                     standardOutput: output, standardError: errors)
-        if !(await child.wait(seconds: 120)) { child.stop() }
-        return ((try? String(contentsOf: output, encoding: .utf8)) ?? "", (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+        let run = try await Executable.run(name, arguments)
+        return (run.output, run.errors)
     }
 }

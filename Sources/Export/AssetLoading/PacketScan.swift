@@ -59,7 +59,8 @@ struct PacketScan {
     /// stream is set to `AVDISCARD_ALL` so libavformat skips its data.
     ///
     /// - Throws: `CancellationError` when the file's cancellation flag is set; ``AssetLoadingError/corruptOrTruncated``
-    ///   when a packet cannot be read or libavformat marks one corrupt (a truncated file ends that way).
+    ///   when a packet cannot be read or libavformat marks one corrupt, or when the file ends before the samples its
+    ///   index lists (``InputFile/truncation()``; checked at the packet limit too).
     init(file: InputFile, streams: [StreamInfo], limit: Int) throws {
         let wanted = Dictionary(uniqueKeysWithValues: streams.map { ($0.index, $0) })
         for index in 0..<file.streamCount where wanted[index] == nil {
@@ -73,7 +74,14 @@ struct PacketScan {
         var count = 0
         while true {
             if file.cancellation.isCancelled { throw CancellationError() }
-            if count >= limit { isComplete = false; break }
+            if count >= limit {
+                // The rest is not read, but a file whose index lists samples beyond its end is cut short all the same.
+                if let truncation = file.truncation() {
+                    throw AssetLoadingError.corruptOrTruncated(file.url, reason: truncation.description)
+                }
+                isComplete = false
+                break
+            }
             let more: Bool
             do {
                 more = try file.readPacket(into: packet)
@@ -81,6 +89,8 @@ struct PacketScan {
                 if FFmpegError.isCancellation(error, cancelled: file.cancellation.isCancelled) { throw CancellationError() }
                 throw AssetLoadingError.corruptOrTruncated(
                     file.url, reason: "reading packet \(count + 1): \(error)")
+            } catch let truncation as SourceTruncation {
+                throw AssetLoadingError.corruptOrTruncated(file.url, reason: truncation.description)
             }
             guard more else { break }
             count += 1

@@ -29,11 +29,13 @@ extension ExportError {
     /// `"reading audio track 2 (aac)"`; nil: opening).
     ///
     /// - Returns: `CancellationError` for an interrupted read or a cancelled open; ``sourceUnreadable(_:reason:)``
-    ///   with the loader's words for an open failure, and with `doing` and FFmpeg's message otherwise; any error of
-    ///   another kind (already public) unchanged.
+    ///   with the loader's words for an open failure, and with `doing` and FFmpeg's message otherwise;
+    ///   ``sourceTruncated(_:trackID:dataEnd:indexedEnd:)`` for a file cut short; any error of another kind (already
+    ///   public) unchanged.
     static func reading(_ error: any Error, source url: URL, doing: String? = nil) -> any Error {
         switch error {
         case let error where FFmpegError.isCancellation(error): return CancellationError()
+        case let truncation as SourceTruncation: return truncated(truncation, source: url)
         case let error as FFmpegError:
             return ExportError.sourceUnreadable(url, reason: doing.map { "\($0): \(error)" } ?? error.description)
         case let error as InputFileError:
@@ -41,6 +43,13 @@ extension ExportError {
         case let error as AssetLoadingError: return ExportError.sourceUnreadable(url, reason: error.description)
         default: return error
         }
+    }
+
+    /// The public error for `url` cut short as `truncation` found: ``sourceTruncated(_:trackID:dataEnd:indexedEnd:)``
+    /// naming the track as the loader numbers it (stream index + 1).
+    static func truncated(_ truncation: SourceTruncation, source url: URL) -> ExportError {
+        .sourceTruncated(url, trackID: Int32(truncation.streamIndex + 1), dataEnd: truncation.dataEnd,
+                         indexedEnd: truncation.indexedEnd)
     }
 
     /// The public error for a filter graph that failed while `stage` (e.g. `"filtering frame 12"`).

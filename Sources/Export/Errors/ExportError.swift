@@ -19,6 +19,12 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidAudioMix([ValidationIssue])
     /// A source file could not be opened, decoded or read at the needed time.
     case sourceUnreadable(URL, reason: String)
+    /// A source file is cut short: the data of its track `trackID` ends at `dataEnd` though the file's index lists
+    /// samples up to `indexedEnd` (both file times: the track's timestamps as the file states them, as ffprobe shows
+    /// them). An export stops here rather than hold the last picture (or silence) to the end of the source range,
+    /// which the `ffmpeg` CLI would do by ending its output early with a "partial file" warning; see
+    /// docs/reliability.md.
+    case sourceTruncated(URL, trackID: Int32, dataEnd: MediaTime, indexedEnd: MediaTime)
     /// The linked FFmpeg lacks an encoder the settings need (e.g. `libx265`).
     case encoderUnavailable(String)
     /// The linked FFmpeg lacks a filter the composition needs (e.g. `perspective` in an LGPL build).
@@ -49,6 +55,9 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid video composition: " + issues.map(\.description).joined(separator: "; ")
         case .invalidAudioMix(let issues): return "invalid audio mix: " + issues.map(\.description).joined(separator: "; ")
         case .sourceUnreadable(let url, let reason): return "cannot read source \(url.path): \(reason)"
+        case .sourceTruncated(let url, let trackID, let dataEnd, let indexedEnd):
+            return "source \(url.path) is cut short: the data of its track \(trackID) ends at \(dataEnd.seconds) s, though "
+                + "its index lists samples up to \(indexedEnd.seconds) s"
         case .encoderUnavailable(let name): return "the linked FFmpeg has no encoder '\(name)'"
         case .filterUnavailable(let name):
             return "the linked FFmpeg has no filter '\(name)' (an LGPL build lacks some GPL filters)"

@@ -14,7 +14,9 @@ import Glibc
 /// process still at work (on this machine or another one sharing the file system) is never touched. A lock, not a
 /// process id, decides: ids are reused and mean nothing across machines.
 ///
-/// Removed, with its contents, by ``remove()`` or `deinit`. Confined to the operation that made it.
+/// Removed, with its contents, by ``remove()`` or `deinit`. Confined to the operation that made it. The loudness
+/// export's measuring pass (`.splice-loudness`), smart rendering's pieces (`.splice-smart`), concurrent segments'
+/// parts (`.splice-segments`) and an adaptive-bitrate package being built (`.splice-package`) each use one.
 package final class WorkFolder {
     /// The folder.
     package let url: URL

@@ -73,7 +73,8 @@ final class SourceStream {
 
     /// Reads the next packet of this stream into `packet` (wraps `av_read_frame`, skipping other streams' packets).
     /// - Returns: false at the end of the file.
-    /// - Throws: ``FFmpegError`` as ``InputFile/readPacket(into:)`` (`AVERROR_EXIT` when cancelled).
+    /// - Throws: ``FFmpegError`` and ``SourceTruncation`` as ``InputFile/readPacket(into:)`` (`AVERROR_EXIT` when
+    ///   cancelled).
     func readPacket(into packet: Packet) throws -> Bool {
         while true {
             guard try input.readPacket(into: packet) else { return false }
@@ -88,13 +89,16 @@ final class SourceStream {
     ///   - context: what the read is for, the start of the error's reason (for example "reading packets to join").
     /// - Returns: false at the end of the file.
     /// - Throws: `CancellationError` when the read was interrupted (`AVERROR_EXIT`: the export's cancellation flag
-    ///   is set); ``ExportError/sourceUnreadable(_:reason:)`` naming ``url``, reason "`context`: `error`", for any
-    ///   other failure.
+    ///   is set); ``ExportError/sourceTruncated(_:trackID:dataEnd:indexedEnd:)`` when the file ends before the
+    ///   samples its index lists; ``ExportError/sourceUnreadable(_:reason:)`` naming ``url``, reason
+    ///   "`context`: `error`", for any other failure.
     func readPacket(into packet: Packet, context: String) throws -> Bool {
         do {
             return try readPacket(into: packet)
         } catch where FFmpegError.isCancellation(error) {
             throw CancellationError()
+        } catch let truncation as SourceTruncation {
+            throw ExportError.truncated(truncation, source: url)
         } catch {
             throw ExportError.sourceUnreadable(url, reason: "\(context): \(error)")
         }

@@ -13,7 +13,9 @@ internal import CMedia
 ///   after the last one ``decode(into:)`` keeps answering false.
 /// - A corrupt packet or a frame the decoder cannot rebuild (`AVERROR_INVALIDDATA`, reported by `send`, by
 ///   `receive`, or late while draining with frame threads) is skipped: the stream goes on with the next one.
-///   A read that fails with `AVERROR_INVALIDDATA` (a damaged tail) ends the stream like the end of the file.
+///   A read that fails with `AVERROR_INVALIDDATA` (a damaged tail) ends the stream like the end of the file —
+///   unless the file is cut short (its index lists samples beyond its end, ``InputFile/readPacket(into:)``): that is
+///   ``ExportError/sourceTruncated(_:trackID:dataEnd:indexedEnd:)``, never a stream taken for shorter than it is.
 /// - Cancellation (the file's ``CancellationFlag``, polled before each step and by libavformat's interrupt
 ///   callback during blocking reads) throws `CancellationError`.
 /// - Every other failure is ``ExportError/sourceUnreadable(_:reason:)`` naming the file, the stream (``label``)

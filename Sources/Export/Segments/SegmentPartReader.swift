@@ -36,7 +36,8 @@ final class SegmentPartReader {
     }
 
     /// Reads the next packet of the stream into ``packet``; false at the end.
-    /// - Throws: `describe(reason)` for a read failure or a packet the demuxer marks corrupt (a truncated file).
+    /// - Throws: `describe(reason)` for a read failure, a packet the demuxer marks corrupt, or a file that ends before
+    ///   the samples its index lists (a truncated file).
     func next(describe: (String) -> any Error) throws -> Bool {
         do {
             while try input.readPacket(into: packet) {
@@ -47,6 +48,8 @@ final class SegmentPartReader {
             return false
         } catch let error as FFmpegError {
             throw describe("reading failed (\(error)); the file is truncated or damaged")
+        } catch let truncation as SourceTruncation {
+            throw describe("\(truncation)")
         }
     }
 
