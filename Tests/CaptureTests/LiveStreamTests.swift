@@ -130,7 +130,7 @@ struct LiveStreamTests {
     /// Reads `seconds` of the live stream at `url` back from the server with `ffmpeg` (stream copy) into `copy`.
     static func readBack(_ url: URL, seconds: Int, into copy: URL, in scratch: ScratchDirectory) async throws {
         _ = try await run("ffmpeg", ["-nostdin", "-v", "error", "-rw_timeout", "20000000", "-i", url.absoluteString,
-                                     "-t", "\(seconds)", "-c", "copy", copy.path], in: scratch)
+                                     "-t", "\(seconds)", "-c", "copy", copy.path])
     }
 
     /// Waits (at most `seconds`) until nginx has finished its recording `file` of a stream (its size no longer grows).
