@@ -13,7 +13,7 @@ import SpliceFFmpeg
 /// remixed to the settings' rate and channels by libswresample). Presentation times must increase; passthrough
 /// inputs take compressed samples whose decode times increase.
 public final class AssetWriterInput: Sendable {
-    /// Video or audio.
+    /// Video, audio, or ``MediaType/data`` for timed metadata (appended through an ``AssetWriterInputMetadataAdaptor``).
     public let mediaType: MediaType
     /// The encoding; nil for passthrough.
     public let outputSettings: AssetWriterInputSettings?
@@ -152,6 +152,14 @@ public final class AssetWriterInput: Sendable {
             guard !state.finished else { throw AssetWriterError.appendAfterMarkAsFinished(input: name) }
             let time: MediaTime
             switch outputSettings {
+            case nil where mediaType == .data:
+                guard let group = sample.timedMetadataGroup else {
+                    throw AssetWriterError.sampleMismatch(input: name, reason: "a timed metadata input takes timed metadata groups (an AssetWriterInputMetadataAdaptor's)")
+                }
+                guard group.timeRange.start.isNumeric, group.timeRange.duration.isNumeric, group.timeRange.duration > .zero else {
+                    throw AssetWriterError.sampleMismatch(input: name, reason: "a timed metadata group's range \(group.timeRange) is not a numeric range of positive duration")
+                }
+                time = group.timeRange.start
             case nil:
                 guard let data = sample.dataBuffer, sample.formatDescription.codecParameters != nil, !data.isEmpty else {
                     throw AssetWriterError.sampleMismatch(input: name, reason: "a passthrough input takes compressed samples (from a reader output with nil settings)")

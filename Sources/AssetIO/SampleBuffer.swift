@@ -30,11 +30,15 @@ public struct SampleBuffer: Sendable, Hashable {
     public var imageBuffer: PixelBuffer?
     /// The decoded sound; nil otherwise.
     public var audioBuffer: AudioBuffer?
+    /// The timed metadata group a sample of a timed metadata track holds (``presentationTime`` and ``duration`` are
+    /// its range), as an ``AssetWriterInputMetadataAdaptor`` appends it and an ``AssetReaderOutputMetadataAdaptor``
+    /// gives it; nil otherwise.
+    public var timedMetadataGroup: TimedMetadataGroup?
 
     /// A sample buffer with the given parts.
     public init(presentationTime: MediaTime, decodeTime: MediaTime? = nil, duration: MediaTime, sampleCount: Int = 1,
                 isKeyFrame: Bool = true, formatDescription: FormatDescription, dataBuffer: [UInt8]? = nil,
-                imageBuffer: PixelBuffer? = nil, audioBuffer: AudioBuffer? = nil) {
+                imageBuffer: PixelBuffer? = nil, audioBuffer: AudioBuffer? = nil, timedMetadataGroup: TimedMetadataGroup? = nil) {
         self.presentationTime = presentationTime
         self.decodeTime = decodeTime ?? presentationTime
         self.duration = duration
@@ -44,5 +48,6 @@ public struct SampleBuffer: Sendable, Hashable {
         self.dataBuffer = dataBuffer
         self.imageBuffer = imageBuffer
         self.audioBuffer = audioBuffer
+        self.timedMetadataGroup = timedMetadataGroup
     }
 }

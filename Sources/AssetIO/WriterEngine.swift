@@ -278,7 +278,10 @@ final class WriterEngine {
             if input.mediaType == .video, input.transform != .identity, job.fileType != .mkv, job.fileType != .webm {
                 try muxer.output.setDisplayMatrix(Self.displayMatrix(of: input.transform), onStream: track.stream)
             }
-            var items = input.metadata.filter { $0.key != "language" || input.languageCode == nil }
+            // A timed metadata track keeps its handler name: it is what marks the track as one.
+            var items = input.metadata.filter {
+                ($0.key != "language" || input.languageCode == nil) && (input.mediaType != .data || $0.key != "handler_name")
+            }
             if let code = input.languageCode { items.append(MetadataItem(key: "language", value: code)) }
             muxer.output.setTrackMetadata(items, onStream: track.stream)
         }
@@ -359,6 +362,8 @@ final class TrackWriter {
 
     private enum Kind {
         case passthrough(timeBase: AVRational)
+        /// SpliceFFmpeg's timed metadata track, written as an export writes it.
+        case timedMetadata
         case video(VideoEncoding)
         case audio(AudioEncoding)
     }
@@ -370,6 +375,9 @@ final class TrackWriter {
         self.sessionStart = sessionStart
         packet = try Packet()
         switch input.settings {
+        case nil where input.mediaType == .data:
+            stream = try muxer.output.addTimedMetadataStream()
+            kind = .timedMetadata
         case nil:
             guard let first, let parameters = first.formatDescription.codecParameters else {
                 throw AssetWriterError.sampleMismatch(input: name, reason: "a passthrough input needs at least one sample to describe its track")
@@ -412,6 +420,12 @@ final class TrackWriter {
             packet.prepareForMuxing(stream: stream)
             packet.rescaleTimestamps(from: timeBase, to: muxer.output.timeBase(ofStream: stream))
             try muxer.write(packet)
+        case .timedMetadata:
+            guard var group = sample.timedMetadataGroup else { return }
+            if let sessionEnd, group.timeRange.end > sessionEnd {
+                group.timeRange = TimeRange(start: group.timeRange.start, end: sessionEnd)
+            }
+            try muxer.output.writeTimedMetadata(group, offset: sessionStart, stream: stream)
         case .video(let encoding):
             guard let picture = sample.imageBuffer else { return }
             try encoding.append(picture, at: sample.presentationTime - sessionStart, stream: stream, muxer: muxer)
@@ -429,7 +443,7 @@ final class TrackWriter {
         guard !finished else { return }
         finished = true
         switch kind {
-        case .passthrough: break
+        case .passthrough, .timedMetadata: break
         case .video(let encoding): try encoding.finish(stream: stream, muxer: muxer, end: sessionEnd.map { $0 - sessionStart })
         case .audio(let encoding): try encoding.finish(stream: stream, muxer: muxer)
         }

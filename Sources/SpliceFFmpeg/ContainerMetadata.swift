@@ -161,7 +161,7 @@ extension OutputFile {
     /// Sets stream `index`'s tags to `items` (`av_dict_set` on the stream, before the header); the caller has
     /// checked them with ``ContainerMetadata/checkTrackItems(_:muxerName:)``.
     package func setTrackMetadata(_ items: [MetadataItem], onStream index: Int) {
-        setMetadata(items.map { ($0.key, $0.value) }, onStream: index)
+        setMetadata(items.map { ($0.key, $0.value) }, ofStream: index)
     }
 
     /// The muxer's short name (`AVOutputFormat.name`: `mp4`, `mov`, `ipod`, `matroska`, `webm`, …).

@@ -1,9 +1,9 @@
 internal import CMedia
 
 extension OutputFile {
-    /// Sets metadata of stream `index` (`av_dict_set` on `AVStream.metadata`: `language` as ISO 639-2, `title`), which
-    /// the muxers write as the track's language and name; call before ``writeHeader(options:)``. An unknown index
-    /// sets nothing.
+    /// Sets metadata of stream `index` (`av_dict_set` on `AVStream.metadata`): `language` (ISO 639-2), which movenc
+    /// writes in the track's `mdhd` and Matroska as the track's language, `title`, `handler_name`. Call before
+    /// ``writeHeader(options:)``. An unknown index sets nothing.
     package func setMetadata(_ items: [(String, String)], ofStream index: Int) {
         guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else { return }
         for (key, value) in items { av_dict_set(&stream.pointee.metadata, key, value, 0) }

@@ -159,14 +159,6 @@ package final class OutputFile {
         for (key, value) in items { av_dict_set(&pointer.pointee.metadata, key, value, 0) }
     }
 
-    /// Sets stream `index`'s metadata (`av_dict_set` on the stream), e.g. `language` (ISO 639-2), which movenc writes
-    /// in the track's `mdhd` and Matroska as the track's language. Call before ``writeHeader(options:)``; an unknown
-    /// stream index is ignored.
-    package func setMetadata(_ items: [(String, String)], onStream index: Int) {
-        guard index >= 0, index < Int(pointer.pointee.nb_streams), let stream = pointer.pointee.streams[index] else { return }
-        for (key, value) in items { av_dict_set(&stream.pointee.metadata, key, value, 0) }
-    }
-
     /// Gives stream `index` a display matrix (`AV_PKT_DATA_DISPLAYMATRIX` stream side data: 9 values, a b u c d v x y
     /// w, 16.16 fixed point except u v w in 2.30), which movenc writes as the track's `tkhd` matrix. Call before
     /// ``writeHeader(options:)``.

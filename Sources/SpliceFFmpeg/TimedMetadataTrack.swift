@@ -70,23 +70,31 @@ extension OutputFile {
                                   header: "[Script Info]\nScriptType: v4.00+\n\n")
         try encoder.open()
         let index = try addStream(for: encoder)
-        setMetadata([("handler_name", TimedMetadataTrack.handlerName)], onStream: index)
+        setMetadata([("handler_name", TimedMetadataTrack.handlerName)], ofStream: index)
         return index
     }
 
-    /// Writes one group's sample into the timed metadata stream `index`: `items` over [`start`, `start + duration`)
-    /// milliseconds (interleaved with the other streams by `av_interleaved_write_frame`).
+    /// Writes `group`'s sample into the timed metadata stream `index`, `offset` shifting its range (the export's
+    /// time range start or the writer's session start moved to 0): the start and end rounded to milliseconds (half
+    /// away from zero), interleaved with the other streams by `av_interleaved_write_frame`. A group shorter than a
+    /// millisecond once rounded writes nothing.
+    /// - Returns: whether a sample was written.
     /// - Throws: ``FFmpegError`` from the muxer; `EINVAL` for a sample over 65 535 bytes.
-    package func writeTimedMetadata(_ items: [MetadataItem], start: Int64, duration: Int64, stream index: Int) throws {
-        guard let payload = TimedMetadataTrack.sample(text: TimedMetadataTrack.text(of: items)) else {
+    @discardableResult
+    package func writeTimedMetadata(_ group: TimedMetadataGroup, offset: MediaTime = .zero, stream index: Int) throws -> Bool {
+        let start = (group.timeRange.start - offset).convertScale(1000).value
+        let end = (group.timeRange.end - offset).convertScale(1000).value
+        guard end > start else { return false }
+        guard let payload = TimedMetadataTrack.sample(text: TimedMetadataTrack.text(of: group.items)) else {
             throw FFmpegError.posix(EINVAL)
         }
         let packet = try Packet()
         try packet.prepend(payload)
-        packet.setTiming(presentation: start, decoding: start, duration: duration)
+        packet.setTiming(presentation: start, decoding: start, duration: end - start)
         packet.prepareForMuxing(stream: index, from: TimedMetadataTrack.timeBase, to: timeBase(ofStream: index))
         packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
         try write(packet)
+        return true
     }
 }
 
@@ -111,15 +119,21 @@ extension TimedMetadataTrack {
         while try input.readPacket(into: packet) {
             guard packet.streamIndex == index else { continue }
             guard let start = MediaTime(pts: packet.presentationTimestamp ?? 0, timeBase: timeBase),
-                  let duration = MediaTime(pts: packet.duration, timeBase: timeBase),
-                  let text = text(ofSample: packet.data), let items = items(ofText: text) else {
+                  let duration = MediaTime(pts: packet.duration, timeBase: timeBase) else {
                 throw FFmpegError.posix(EINVAL)
             }
-            // An empty sample is the text track's "nothing here" (FFmpeg's muxer writes one where a sample does
-            // not start where the previous one ended, sometimes with no duration): no group.
-            guard !text.isEmpty else { continue }
-            groups.append(TimedMetadataGroup(timeRange: TimeRange(start: start, duration: duration), items: items))
+            if let group = try group(ofSample: packet.data, start: start, duration: duration) { groups.append(group) }
         }
         return groups
+    }
+
+    /// The group a timed metadata track's sample holds, over [`start`, `start + duration`): its payload decoded by
+    /// ``text(ofSample:)`` and ``items(ofText:)``. Nil for an empty sample: the text track's "nothing here" (FFmpeg's
+    /// muxer writes one where a sample does not start where the previous one ended, sometimes with no duration).
+    /// - Throws: ``FFmpegError`` `EINVAL` for bytes that are not a timed metadata sample.
+    package static func group(ofSample bytes: [UInt8], start: MediaTime, duration: MediaTime) throws -> TimedMetadataGroup? {
+        guard let text = text(ofSample: bytes), let items = items(ofText: text) else { throw FFmpegError.posix(EINVAL) }
+        guard !text.isEmpty else { return nil }
+        return TimedMetadataGroup(timeRange: TimeRange(start: start, duration: duration), items: items)
     }
 }

@@ -63,10 +63,7 @@ final class ExportWriter {
         try writing { try outputFile.writeHeader(options: muxerOptions) }
         if let timedMetadataStream {
             for group in plan.timedMetadata {
-                let start = SourceTimePlacement.milliseconds(group.timeRange.start)
-                let end = SourceTimePlacement.milliseconds(group.timeRange.end)
-                guard end > start else { continue }
-                try writing { try outputFile.writeTimedMetadata(group.items, start: start, duration: end - start, stream: timedMetadataStream) }
+                _ = try writing { try outputFile.writeTimedMetadata(group, stream: timedMetadataStream) }
             }
         }
 
