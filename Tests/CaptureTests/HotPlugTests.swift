@@ -130,12 +130,18 @@ struct HotPlugTests {
         // The session's runtime error, as `splice record` prints the session's `.runtimeError` event.
         #expect(printed.contains("splice: pulse:second.monitor: the device was disconnected"), "\(printed)")
         // Playable: it decodes, with the sound recorded before the unplug (the progress line showed 0:01, at least
-        // 0.5 s) and the tone in it. A starved machine makes PulseAudio's null sink skip, so the tone may have gaps:
-        // its peak is checked, not its zero crossings.
+        // 0.5 s) and the tone in it. A starved machine makes PulseAudio's null sink skip, so the tone may have gaps,
+        // and AAC rings at a gap's edges (the file's single highest sample overshoots there): the tone's level is the
+        // median of the peaks of the 20 ms windows that hold sound, not its zero crossings or its one highest sample.
         let movie = try decodeMovie(url)
         let seconds = Double(movie.samples.count) / 48_000
         #expect(seconds >= 0.5, "\(seconds) s of sound")
-        let peak = movie.samples.map(abs).max() ?? 0
-        #expect(abs(peak - 0.5) < 0.05, "peak \(peak)")
+        let window = 960
+        let peaks = stride(from: 0, to: movie.samples.count - window + 1, by: window)
+            .map { start in movie.samples[start ..< start + window].map(abs).max() ?? 0 }
+            .filter { $0 > 0.05 }
+            .sorted()
+        let level = peaks.isEmpty ? 0 : peaks[peaks.count / 2]
+        #expect(abs(level - 0.5) < 0.05, "tone level \(level): the median of \(peaks.count) windows' peaks")
     }
 }

@@ -278,9 +278,11 @@ struct LiveStreamTests {
         print("lost server: reported after \(Date().timeIntervalSince(killed)) s: \(reason)")
         #expect(destination == url.absoluteString)
         #expect(session.isRunning && !output.isStreaming)
-        // The recording beside the stream goes on: 1 s more, then a clean end.
+        // The recording beside the stream goes on: half a second more and 2 s in all, then a clean end. Waited for
+        // by the recorded duration, not the clock: on a loaded machine the pictures reach the recording late.
         let before = movie.recordedDuration
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let wanted = max(before + MediaTime(value: 1, timescale: 2), MediaTime(seconds: 2))
+        _ = await whenCondition(timeout: 60, { movie.recordedDuration >= wanted }) { true }
         let finished = try await Self.stopRecording(movie, recording)
         #expect(finished.error == nil)
         #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),

@@ -262,17 +262,19 @@ import Testing
         packager.ladder = Self.ladder
         packager.segmentDuration = MediaTime(seconds: 1)
         let task = Task { [packager] in try await packager.write(to: scratch.file("package")) }
-        // Cancel as soon as a video segment exists in the hidden staging folder.
-        var sawSegment = false
-        for _ in 0..<6000 where !sawSegment {
+        // Cancel as soon as a video segment exists in the hidden staging folder, from a plain thread: a task polling
+        // beside the whole parallel suite may wake only once the package is nearly done.
+        let sawSegment = await whenCondition(timeout: 60, {
             let staging = scratch.contents.first { $0.hasPrefix(".splice-package-") }
-            sawSegment = staging.map {
+            return staging.map {
                 FileManager.default.fileExists(atPath: scratch.file("\($0)/180p-400k/segment0.m4s").path)
             } ?? false
-            if !sawSegment { try await Task.sleep(nanoseconds: 5_000_000) }
-        }
+        }) {
+            if byCancelPackaging { packager.cancelPackaging() } else { task.cancel() }
+            return true
+        } ?? false
         #expect(sawSegment, "no segment was written into a staging folder")
-        if byCancelPackaging { packager.cancelPackaging() } else { task.cancel() }
+        if !sawSegment { task.cancel() }
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(scratch.contents == ["long.mkv"])
         #expect(packager.progress > 0 && packager.progress < 0.95, "\(packager.progress)")
