@@ -71,7 +71,7 @@ struct AssetWriterStreamTests {
         #expect((144_000...146_048).contains(movie.samples.count), "\(movie.samples.count) samples")
     }
 
-    @Test("refused: an http:// or .mp4 destination at init; a port nobody listens on fails the writer with liveStreamFailed within 6 s")
+    @Test("refused: an http:// or .mp4 destination at init; a port nobody listens on fails the writer with liveStreamFailed, no hang")
     func refusedDestinations() async throws {
         let http = try #require(URL(string: "http://127.0.0.1/live.flv"))
         #expect(throws: AssetWriterError.unsupportedLiveStreamDestination(http)) { try AssetWriter(liveStreamURL: http) }
@@ -107,7 +107,9 @@ struct AssetWriterStreamTests {
             return
         }
         #expect(destination == url.absoluteString && reason.contains("could not connect"), "\(reason)")
-        #expect(elapsed < 6)
+        // Alone this takes 0.07–0.2 s; beside the whole parallel suite the appending task itself wakes late, so the
+        // bound here only tells a refusal from a hang (the connection timeout's own bound is the session's test).
+        #expect(elapsed < 30)
         #expect(writer.status == .failed)
     }
 }
