@@ -6,7 +6,7 @@ internal import CMedia
 /// Joins the parts of a ``SegmentPlan`` and its audio into one file without re-encoding, on the calling (worker)
 /// thread: first checks every part, then copies the parts' packets back to back (part i shifted by its first frame's
 /// time) interleaved with the audio's, into a ``TemporaryOutputFile`` named only when complete. The whole export's
-/// subtitle tracks are encoded beside them (``SubtitleWriter``) and its chapters added.
+/// subtitle tracks are encoded beside them (``SubtitleWriter``), its chapters added and its streams tagged.
 struct SegmentJoiner {
     let plan: SegmentPlan
     let outputURL: URL
@@ -15,6 +15,8 @@ struct SegmentJoiner {
     var subtitles: [SubtitleTrackPlan] = []
     /// The whole export's chapters.
     var chapters = ChapterPlan()
+    /// The whole export's video and audio stream tags (``ExportPlan/videoStreamMetadata``, ``ExportPlan/audioStreamMetadata``).
+    var streamMetadata: (video: [MetadataItem], audio: [MetadataItem]) = ([], [])
     let cancellation: CancellationFlag
 
     func run() throws {
@@ -95,12 +97,14 @@ struct SegmentJoiner {
         let reference = try SegmentPartReader(url: plan.partURL(first.index), type: AVMEDIA_TYPE_VIDEO, describe: damaged(first))
         let videoTimeBase = AVRational.commonTimeBase(timeBases)
         let videoIndex = try reference.withCodecParameters { try output.addStream(copying: $0, timeBase: videoTimeBase) }
+        output.setTrackMetadata(streamMetadata.video, onStream: videoIndex)
         let audioFailure: (String) -> any Error = { [plan] in SegmentError.audioDamaged(plan.audioURL, reason: $0) }
         var audio: SegmentPartReader?
         var audioIndex = -1
         if plan.hasAudio {
             let reader = try SegmentPartReader(url: plan.audioURL, type: AVMEDIA_TYPE_AUDIO, describe: audioFailure)
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
+            output.setTrackMetadata(streamMetadata.audio, onStream: audioIndex)
             audio = reader
         }
         let cues = subtitles.isEmpty ? nil
