@@ -140,7 +140,7 @@ public struct SegmentedExport: Sendable {
     func audioSession(of plan: SegmentPlan) -> AssetExportSession? {
         guard plan.hasAudio, !FileManager.default.fileExists(atPath: plan.audioURL.path) else { return nil }
         let session = makeSession(settings: ExportSettings(video: nil, audio: plan.settings.audio), output: plan.audioURL,
-                                  fileType: plan.fileType, range: plan.timeRange)
+                                  fileType: plan.audioFileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.request.withLock { $0.isPart = true }
