@@ -77,4 +77,30 @@ import SpliceTestSupport
         #expect(try await Self.times(of: planned, stream: "v", in: scratch) == pictures)
         #expect(try await Self.times(of: planned, stream: "a", in: scratch) == sound)
     }
+
+    /// WebM (VP9, no reordering; Opus, whose priming Matroska keeps as `CodecDelay`): 3 segments joined with the
+    /// single export's times.
+    @Test func segmentsJoinedInWebMKeepTheSingleExportsTimes() async throws {
+        let scratch = try ScratchDirectory("segments-webm")
+        defer { scratch.remove() }
+        let source = try SmartRenderEdit.source(
+            .h264, openGOP: false, seconds: 2, audio: "sine=f=440:r=48000", named: "clip.mov", in: scratch)
+        let composition = try MutableComposition(asset: try await Asset.load(from: source))
+        let settings = ExportSettings(video: VideoSettings(codec: .vp9, rateControl: .constantQuality(40), encoderPreset: "ultrafast"),
+                                      audio: AudioSettings(codec: .opus))
+        let single = scratch.file("single.webm")
+        let ordinary = AssetExportSession(asset: composition, settings: settings)
+        ordinary.outputURL = single
+        try await ordinary.export()
+        let joined = scratch.file("segments.webm")
+        let segmented = AssetExportSession(asset: composition, settings: settings)
+        segmented.outputURL = joined
+        segmented.concurrentSegments = 3
+        try await segmented.export()
+        guard let pictures = try await Self.times(of: single, stream: "v", in: scratch),
+              let sound = try await Self.times(of: single, stream: "a", in: scratch) else { return }
+        #expect(pictures.count == 60)
+        #expect(try await Self.times(of: joined, stream: "v", in: scratch) == pictures)
+        #expect(try await Self.times(of: joined, stream: "a", in: scratch) == sound)
+    }
 }
