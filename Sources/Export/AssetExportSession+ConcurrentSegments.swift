@@ -77,7 +77,8 @@ extension AssetExportSession {
         let cancellation = self.cancellation
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
-                              subtitles: plan.subtitles, chapters: plan.chapters, cancellation: cancellation).run()
+                              subtitles: plan.subtitles, chapters: plan.chapters,
+                              streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata), cancellation: cancellation).run()
         }
     }
 

@@ -13,7 +13,8 @@ import VideoComposition
 ///    its own); idempotent: a complete part is kept;
 /// 3. ``join(to:overwrite:)`` renders the audio once for the whole range (``renderAudio()``, also idempotent), checks
 ///    every part and muxes them back to back with the audio, without re-encoding; the subtitle tracks (their cues
-///    placed over the whole range, as one export places them) and the chapters are written there, once.
+///    placed over the whole range, as one export places them), the chapters and the streams' tags are written
+///    there, once.
 ///
 /// Every file is written through a temporary file and named only when complete, so a part that exists is whole.
 public struct SegmentedExport: Sendable {
@@ -139,7 +140,7 @@ public struct SegmentedExport: Sendable {
     func audioSession(of plan: SegmentPlan) -> AssetExportSession? {
         guard plan.hasAudio, !FileManager.default.fileExists(atPath: plan.audioURL.path) else { return nil }
         let session = makeSession(settings: ExportSettings(video: nil, audio: plan.settings.audio), output: plan.audioURL,
-                                  fileType: plan.fileType, range: plan.timeRange)
+                                  fileType: plan.audioFileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.shouldOptimizeForNetworkUse = false
         session.request.withLock { $0.isPart = true }
@@ -159,15 +160,16 @@ public struct SegmentedExport: Sendable {
         try await withTaskCancellationHandler {
             try await WorkerThread.run(name: "splice.join") {
                 try SegmentJoiner(plan: plan, outputURL: outputURL, overwrite: overwrite, subtitles: whole.subtitles,
-                                  chapters: whole.chapters, cancellation: cancellation).run()
+                                  chapters: whole.chapters, streamMetadata: (whole.videoStreamMetadata, whole.audioStreamMetadata),
+                                  cancellation: cancellation).run()
             }
         } onCancel: {
             cancellation.cancel()
         }
     }
 
-    /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks and chapters the join
-    /// writes. Planned only (nothing is read or written).
+    /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks, chapters and stream
+    /// tags the join writes. Planned only (nothing is read or written).
     /// - Throws: the planning errors of ``AssetExportSession/export()``.
     private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL) throws -> ExportPlan {
         let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)

@@ -57,6 +57,7 @@ final class PassthroughWriter {
             outputIndex = try reference.source.withCodecParameters { [cursorTimeBase] in
                 try output.addStream(copying: $0, timeBase: cursorTimeBase)
             }
+            output.setTrackMetadata(track.metadata, onStream: outputIndex)
         }
 
         /// Fills the current reader's packet with the next packet to write, restamped into the output time base;

@@ -40,8 +40,13 @@ struct ExportPlanner {
                 throw ExportError.invalidComposition("the composition is empty (duration \(duration))")
             }
             let range = try exportRange(duration: duration)
-            let passthrough = try PassthroughPlan.make(
+            var passthrough = try PassthroughPlan.make(
                 composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
+            // Each copied track is one output stream, tagged by the rule the encoding export tags its streams by.
+            for index in passthrough.tracks.indices {
+                let tracks = composition.tracks.filter { $0.trackID == passthrough.tracks[index].trackID }
+                passthrough.tracks[index].metadata = try streamMetadata(of: tracks, range: range, fileType: fileType)
+            }
             var plan = ExportPlan(
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,

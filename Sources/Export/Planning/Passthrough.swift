@@ -70,6 +70,9 @@ struct PassthroughPlan: Sendable {
         var trackID: Int32
         var mediaType: MediaType
         var pieces: [Piece]
+        /// The output stream's tags (``ExportPlanner/streamMetadata(of:range:fileType:)`` of this track alone, as the
+        /// encoding export tags its streams), checked for the container.
+        var metadata: [MetadataItem] = []
     }
 
     var tracks: [Track]

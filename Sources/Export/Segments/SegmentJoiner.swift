@@ -6,7 +6,7 @@ internal import CMedia
 /// Joins the parts of a ``SegmentPlan`` and its audio into one file without re-encoding, on the calling (worker)
 /// thread: first checks every part, then copies the parts' packets back to back (part i shifted by its first frame's
 /// time) interleaved with the audio's, into a ``TemporaryOutputFile`` named only when complete. The whole export's
-/// subtitle tracks are encoded beside them (``SubtitleWriter``) and its chapters added.
+/// subtitle tracks are encoded beside them (``SubtitleWriter``), its chapters added and its streams tagged.
 struct SegmentJoiner {
     let plan: SegmentPlan
     let outputURL: URL
@@ -15,6 +15,8 @@ struct SegmentJoiner {
     var subtitles: [SubtitleTrackPlan] = []
     /// The whole export's chapters.
     var chapters = ChapterPlan()
+    /// The whole export's video and audio stream tags (``ExportPlan/videoStreamMetadata``, ``ExportPlan/audioStreamMetadata``).
+    var streamMetadata: (video: [MetadataItem], audio: [MetadataItem]) = ([], [])
     let cancellation: CancellationFlag
 
     func run() throws {
@@ -22,13 +24,10 @@ struct SegmentJoiner {
             throw ExportError.outputFileExists(outputURL)
         }
         guard !plan.segments.isEmpty else { throw SegmentError.invalidPlan("it has no segments") }
-        var timeBases: [AVRational] = []
-        for segment in plan.segments {
-            timeBases.append(try check(segment))
-        }
+        let parts = try plan.segments.map { try check($0) }
         let temporary = TemporaryOutputFile(for: outputURL)
         do {
-            try write(to: temporary.path, timeBases: timeBases)
+            try write(to: temporary.path, parts: parts)
             if cancellation.isCancelled { throw CancellationError() }
         } catch {
             temporary.discard()
@@ -43,10 +42,20 @@ struct SegmentJoiner {
         { SegmentError.partDamaged(index: segment.index, plan.partURL(segment.index), reason: $0) }
     }
 
+    /// What the check of a part found.
+    struct CheckedPart {
+        /// The part's video time base.
+        var timeBase: AVRational
+        /// The largest number of frames a picture is decoded before its presentation frame would allow at one
+        /// picture per frame: max(i − frame of the i-th picture in decoding order) over the part, 0 without reordering.
+        var reorderDelay: Int
+    }
+
     /// Checks part `segment`: present, readable to the end, the codec parameters of part 0, a key frame first, and
-    /// exactly one picture on each frame of its grid `0 ..< frameCount` (no frame missing, duplicated or off-grid).
-    /// - Returns: the part's video time base.
-    func check(_ segment: SegmentPlan.Segment) throws -> AVRational {
+    /// exactly one picture on each frame of its grid `0 ..< frameCount` (no frame missing, duplicated or off-grid; in
+    /// a container whose time base cannot hold the frame grid, such as Matroska's milliseconds, a picture is on its
+    /// frame when its time is the frame's rounded to that time base: ``frameIndex(pts:timeBase:)``).
+    func check(_ segment: SegmentPlan.Segment) throws -> CheckedPart {
         let url = plan.partURL(segment.index)
         guard FileManager.default.fileExists(atPath: url.path) else { throw SegmentError.partMissing(index: segment.index, url) }
         let describe = damaged(segment)
@@ -61,6 +70,7 @@ struct SegmentJoiner {
         let timeBase = part.timeBase
         var seen = [Bool](repeating: false, count: segment.frameCount)
         var count = 0
+        var reorderDelay = 0
         while try part.next(describe: describe) {
             if cancellation.isCancelled { throw CancellationError() }
             if count == 0 && !part.packet.isKeyFrame { throw describe("it does not start with a key frame") }
@@ -70,37 +80,62 @@ struct SegmentJoiner {
                     + "(time base \(timeBase.num)/\(timeBase.den)), not a new frame of 0..<\(segment.frameCount)")
             }
             seen[frame] = true
+            reorderDelay = max(reorderDelay, count - frame)
             count += 1
         }
         guard count == segment.frameCount else {
             throw describe("it holds \(count) frames, the plan says \(segment.frameCount); it is incomplete")
         }
-        return timeBase
+        return CheckedPart(timeBase: timeBase, reorderDelay: reorderDelay)
     }
 
-    /// The frame index `pts` (in `timeBase`) falls on exactly, or nil when it is off the frame grid.
+    /// The frame `pts` (in `timeBase`) shows: the frame whose time, rounded to `timeBase` as libavformat rounds a
+    /// timestamp into a stream's time base (to the nearest tick, halves away from zero: `av_rescale_q`), is `pts`;
+    /// nil when `pts` is no frame's. Where `timeBase` holds the frame grid exactly (MP4, MOV) that is the frame `pts`
+    /// falls on exactly.
     private func frameIndex(pts: Int64, timeBase: AVRational) -> Int? {
         let fd = plan.frameDuration
-        let numerator = Int128(pts) * Int128(timeBase.num) * Int128(fd.timescale)
-        let denominator = Int128(timeBase.den) * Int128(fd.value)
-        guard denominator != 0, numerator % denominator == 0 else { return nil }
-        return Int(numerator / denominator)
+        let ticksPerFrame = (numerator: Int128(fd.value) * Int128(timeBase.den), denominator: Int128(fd.timescale) * Int128(timeBase.num))
+        guard ticksPerFrame.numerator > 0, ticksPerFrame.denominator > 0 else { return nil }
+        let frame = Self.rounded(Int128(pts) * ticksPerFrame.denominator, over: ticksPerFrame.numerator)
+        guard Self.rounded(frame * ticksPerFrame.numerator, over: ticksPerFrame.denominator) == Int128(pts),
+              let index = Int(exactly: frame) else { return nil }
+        return index
+    }
+
+    /// Frame `frame`'s time (``SegmentPlan/frameDuration`` × `frame`) in `timeBase`, rounded as
+    /// ``frameIndex(pts:timeBase:)`` rounds: the timestamp an export writes for that frame.
+    private func timestamp(ofFrame frame: Int, in timeBase: AVRational) -> Int64 {
+        let fd = plan.frameDuration
+        let ticks = Self.rounded(Int128(frame) * Int128(fd.value) * Int128(timeBase.den),
+                                 over: Int128(fd.timescale) * Int128(timeBase.num))
+        return Int64(clamping: ticks)
+    }
+
+    /// `numerator / denominator` (denominator > 0) to the nearest integer, halves away from zero.
+    private static func rounded(_ numerator: Int128, over denominator: Int128) -> Int128 {
+        numerator >= 0 ? (2 * numerator + denominator) / (2 * denominator) : -((-2 * numerator + denominator) / (2 * denominator))
     }
 
     // MARK: Copy
 
-    private func write(to path: String, timeBases: [AVRational]) throws {
+    private func write(to path: String, parts: [CheckedPart]) throws {
         let output = try OutputFile.export(path: path, fileType: plan.fileType, for: outputURL, cancellation: cancellation)
         let first = plan.segments[0]
         let reference = try SegmentPartReader(url: plan.partURL(first.index), type: AVMEDIA_TYPE_VIDEO, describe: damaged(first))
-        let videoTimeBase = AVRational.commonTimeBase(timeBases)
+        let videoTimeBase = AVRational.commonTimeBase(parts.map(\.timeBase))
+        // Decoding times for parts whose container stores presentation times only, rounded (Matroska): the i-th picture
+        // of every part decodes `delay` frames before frame i, the same delay throughout, so they rise across joins.
+        let delay = parts.map(\.reorderDelay).max() ?? 0
         let videoIndex = try reference.withCodecParameters { try output.addStream(copying: $0, timeBase: videoTimeBase) }
+        output.setTrackMetadata(streamMetadata.video, onStream: videoIndex)
         let audioFailure: (String) -> any Error = { [plan] in SegmentError.audioDamaged(plan.audioURL, reason: $0) }
         var audio: SegmentPartReader?
         var audioIndex = -1
         if plan.hasAudio {
             let reader = try SegmentPartReader(url: plan.audioURL, type: AVMEDIA_TYPE_AUDIO, describe: audioFailure)
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
+            output.setTrackMetadata(streamMetadata.audio, onStream: audioIndex)
             audio = reader
         }
         let cues = subtitles.isEmpty ? nil
@@ -116,6 +151,7 @@ struct SegmentJoiner {
         let frameTicks = plan.frameDuration.timestamp(in: videoOut) ?? 0
         var segmentPosition = 0
         var part: SegmentPartReader? = nil
+        var decodingIndex = 0
         var videoWaiting = false
         var videoTime = MediaTime.positiveInfinity
         /// Moves to the next video packet (across parts), restamped into the output; false when all are copied.
@@ -124,12 +160,27 @@ struct SegmentJoiner {
                 let segment = plan.segments[segmentPosition]
                 if part == nil {
                     part = try SegmentPartReader(url: plan.partURL(segment.index), type: AVMEDIA_TYPE_VIDEO, describe: damaged(segment))
+                    decodingIndex = 0
                 }
                 if let reader = part, try reader.next(describe: damaged(segment)) {
-                    let shift = (plan.frameDuration * Int64(segment.firstFrame)).timestamp(in: videoOut) ?? 0
                     let packet = reader.packet
-                    let pts = av_rescale_q(packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
-                    let dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
+                    let pts: Int64, dts: Int64
+                    if Self.holdsFrameGrid(reader.timeBase, frameDuration: plan.frameDuration) {
+                        let shift = (plan.frameDuration * Int64(segment.firstFrame)).timestamp(in: videoOut) ?? 0
+                        pts = av_rescale_q(packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
+                        dts = av_rescale_q(packet.decodingTimestamp ?? packet.presentationTimestamp ?? 0, reader.timeBase, videoOut) + shift
+                    } else {
+                        // Rounded times (Matroska: milliseconds, and decoding times the demuxer can only guess): the
+                        // check found each picture on its frame, which is written at that frame's time rounded once,
+                        // as a single export writes it — never the part's rounded time plus a rounded shift, which
+                        // can be a tick off.
+                        guard let frame = packet.presentationTimestamp.flatMap({ frameIndex(pts: $0, timeBase: reader.timeBase) }) else {
+                            throw damaged(segment)("picture \(decodingIndex) has no time on the frame grid")
+                        }
+                        pts = timestamp(ofFrame: segment.firstFrame + frame, in: videoOut)
+                        dts = timestamp(ofFrame: segment.firstFrame + decodingIndex - delay, in: videoOut)
+                    }
+                    decodingIndex += 1
                     // Every part holds one picture per output frame (checked), so a picture lasts one frame; the parts'
                     // packets may come without a duration, and the muxer would then end the track a frame early.
                     let duration = packet.duration > 0 ? av_rescale_q(packet.duration, reader.timeBase, videoOut) : frameTicks
@@ -168,6 +219,14 @@ struct SegmentJoiner {
         }
         try cues?.write(through: .positiveInfinity, into: outputURL, cancellation: cancellation)
         try writing { try output.finish() }
+    }
+
+    /// Whether `timeBase` holds every frame time of `frameDuration` exactly (MP4, MOV: the parts' times are copied
+    /// as they are); Matroska's milliseconds do not hold 1/30 s.
+    private static func holdsFrameGrid(_ timeBase: AVRational, frameDuration: MediaTime) -> Bool {
+        let numerator = Int128(frameDuration.value) * Int128(timeBase.den)
+        let denominator = Int128(frameDuration.timescale) * Int128(timeBase.num)
+        return denominator > 0 && numerator % denominator == 0
     }
 
     private func writing(_ body: () throws -> Void) throws {

@@ -75,9 +75,20 @@ public struct SegmentPlan: Sendable, Hashable, Codable {
         return URL(fileURLWithPath: partsDirectory).appendingPathComponent("part-\(number).\(fileType.rawValue)")
     }
 
-    /// The file the whole range's audio is rendered into: `audio.<ext>` in ``partsDirectory``.
+    /// The file the whole range's audio is rendered into: `audio.<ext>` in ``partsDirectory``, `<ext>` that of
+    /// ``audioFileType``.
     public var audioURL: URL {
-        URL(fileURLWithPath: partsDirectory).appendingPathComponent("audio.\(fileType.rawValue)")
+        URL(fileURLWithPath: partsDirectory).appendingPathComponent("audio.\(audioFileType.rawValue)")
+    }
+
+    /// The container the audio is rendered into before the join copies it: the plan's, except AAC for a Matroska
+    /// plan, which is rendered into a MOV. The AAC encoder's 1024 samples of priming make its first packet start
+    /// before 0; a MOV keeps that time (its edit list trims the priming), so the join places the sound exactly as a
+    /// single export places it, whose Matroska muxer then moves every track later by the priming. FFmpeg 5.1's
+    /// Matroska muxer cannot store the priming of AAC (Opus keeps its own as `CodecDelay`): an audio-only Matroska
+    /// file would start the priming at 0, and the joined sound would lead the pictures by it (21 ms at 48 kHz).
+    public var audioFileType: FileType {
+        fileType == .mkv && settings.audio?.codec == .aac ? .mov : fileType
     }
 
     /// Cuts `frameCount` frames into `segmentCount` segments balanced by duration: the ideal cut before segment i is

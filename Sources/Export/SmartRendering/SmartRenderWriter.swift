@@ -56,6 +56,10 @@ final class SmartRenderWriter {
         var subtitles: [SubtitleTrackPlan] = []
         /// The chapters written.
         var chapters = ChapterPlan()
+        /// The video stream's tags (``ExportPlan/videoStreamMetadata``).
+        var videoStreamMetadata: [MetadataItem] = []
+        /// The audio stream's tags (``ExportPlan/audioStreamMetadata``).
+        var audioStreamMetadata: [MetadataItem] = []
     }
 
     private let input: Input
@@ -76,12 +80,14 @@ final class SmartRenderWriter {
         let video = try SmartRenderPacketSource(input: input, cancellation: cancellation)
         let videoIndex = try video.addStream(to: output)
         if let tag = input.codecTag { output.setCodecTag(tag, ofStream: videoIndex) }
+        output.setTrackMetadata(input.videoStreamMetadata, onStream: videoIndex)
         var audio: SourceStream?
         var audioIndex = -1
         let audioPacket = try Packet()
         if let url = input.audioURL {
             let reader = try Self.openAudio(url, cancellation: cancellation)
             audioIndex = try reader.withCodecParameters { try output.addStream(copying: $0, timeBase: reader.timeBase) }
+            output.setTrackMetadata(input.audioStreamMetadata, onStream: audioIndex)
             audio = reader
         }
         let cues = input.subtitles.isEmpty ? nil
