@@ -6,7 +6,12 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case audio
     /// Subtitles or closed captions (timed text: mov_text, SubRip, WebVTT, ASS), composed like pictures and sound.
     case subtitle
-    /// Timed metadata and other data tracks: listed by assets, not composed.
+    /// Timed metadata, as AVFoundation's `AVMediaType.metadata`: groups of metadata items that each hold over a range
+    /// of time (a location changing over a recording). Splice's own timed metadata tracks (a `tx3g` text track whose
+    /// handler is named `Timed Metadata`) and QuickTime's boxed metadata tracks (`mebx` sample entries, which FFmpeg
+    /// reads as opaque data) are both of this type.
+    case metadata
+    /// Data tracks that are not timed metadata (attachments, GoPro telemetry, …): listed by assets, not composed.
     case data
     /// A stream FFmpeg cannot classify: listed, not composed.
     case unknown
