@@ -39,7 +39,7 @@ import SpliceTestSupport
         #expect(asset.tracks(withMediaType: .metadata).count == 1)
         #expect(asset.tracks(withMediaType: .metadata).first?.timeRange == TimeRange(start: .zero, duration: .ms(1000)),
                 "the track lasts to its last group's end")
-        #expect(try MutableComposition(asset: asset).tracks.map(\.mediaType) == [.video])
+        #expect(try MutableComposition(asset: asset).tracks.map(\.mediaType) == [.video, .metadata], "a composition of the asset carries its timed metadata")
 
         // FFmpeg's tools: the track's handler, each sample's exact time and duration, and its bytes.
         guard let streams = try await MetadataReadBack.ffprobeStreamTags(of: url) else { return }
