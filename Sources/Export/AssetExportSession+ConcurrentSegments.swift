@@ -77,7 +77,7 @@ extension AssetExportSession {
         let cancellation = self.cancellation
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
-                              subtitles: plan.subtitles, chapters: plan.chapters,
+                              subtitles: plan.subtitles, chapters: plan.chapters, timedMetadata: plan.timedMetadata,
                               streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata), cancellation: cancellation).run()
         }
     }
