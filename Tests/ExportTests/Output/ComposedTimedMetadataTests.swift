@@ -15,9 +15,8 @@ import SpliceTestSupport
     static func range(_ start: Int64, _ end: Int64) -> TimeRange { TimeRange(start: .ms(start), end: .ms(end)) }
 
     /// 6 s of H.264 at 30 fps (a key frame every second, no B-frames, tagged BT.709 so smart rendering can copy it;
-    /// `ffmpeg`), copied by `AssetWriter` beside a
-    /// timed metadata track written through its metadata adaptor: location A over 0–2 s, B over 2–4 s, C over 4–6 s.
-    /// Nil (one line says so) without the `ffmpeg` tool.
+    /// `ffmpeg`), copied by `AssetWriter` beside a timed metadata track written through its metadata adaptor:
+    /// location A over 0–2 s, B over 2–4 s, C over 4–6 s. Nil (one line says so) without the `ffmpeg` tool.
     static func source(in scratch: ScratchDirectory) async throws -> Asset? {
         guard let ffmpeg = FFmpegCommandLine.path else { return nil }
         let plain = scratch.file("plain.mp4")
@@ -30,32 +29,11 @@ import SpliceTestSupport
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
         #expect(child.exitCode == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        let video = try await Asset.load(from: plain)
-
-        let url = scratch.file("walk.mp4")
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        let reader = AssetReader(asset: video)
-        let output = AssetReaderTrackOutput(track: video.tracks[0], outputSettings: nil)
-        let pictures = AssetWriterInput(mediaType: .video, outputSettings: nil)
-        let metadata = AssetWriterInput(mediaType: .metadata, outputSettings: nil)
-        let groups = AssetWriterInputMetadataAdaptor(assetWriterInput: metadata)
-        try reader.add(output)
-        try writer.add(pictures)
-        try writer.add(metadata)
-        reader.startReading()
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
-        for (items, start) in [(a, 0), (b, 2000), (c, 4000)] as [([MetadataItem], Int64)] {
-            try await groups.append(TimedMetadataGroup(timeRange: range(start, start + 2000), items: items))
-        }
-        metadata.markAsFinished()
-        for try await sample in output { try await pictures.append(sample) }
-        pictures.markAsFinished()
-        try await writer.finishWriting()
-        return try await Asset.load(from: url)
+        let groups = [(a, 0), (b, 2000), (c, 4000)].map { TimedMetadataGroup(timeRange: range($0.1, $0.1 + 2000), items: $0.0) }
+        return try await TimedMetadataRecording.write(scratch.file("walk.mp4"), copying: Asset.load(from: plain), groups: groups)
     }
 
-    /// The source cut to 1–5 s, then its 0–1 s after that: B's second half… exactly as placed.
+    /// The source's 1–5 s, then its 0–1 s appended.
     static func cutComposition(of asset: Asset) throws -> MutableComposition {
         var composition = MutableComposition()
         try composition.insertTimeRange(range(1000, 5000), of: asset, at: .zero)
