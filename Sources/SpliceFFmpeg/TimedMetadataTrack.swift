@@ -116,7 +116,7 @@ extension TimedMetadataTrack {
     ///   - startTimeOffset: the stream time, in seconds, that is source time 0 (the picture's clock, as subtitle cues
     ///     keep it); zero gives the stream's own times.
     /// - Returns: the groups; empty when the file has no timed metadata track (or `streamIndex` is not one).
-    /// - Throws: ``FFmpegError`` from reading; `EINVAL` for a sample that is not a timed metadata sample.
+    /// - Throws: ``FFmpegError`` from reading; ``MalformedSample`` for a sample that is not a timed metadata sample.
     package static func groups(in input: InputFile, streamIndex: Int? = nil, startTimeOffset: MediaTime = .zero) throws
         -> [TimedMetadataGroup] {
         let streams = 0..<input.streamCount
@@ -132,9 +132,25 @@ extension TimedMetadataTrack {
                   let duration = MediaTime(pts: packet.duration, timeBase: timeBase) else {
                 throw FFmpegError.posix(EINVAL)
             }
-            if let group = try group(ofSample: packet.data, start: time - startTimeOffset, duration: duration) { groups.append(group) }
+            do {
+                if let group = try group(ofSample: packet.data, start: time - startTimeOffset, duration: duration) { groups.append(group) }
+            } catch {
+                throw MalformedSample(streamIndex: index, time: time)
+            }
         }
         return groups
+    }
+
+    /// A sample of a timed metadata track that is not a timed metadata sample: stream `streamIndex`'s sample at `time`
+    /// (the stream's own time, in seconds).
+    package struct MalformedSample: Error, CustomStringConvertible {
+        package var streamIndex: Int
+        package var time: MediaTime
+        /// Names the track (its ID, the stream index + 1), the time and what a sample must hold.
+        package var description: String {
+            "track \(streamIndex + 1)'s sample at \(time.secondsText) is not a timed metadata sample (a 16-bit length, "
+                + "then UTF-8 key=value lines)"
+        }
     }
 
     /// The group a timed metadata track's sample holds, over [`start`, `start + duration`): its payload decoded by

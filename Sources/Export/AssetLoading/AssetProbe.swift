@@ -253,8 +253,8 @@ enum AssetProbe {
 
     /// A timed metadata track Splice writes (SpliceFFmpeg's `TimedMetadataTrack`): its groups read to find where the
     /// last one ends (the track's duration), in source time from `startTimeOffset`.
-    /// - Throws: ``AssetLoadingError/corruptOrTruncated(_:reason:)`` when a sample is not a timed metadata sample or
-    ///   the file cannot be read; `CancellationError`.
+    /// - Throws: ``AssetLoadingError/corruptOrTruncated(_:reason:)`` naming the track and the time when a sample is
+    ///   not a timed metadata sample, or the cause when the file cannot be read; `CancellationError`.
     private static func metadataTrack(url: URL, info: StreamInfo, startTimeOffset: MediaTime,
                                       cancellation: CancellationFlag) throws -> AssetTrack {
         let groups: [TimedMetadataGroup]
@@ -263,7 +263,8 @@ enum AssetProbe {
                                                    startTimeOffset: startTimeOffset)
         } catch {
             if cancellation.isCancelled { throw CancellationError() }
-            throw AssetLoadingError.corruptOrTruncated(url, reason: "timed metadata track \(info.index + 1): \(error)")
+            throw AssetLoadingError.corruptOrTruncated(
+                url, reason: error is TimedMetadataTrack.MalformedSample ? "\(error)" : "timed metadata track \(info.index + 1): \(error)")
         }
         let end = groups.map(\.timeRange.end).max() ?? .zero
         return baseTrack(url: url, info: info, timeRange: TimeRange(start: .zero, duration: max(end, .zero)),

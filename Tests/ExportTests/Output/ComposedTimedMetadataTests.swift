@@ -153,4 +153,25 @@ import SpliceTestSupport
         #expect(try await Asset.load(from: url).tracks(withMediaType: .metadata).count == 1)
         #expect(try await Asset.loadTimedMetadataGroups(from: url) == own)
     }
+
+    /// A `Timed Metadata` text track whose sample is not `key=value` text (subtitles given the handler by `ffmpeg`):
+    /// the loader and the group reader refuse the file, naming the track and the sample's time.
+    @Test func aMalformedSampleIsRefusedWithItsTrackAndTime() async throws {
+        let scratch = try ScratchDirectory("timed-metadata-malformed")
+        defer { scratch.remove() }
+        guard let ffmpeg = FFmpegCommandLine.path else { return }
+        let subtitles = try scratch.write("text.srt", "1\n00:00:00,500 --> 00:00:01,000\nno equals sign\n")
+        let url = scratch.file("malformed.mp4")
+        let log = scratch.file("ffmpeg.txt")
+        let child = try ChildProcess(executable: ffmpeg, arguments: [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1", "-i", subtitles.path,
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:s", "mov_text", "-metadata:s:s:0", "handler_name=Timed Metadata", url.path,
+        ], standardOutput: log, standardError: log)
+        defer { child.stop() }
+        #expect(await child.wait(seconds: 60))
+        #expect(child.exitCode == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let reason = "track 2's sample at 0.500 s is not a timed metadata sample (a 16-bit length, then UTF-8 key=value lines)"
+        await #expect(throws: AssetLoadingError.corruptOrTruncated(url, reason: reason)) { _ = try await Asset.load(from: url) }
+        await #expect(throws: ExportError.sourceUnreadable(url, reason: reason)) { _ = try await Asset.loadTimedMetadataGroups(from: url) }
+    }
 }
