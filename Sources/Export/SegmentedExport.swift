@@ -37,6 +37,9 @@ public struct SegmentedExport: Sendable {
     /// Chapters the join writes, in composition time (``AssetExportSession/chapterMetadataGroups``); empty: the
     /// sources' chapters carried through the edit.
     public var chapterMetadataGroups: [TimedMetadataGroup] = []
+    /// Timed metadata the join writes, in composition time (``AssetExportSession/timedMetadataGroups``); empty: the
+    /// composition's metadata tracks.
+    public var timedMetadataGroups: [TimedMetadataGroup] = []
 
     /// A segmented export of `composition` (the same models as ``AssetExportSession`` takes).
     public init(composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
@@ -176,6 +179,7 @@ public struct SegmentedExport: Sendable {
         let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.chapterMetadataGroups = chapterMetadataGroups
+        session.timedMetadataGroups = timedMetadataGroups
         return try session.makePlan()
     }
 

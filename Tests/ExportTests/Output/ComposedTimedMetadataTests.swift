@@ -139,7 +139,7 @@ import SpliceTestSupport
     }
 
     /// Groups set on the session win over the composition's metadata track (one timed metadata track, the session's),
-    /// in a passthrough export as in any other.
+    /// in a passthrough export as in any other, and in a `SegmentedExport`'s join.
     @Test func theSessionsGroupsReplaceTheComposedTrack() async throws {
         let scratch = try ScratchDirectory("composed-timed-metadata-session")
         defer { scratch.remove() }
@@ -152,6 +152,20 @@ import SpliceTestSupport
         try await session.export()
         #expect(try await Asset.load(from: url).tracks(withMediaType: .metadata).count == 1)
         #expect(try await Asset.loadTimedMetadataGroups(from: url) == own)
+
+        // A segmented export's join writes the composed track, or its own groups in its place.
+        var segmented = SegmentedExport(composition: try Self.cutComposition(of: asset), videoComposition: nil, audioMix: nil,
+                                        settings: ExportSettings(video: VideoSettings(encoderPreset: "ultrafast"), audio: nil))
+        let plan = try segmented.makePlan(segmentCount: 2, fileType: .mp4, documentPath: scratch.file("edit.json").path,
+                                          partsDirectory: scratch.file("parts"))
+        for segment in plan.segments { #expect(try await segmented.renderSegment(segment.index, of: plan)) }
+        let joined = scratch.file("joined.mp4")
+        try await segmented.join(plan, to: joined)
+        #expect(try await Asset.loadTimedMetadataGroups(from: joined) == Self.cutGroups)
+        segmented.timedMetadataGroups = own
+        try await segmented.join(plan, to: joined, overwrite: true)
+        #expect(try await Asset.load(from: joined).tracks(withMediaType: .metadata).count == 1)
+        #expect(try await Asset.loadTimedMetadataGroups(from: joined) == own)
     }
 
     /// A `Timed Metadata` text track whose sample is not `key=value` text (subtitles given the handler by `ffmpeg`):
