@@ -65,4 +65,16 @@ import SpliceTestSupport
         let probe = try await SpliceTool.run(["probe", "joined.mp4"], in: scratch.url)
         #expect(probe.stdout.contains("track 2  metadata  mov_text  timed metadata \"Timed Metadata\" to 5.000 s"), "\(probe.stdout)")
     }
+
+    /// An iPhone Live Photo's boxed metadata (`mebx`) tracks: listed as metadata tracks, their groups not read.
+    @Test(.enabled(if: Fixture.sharedMediaIsAvailable)) func probeListsAnIPhonesBoxedMetadataTracks() async throws {
+        let url = Fixture.sharedMedia("M04_iphone6s_livephoto_1440x1080_vfr_pcm-mono44k.mov")
+        let probe = try await SpliceTool.run(["probe", url.path], in: url.deletingLastPathComponent())
+        #expect(probe.status == 0, "\(probe.stderr)")
+        #expect(probe.stdout.contains("  track 3  metadata  unknown (no decoder)  timed metadata \"Core Media Metadata\" to 1.233 s"),
+                "\(probe.stdout)")
+        let json = try await SpliceTool.run(["probe", "--json", url.path], in: url.deletingLastPathComponent())
+        let asset = try JSONDecoder().decode(Asset.self, from: Data(json.stdout.utf8))
+        #expect(asset.tracks.map(\.mediaType) == [MediaType.video, .audio, .metadata, .metadata])
+    }
 }
