@@ -3,7 +3,7 @@ import SpliceFFmpeg
 
 /// Gives the timed metadata groups of a timed metadata track, as AVFoundation's `AVAssetReaderOutputMetadataAdaptor`:
 /// over an ``AssetReaderTrackOutput`` with nil settings of the track an ``AssetWriterInputMetadataAdaptor`` or an
-/// export's `timedMetadataGroups` wrote (a `.data` track: the `tx3g` text track whose handler is named
+/// export's `timedMetadataGroups` wrote (a `.metadata` track: the `tx3g` text track whose handler is named
 /// `Timed Metadata`), each group's items over its sample's exact range in the track's timeline, in file order —
 /// decoded as `Asset.loadTimedMetadataGroups(from:)` decodes them. The track's empty samples (its gaps) give no group.
 public final class AssetReaderOutputMetadataAdaptor: Sendable {
@@ -12,12 +12,12 @@ public final class AssetReaderOutputMetadataAdaptor: Sendable {
 
     /// An adaptor over `output`.
     /// - Throws: ``AssetReaderError/settingsDoNotMatchTrack(trackID:mediaType:reason:)`` when the output has
-    ///   settings or its track is not a timed metadata track (a `.data` track of codec `mov_text` whose
+    ///   settings or its track is not a timed metadata track (a `.metadata` track of codec `mov_text` whose
     ///   `handler_name` is `Timed Metadata`).
     public init(assetReaderTrackOutput output: AssetReaderTrackOutput) throws {
         let track = output.track
         let handler = track.metadata?.first { $0.key == "handler_name" }?.value
-        guard output.outputSettings == nil, track.mediaType == .data, track.codecName == "mov_text",
+        guard output.outputSettings == nil, track.mediaType == .metadata, track.codecName == "mov_text",
               handler == TimedMetadataTrack.handlerName else {
             throw AssetReaderError.settingsDoNotMatchTrack(
                 trackID: track.trackID, mediaType: track.mediaType,

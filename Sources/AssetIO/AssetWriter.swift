@@ -248,14 +248,14 @@ public final class AssetWriter: Sendable {
             throw AssetWriterError.unsupportedInput(input: "video input",
                                                     reason: "a .\(outputFileType.rawValue) file holds no video")
         }
-        if input.mediaType == .data {
+        if input.mediaType == .metadata {
             // Timed metadata is written as SpliceFFmpeg's TimedMetadataTrack, a text track of MP4 and MOV files.
             guard input.outputSettings == nil else {
-                throw AssetWriterError.unsupportedInput(input: "data input", reason: "a timed metadata input takes no output settings")
+                throw AssetWriterError.unsupportedInput(input: "metadata input", reason: "a timed metadata input takes no output settings")
             }
             guard outputURL != nil, outputFileType == .mp4 || outputFileType == .mov else {
                 let container = outputURL == nil ? "fragmented MPEG-4 segments" : "a .\(outputFileType.rawValue) file"
-                throw AssetWriterError.unsupportedInput(input: "data input",
+                throw AssetWriterError.unsupportedInput(input: "metadata input",
                                                         reason: "\(container) cannot hold a timed metadata track (only .mp4 and .mov files)")
             }
         } else if input.mediaType != .video && input.mediaType != .audio {

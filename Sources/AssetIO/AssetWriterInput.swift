@@ -152,7 +152,7 @@ public final class AssetWriterInput: Sendable {
             guard !state.finished else { throw AssetWriterError.appendAfterMarkAsFinished(input: name) }
             let time: MediaTime
             switch outputSettings {
-            case nil where mediaType == .data:
+            case nil where mediaType == .metadata:
                 guard let group = sample.timedMetadataGroup else {
                     throw AssetWriterError.sampleMismatch(input: name, reason: "a timed metadata input takes timed metadata groups (an AssetWriterInputMetadataAdaptor's)")
                 }

@@ -280,7 +280,7 @@ final class WriterEngine {
             }
             // A timed metadata track keeps its handler name: it is what marks the track as one.
             var items = input.metadata.filter {
-                ($0.key != "language" || input.languageCode == nil) && (input.mediaType != .data || $0.key != "handler_name")
+                ($0.key != "language" || input.languageCode == nil) && (input.mediaType != .metadata || $0.key != "handler_name")
             }
             if let code = input.languageCode { items.append(MetadataItem(key: "language", value: code)) }
             muxer.output.setTrackMetadata(items, onStream: track.stream)
@@ -375,7 +375,7 @@ final class TrackWriter {
         self.sessionStart = sessionStart
         packet = try Packet()
         switch input.settings {
-        case nil where input.mediaType == .data:
+        case nil where input.mediaType == .metadata:
             stream = try muxer.output.addTimedMetadataStream()
             kind = .timedMetadata
         case nil:

@@ -12,7 +12,8 @@ public struct AssetTrack: Sendable, Hashable, Codable {
     public var assetURL: URL
     /// Stable 1-based identifier: the container stream index + 1.
     public var trackID: Int32
-    /// Video, audio or another kind (others are listed, not composed).
+    /// Video, audio, subtitle, metadata (timed metadata) or another kind (``MediaType/isComposable`` says which are
+    /// composed; the others are listed only).
     public var mediaType: MediaType
     /// The track's extent in source time: start 0, duration exact in the stream's own timescale. A still image has
     /// an unbounded range (duration ``MediaTime/positiveInfinity``): it can be inserted for any duration.

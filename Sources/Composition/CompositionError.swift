@@ -19,12 +19,16 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
         trackID: Int32?, sourceURL: URL, sourceTrackID: Int32, range: TimeRange, sourceTimeRange: TimeRange)
     /// The range to insert from an asset does not lie inside `[0, asset.duration)`.
     case rangeOutsideAsset(url: URL, range: TimeRange, assetDuration: MediaTime)
-    /// The asset has no video, audio or subtitle track, so inserting it would insert nothing.
+    /// The asset has no video, audio, subtitle or readable timed metadata track, so inserting it would insert nothing.
     case noComposableTracks(url: URL)
     /// The source track's media type differs from the composition track's (e.g. a video source into an audio track).
     case mediaTypeMismatch(trackID: Int32, trackMediaType: MediaType, sourceTrackID: Int32, sourceMediaType: MediaType)
-    /// Composition tracks carry video, audio or subtitles; data and unknown tracks can't be composed.
+    /// Composition tracks carry video, audio, subtitles or timed metadata; data and unknown tracks can't be composed.
     case unsupportedMediaType(MediaType)
+    /// The source is a timed metadata track whose groups Splice cannot read (``AssetTrack/isDecodable`` false:
+    /// QuickTime's boxed metadata, `mebx`, which FFmpeg reads as opaque data), so a composition could not place or
+    /// write them. `trackID` is the composition track; the source is named by URL and track ID.
+    case unreadableTimedMetadata(trackID: Int32, sourceURL: URL, sourceTrackID: Int32)
     /// A track ID must be ≥ 1 (as `CMPersistentTrackID`, where 0 is `kCMPersistentTrackID_Invalid`).
     case invalidTrackID(Int32)
     /// No track of the composition has this ID.
@@ -74,12 +78,15 @@ public enum CompositionError: Error, Sendable, Hashable, CustomStringConvertible
         case let .rangeOutsideAsset(url, range, assetDuration):
             return "Range \(range) lies outside \(url.lastPathComponent), which lasts \(assetDuration)."
         case let .noComposableTracks(url):
-            return "\(url.lastPathComponent) has no video, audio or subtitle track to insert."
+            return "\(url.lastPathComponent) has no video, audio, subtitle or timed metadata track to insert."
         case let .mediaTypeMismatch(trackID, trackMediaType, sourceTrackID, sourceMediaType):
             return "Composition track \(trackID) is a \(trackMediaType.rawValue) track; source track \(sourceTrackID) "
                 + "is \(sourceMediaType.rawValue)."
         case let .unsupportedMediaType(mediaType):
-            return "A composition track can't carry \(mediaType.rawValue); only video, audio and subtitle tracks are composed."
+            return "A composition track can't carry \(mediaType.rawValue); only video, audio, subtitle and metadata tracks are composed."
+        case let .unreadableTimedMetadata(trackID, url, sourceTrackID):
+            return "Composition track \(trackID): track \(sourceTrackID) of \(url.lastPathComponent) is a timed metadata track whose "
+                + "groups cannot be read (QuickTime boxed metadata, which FFmpeg reads as opaque data), so they cannot be composed."
         case let .invalidTrackID(trackID):
             return "Track ID \(trackID) is invalid; track IDs are 1 or more."
         case let .unknownTrackID(trackID):

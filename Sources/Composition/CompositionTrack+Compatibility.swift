@@ -36,7 +36,7 @@ extension CompositionTrack {
         case .audio:
             return first.audio?.sampleRate == source.audio?.sampleRate
                 && first.audio?.channelCount == source.audio?.channelCount
-        case .subtitle, .data, .unknown:
+        case .subtitle, .metadata, .data, .unknown:
             return true
         }
     }

@@ -17,7 +17,8 @@ extension CompositionTrack {
     ///   or a non-finite (but valid) `startTime`; ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)``;
     ///   ``CompositionError/negativeTime(trackID:parameter:time:)`` for `startTime` < 0;
     ///   ``CompositionError/mediaTypeMismatch(trackID:trackMediaType:sourceTrackID:sourceMediaType:)``;
-    ///   ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``;
+    ///   ``CompositionError/unreadableTimedMetadata(trackID:sourceURL:sourceTrackID:)`` for a `mebx` timed metadata
+    ///   source; ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``;
     ///   ``CompositionError/timeNotRepresentable(trackID:operation:time:)`` if an exact boundary overflows.
     ///   The track is unchanged when it throws.
     /// - Complexity: O(1) amortised when appending, O(n) in the number of segments otherwise.
@@ -113,6 +114,7 @@ extension CompositionTrack {
     /// - Throws: ``CompositionError/invalidTime(trackID:parameter:time:)`` and
     ///   ``CompositionError/nonPositiveDuration(trackID:parameter:duration:)`` (parameters `timeRange.start`,
     ///   `timeRange.duration`), ``CompositionError/mediaTypeMismatch(trackID:trackMediaType:sourceTrackID:sourceMediaType:)``,
+    ///   ``CompositionError/unreadableTimedMetadata(trackID:sourceURL:sourceTrackID:)``,
     ///   ``CompositionError/sourceRangeOutsideSourceTrack(trackID:sourceURL:sourceTrackID:range:sourceTimeRange:)``,
     ///   what ``insertionTime(_:)`` throws, ``CompositionError/timeNotRepresentable(trackID:operation:time:)``.
     func checkInsertable(
@@ -124,6 +126,7 @@ extension CompositionTrack {
             throw CompositionError.mediaTypeMismatch(
                 trackID: trackID, trackMediaType: mediaType, sourceTrackID: track.trackID, sourceMediaType: track.mediaType)
         }
+        try Self.checkReadable(track, trackID: trackID)
         try Self.checkSourceRange(source, of: track, trackID: trackID)
         let time = try insertionTime(startTime)
         _ = try exactSum(time, duration, operation: operation)  // the new end must be exact too

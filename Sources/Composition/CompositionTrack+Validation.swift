@@ -54,6 +54,7 @@ extension CompositionTrack {
                         trackID: trackID ?? 0, trackMediaType: mediaType, sourceTrackID: source.trackID,
                         sourceMediaType: source.mediaType)
                 }
+                try checkReadable(source, trackID: trackID)
                 try checkFinite(range.start, trackID: trackID, parameter: "\(name).source.start")
                 try checkPositiveDuration(range.duration, trackID: trackID, parameter: "\(name).source.duration")
                 try checkSourceRange(range, of: source, trackID: trackID)
@@ -106,6 +107,14 @@ extension CompositionTrack {
             throw CompositionError.sourceRangeOutsideSourceTrack(
                 trackID: trackID, sourceURL: source.assetURL, sourceTrackID: source.trackID, range: range,
                 sourceTimeRange: source.timeRange)
+        }
+    }
+
+    /// Throws ``CompositionError/unreadableTimedMetadata(trackID:sourceURL:sourceTrackID:)`` for a timed metadata
+    /// source whose groups cannot be read (``AssetTrack/isDecodable`` false: QuickTime's `mebx` boxed metadata).
+    static func checkReadable(_ source: AssetTrack, trackID: Int32?) throws {
+        if source.mediaType == .metadata, !source.isDecodable {
+            throw CompositionError.unreadableTimedMetadata(trackID: trackID ?? 0, sourceURL: source.assetURL, sourceTrackID: source.trackID)
         }
     }
 

@@ -55,10 +55,11 @@ public struct CompositionTrack: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - trackID: ≥ 1.
-    ///   - mediaType: ``MediaType/video``, ``MediaType/audio`` or ``MediaType/subtitle`` (timed text: its cues are
-    ///     cut, moved and scaled with the track's segments like pictures and sound).
+    ///   - mediaType: ``MediaType/video``, ``MediaType/audio``, ``MediaType/subtitle`` (timed text: its cues are
+    ///     cut, moved and scaled with the track's segments like pictures and sound) or ``MediaType/metadata`` (timed
+    ///     metadata groups, placed as cues are).
     /// - Throws: ``CompositionError/invalidTrackID(_:)`` for an ID below 1;
-    ///   ``CompositionError/unsupportedMediaType(_:)`` for a media type other than video, audio or subtitle.
+    ///   ``CompositionError/unsupportedMediaType(_:)`` for a media type other than video, audio, subtitle or metadata.
     public init(trackID: Int32, mediaType: MediaType) throws {
         guard trackID >= 1 else { throw CompositionError.invalidTrackID(trackID) }
         guard mediaType.isComposable else {

@@ -20,8 +20,8 @@ extension MutableComposition {
         try tracks[index].insertTimeRange(range, of: track, at: startTime)
     }
 
-    /// Inserts `range` of every video, audio and subtitle track of `asset` at `startTime`, as AVFoundation's
-    /// `AVMutableComposition.insertTimeRange(_:of:at:)`.
+    /// Inserts `range` of every video, audio, subtitle and timed metadata track of `asset` at `startTime`, as
+    /// AVFoundation's `AVMutableComposition.insertTimeRange(_:of:at:)`.
     ///
     /// Each source track goes into the first composition track not already used by this insert whose format it
     /// shares (``CompositionTrack/sharesFormat(with:)``: compatible, and for video the same size and orientation, so
@@ -31,8 +31,9 @@ extension MutableComposition {
     /// range — so the composition's tracks stay in sync (AVFoundation: "existing content at the specified start time
     /// is pushed out by the duration of the time range"). A source track shorter than `range` (audio ending before
     /// the video is common) contributes what it has, padded with empty segments (dropped at a track's end). An
-    /// invalid `startTime` appends at the composition's ``duration``. Subtitle tracks come along with the picture (their
-    /// cues cut with it); data tracks are skipped.
+    /// invalid `startTime` appends at the composition's ``duration``. Subtitle and timed metadata tracks come along
+    /// with the picture (their cues and groups cut with it); data tracks, and timed metadata tracks whose groups cannot
+    /// be read (QuickTime's `mebx`, ``AssetTrack/isDecodable`` false), are skipped.
     ///
     /// - Parameters:
     ///   - range: the range of the asset to insert, in source time (seconds); inside `[0, asset.duration)` (a still
@@ -53,7 +54,7 @@ extension MutableComposition {
         guard TimeRange(start: .zero, duration: asset.duration).contains(range) else {
             throw CompositionError.rangeOutsideAsset(url: asset.url, range: range, assetDuration: asset.duration)
         }
-        let sources = asset.tracks.filter { $0.mediaType.isComposable }
+        let sources = asset.tracks.filter { $0.mediaType.isComposable && ($0.mediaType != .metadata || $0.isDecodable) }
         guard !sources.isEmpty else { throw CompositionError.noComposableTracks(url: asset.url) }
         let time: MediaTime
         if startTime.isValid {

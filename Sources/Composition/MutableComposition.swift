@@ -38,7 +38,7 @@ public struct MutableComposition: Sendable, Hashable {
     /// Adds an empty track, as `AVMutableComposition.addMutableTrack(withMediaType:preferredTrackID:)`.
     ///
     /// - Parameters:
-    ///   - mediaType: ``MediaType/video``, ``MediaType/audio`` or ``MediaType/subtitle``.
+    ///   - mediaType: ``MediaType/video``, ``MediaType/audio``, ``MediaType/subtitle`` or ``MediaType/metadata``.
     ///   - preferredTrackID: the ID to give the track (≥ 1 and not in use), or nil or ``invalidTrackID`` (0, Core
     ///     Media's `kCMPersistentTrackID_Invalid`, which the AVFoundation tutorials pass) to pick one: one more than
     ///     the highest ID in use (1 for the first track), so the ID of a removed track is not handed out again while

@@ -9,8 +9,8 @@ extension Asset {
     /// with the handler `Timed Metadata` that an export's ``AssetExportSession/timedMetadataGroups`` writes
     /// (SpliceFFmpeg's `TimedMetadataTrack`; ``load(from:)`` lists it as a `.data` track). Empty when the file has
     /// none. Reads the whole file on a thread of its own.
-    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file when it cannot be read or a sample of
-    ///   the track is not a timed metadata sample; `CancellationError`.
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file when it cannot be read, or the file, the
+    ///   track and the time when a sample of the track is not a timed metadata sample; `CancellationError`.
     public static func loadTimedMetadataGroups(from url: URL) async throws -> [TimedMetadataGroup] {
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {

@@ -77,7 +77,7 @@ extension AssetExportSession {
         let cancellation = self.cancellation
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
-                              subtitles: plan.subtitles, chapters: plan.chapters,
+                              subtitles: plan.subtitles, chapters: plan.chapters, timedMetadata: plan.timedMetadata,
                               streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata), cancellation: cancellation).run()
         }
     }
@@ -95,7 +95,11 @@ extension AssetExportSession {
             }
         }
         state.withLock { $0.parts = sessions.map(\.session) }
-        defer { state.withLock { $0.parts = [] } }
+        defer {
+            state.withLock { $0.parts = [] }
+            // Each observer holds every part (itself included): released here, or the parts would keep each other.
+            for (session, _) in sessions { session.state.withLock { $0.progressObserver = nil } }
+        }
         // A cancel that came before the parts were registered reaches them here.
         if cancellation.isCancelled { throw CancellationError() }
         try await withThrowingTaskGroup(of: Void.self) { group in

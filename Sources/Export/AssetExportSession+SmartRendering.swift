@@ -77,7 +77,8 @@ extension AssetExportSession {
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
             outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag,
             sourceMetadataURL: plan.sourceMetadataURL, subtitles: plan.subtitles, chapters: plan.chapters,
-            videoStreamMetadata: plan.videoStreamMetadata, audioStreamMetadata: plan.audioStreamMetadata)
+            videoStreamMetadata: plan.videoStreamMetadata, audioStreamMetadata: plan.audioStreamMetadata,
+            timedMetadata: plan.timedMetadata)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
             let temporary = TemporaryOutputFile(for: output)

@@ -154,9 +154,18 @@ public final class AssetExportSession: Sendable {
     /// clipped to ``timeRange`` and moved with it, as chapters are; a group that the range cuts keeps the part
     /// inside it. Written in MP4 and MOV as a timed metadata track (SpliceFFmpeg's `TimedMetadataTrack`: a `tx3g`
     /// text track with the handler `Timed Metadata`, one sample per group, times to the millisecond, rounded half
-    /// away from zero); read back with `Asset.loadTimedMetadataGroups(from:)`. Other containers, a group with an
-    /// invalid or empty range, and a passthrough or segmented export make ``validate()`` and ``export()`` throw
-    /// ``ExportError/unsupportedSettings(_:)``. Empty by default.
+    /// away from zero); read back with `Asset.loadTimedMetadataGroups(from:)`. Every export path writes them: the
+    /// encoding export, the passthrough preset, ``smartRendering`` and the join of ``concurrentSegments``. Other
+    /// containers and a group with an invalid or empty range make ``validate()`` and ``export()`` throw
+    /// ``ExportError/unsupportedSettings(_:)``.
+    ///
+    /// Empty by default: the export then writes the composition's enabled metadata tracks (`MediaType.metadata`),
+    /// one timed metadata track each, their sources' groups placed through the tracks' segments as subtitle cues are
+    /// (clipped by cuts, moved by ripples and empty ranges, scaled with the segment, none where a segment reverses,
+    /// freezes or ramps, the pieces of one group that meet again joined); in MP4 and MOV only, other file types leave
+    /// them out, as an `.m4a` file leaves out subtitle tracks. Groups set here win: the composition's metadata tracks
+    /// are then not written, as chapters set on the session replace the sources' (AVFoundation's export session has
+    /// no timed metadata setting; a writer's metadata input adds a track of its own).
     public var timedMetadataGroups: [TimedMetadataGroup] {
         get { request.withLock { $0.timedMetadataGroups } }
         set { request.withLock { $0.timedMetadataGroups = newValue } }

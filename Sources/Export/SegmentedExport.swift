@@ -37,6 +37,9 @@ public struct SegmentedExport: Sendable {
     /// Chapters the join writes, in composition time (``AssetExportSession/chapterMetadataGroups``); empty: the
     /// sources' chapters carried through the edit.
     public var chapterMetadataGroups: [TimedMetadataGroup] = []
+    /// Timed metadata the join writes, in composition time (``AssetExportSession/timedMetadataGroups``); empty: the
+    /// composition's metadata tracks.
+    public var timedMetadataGroups: [TimedMetadataGroup] = []
 
     /// A segmented export of `composition` (the same models as ``AssetExportSession`` takes).
     public init(composition: MutableComposition, videoComposition: MutableVideoComposition?, audioMix: MutableAudioMix?,
@@ -160,7 +163,8 @@ public struct SegmentedExport: Sendable {
         try await withTaskCancellationHandler {
             try await WorkerThread.run(name: "splice.join") {
                 try SegmentJoiner(plan: plan, outputURL: outputURL, overwrite: overwrite, subtitles: whole.subtitles,
-                                  chapters: whole.chapters, streamMetadata: (whole.videoStreamMetadata, whole.audioStreamMetadata),
+                                  chapters: whole.chapters, timedMetadata: whole.timedMetadata,
+                                  streamMetadata: (whole.videoStreamMetadata, whole.audioStreamMetadata),
                                   cancellation: cancellation).run()
             }
         } onCancel: {
@@ -168,13 +172,14 @@ public struct SegmentedExport: Sendable {
         }
     }
 
-    /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks, chapters and stream
-    /// tags the join writes. Planned only (nothing is read or written).
+    /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks, timed metadata tracks,
+    /// chapters and stream tags the join writes. Planned only (nothing is read or written).
     /// - Throws: the planning errors of ``AssetExportSession/export()``.
     private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL) throws -> ExportPlan {
         let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = true
         session.chapterMetadataGroups = chapterMetadataGroups
+        session.timedMetadataGroups = timedMetadataGroups
         return try session.makePlan()
     }
 

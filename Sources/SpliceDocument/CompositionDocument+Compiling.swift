@@ -194,7 +194,10 @@ extension DocumentComposition {
             }
             fallthrough
         case nil:
-            guard let source = asset.tracks(withMediaType: track.mediaType).first else {
+            // A timed metadata track whose groups can be read before QuickTime's unreadable `mebx` ones.
+            let candidates = asset.tracks(withMediaType: track.mediaType)
+            let readable = track.mediaType == .metadata ? candidates.first(where: \.isDecodable) : nil
+            guard let source = readable ?? candidates.first else {
                 problems.add(path.appending("source"), "'\(segment.source)' has no \(track.mediaType.rawValue) track; it has tracks \(listing)")
                 return nil
             }
@@ -209,7 +212,7 @@ extension CompositionError {
         switch self {
         case .invalidTime(_, let parameter, _), .negativeTime(_, let parameter, _), .nonPositiveDuration(_, let parameter, _):
             return parameter == "startTime" ? "at" : "timeRange"
-        case .mediaTypeMismatch: return "track"
+        case .mediaTypeMismatch, .unreadableTimedMetadata: return "track"
         default: return "timeRange"
         }
     }

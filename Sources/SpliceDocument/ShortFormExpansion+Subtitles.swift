@@ -1,15 +1,17 @@
 import Composition
 
 extension ShortFormExpansion {
-    /// The clips' subtitle track: each clip's source's first decodable subtitle track over the part of the clip it
-    /// covers, moved and retimed with the clip's picture. A clip after a transition brings its cues from the end of
-    /// the transition (the previous clip's show until then: one track holds no overlapping segments); still images
-    /// and held, ramped or reversed clips bring none (such segments show no cues). Nil when no clip brings any.
-    func clipSubtitleTrack(_ placed: [PlacedClip], trackID: Int32) -> DocumentTrack? {
+    /// The clips' subtitle track (`mediaType` ``Composition/MediaType/subtitle``) or timed metadata track
+    /// (``Composition/MediaType/metadata``): each clip's source's first decodable track of that type over the part of
+    /// the clip it covers, moved and retimed with the clip's picture. A clip after a transition brings its cues or
+    /// groups from the end of the transition (the previous clip's show until then: one track holds no overlapping
+    /// segments); still images and held, ramped or reversed clips bring none (such segments show none). Nil when no
+    /// clip brings any.
+    func clipTimedTrack(_ mediaType: MediaType, _ placed: [PlacedClip], trackID: Int32) -> DocumentTrack? {
         var segments: [DocumentSegment] = []
         for clip in placed {
             guard !clip.isStill, clip.clip.freezeFrame == nil, clip.clip.speedRamp == nil, clip.clip.reverse != true,
-                  let text = clip.asset.tracks(withMediaType: .subtitle).first(where: \.isDecodable) else { continue }
+                  let text = clip.asset.tracks(withMediaType: mediaType).first(where: \.isDecodable) else { continue }
             let (numerator, denominator) = clip.speed
             let skipped = clip.transitionIn.multiplied(byRatio: numerator, over: denominator)
             let wanted = TimeRange(start: clip.sourceRange.start + skipped, end: clip.sourceRange.end)
@@ -21,7 +23,7 @@ extension ShortFormExpansion {
                 source: clip.clip.source, track: .trackID(text.trackID), timeRange: available, at: at,
                 toDuration: output == available.duration ? nil : output))
         }
-        return segments.isEmpty ? nil : DocumentTrack(trackID: trackID, mediaType: .subtitle, segments: segments)
+        return segments.isEmpty ? nil : DocumentTrack(trackID: trackID, mediaType: mediaType, segments: segments)
     }
 
     /// One subtitle track per entry of the document's `subtitles`, IDs from `firstTrackID`: the file's first

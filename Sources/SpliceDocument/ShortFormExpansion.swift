@@ -88,11 +88,14 @@ struct ShortFormExpansion {
             if let parameters { inputParameters.append(parameters) }
         }
         var subtitleTrackID = (tracks.map(\.trackID).max() ?? 0) + 1
-        if let clipSubtitles = clipSubtitleTrack(placed, trackID: subtitleTrackID) {
+        if let clipSubtitles = clipTimedTrack(.subtitle, placed, trackID: subtitleTrackID) {
             tracks.append(clipSubtitles)
             subtitleTrackID += 1
         }
         tracks += sidecarSubtitleTracks(firstTrackID: subtitleTrackID, total: total)
+        if let clipMetadata = clipTimedTrack(.metadata, placed, trackID: (tracks.map(\.trackID).max() ?? 0) + 1) {
+            tracks.append(clipMetadata)
+        }
 
         var videoComposition = MutableVideoComposition(
             renderSize: renderSize, frameDuration: frameDuration,

@@ -16,6 +16,9 @@ internal import CMedia
 package enum TimedMetadataTrack {
     /// The handler name (`hdlr`) that marks the text track as timed metadata rather than subtitles.
     package static let handlerName = "Timed Metadata"
+    /// The codec tag libavformat gives a QuickTime boxed metadata track (the `mebx` sample entry AVFoundation writes
+    /// timed metadata with), little-endian as `MKTAG('m','e','b','x')`. FFmpeg 5.1 reads its samples as opaque data.
+    package static let boxedMetadataTag: UInt32 = "mebx".utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     /// The track's time base: milliseconds.
     static let timeBase = AVRational(num: 1, den: 1000)
 
@@ -105,26 +108,49 @@ extension TimedMetadataTrack {
             && MetadataDictionary.entries(stream.pointee.metadata).contains { $0.key == "handler_name" && $0.value == handlerName }
     }
 
-    /// The groups of `input`'s first timed metadata track, in file order, each over its sample's exact range in the
-    /// stream's time base (start = presentation time, duration = the sample's); empty when the file has no such
-    /// track; empty samples (no text: the track's gaps) are skipped. Reads the whole file (every other stream's
-    /// packets are discarded unread).
-    /// - Throws: ``FFmpegError`` from reading; `EINVAL` for a sample that is not a timed metadata sample.
-    package static func groups(in input: InputFile) throws -> [TimedMetadataGroup] {
-        guard let index = (0..<input.streamCount).first(where: { isTimedMetadata(input.stream(at: $0)) }) else { return [] }
-        for other in 0..<input.streamCount where other != index { input.stream(at: other).pointee.discard = AVDISCARD_ALL }
+    /// The groups of one timed metadata track of `input`, in file order, each over its sample's exact range
+    /// (start = presentation time, duration = the sample's) moved back by `startTimeOffset`; empty samples (no text:
+    /// the track's gaps) are skipped. Reads the whole file (every other stream's packets are discarded unread).
+    /// - Parameters:
+    ///   - streamIndex: the track's stream; nil for the file's first timed metadata track.
+    ///   - startTimeOffset: the stream time, in seconds, that is source time 0 (the picture's clock, as subtitle cues
+    ///     keep it); zero gives the stream's own times.
+    /// - Returns: the groups; empty when the file has no timed metadata track (or `streamIndex` is not one).
+    /// - Throws: ``FFmpegError`` from reading; ``MalformedSample`` for a sample that is not a timed metadata sample.
+    package static func groups(in input: InputFile, streamIndex: Int? = nil, startTimeOffset: MediaTime = .zero) throws
+        -> [TimedMetadataGroup] {
+        let streams = 0..<input.streamCount
+        guard let index = streamIndex.map({ streams.contains($0) ? $0 : -1 }) ?? streams.first(where: { isTimedMetadata(input.stream(at: $0)) }),
+              index >= 0, isTimedMetadata(input.stream(at: index)) else { return [] }
+        for other in streams where other != index { input.stream(at: other).pointee.discard = AVDISCARD_ALL }
         let timeBase = input.stream(at: index).pointee.time_base
         var groups: [TimedMetadataGroup] = []
         let packet = try Packet()
         while try input.readPacket(into: packet) {
             guard packet.streamIndex == index else { continue }
-            guard let start = MediaTime(pts: packet.presentationTimestamp ?? 0, timeBase: timeBase),
+            guard let time = MediaTime(pts: packet.presentationTimestamp ?? 0, timeBase: timeBase),
                   let duration = MediaTime(pts: packet.duration, timeBase: timeBase) else {
                 throw FFmpegError.posix(EINVAL)
             }
-            if let group = try group(ofSample: packet.data, start: start, duration: duration) { groups.append(group) }
+            do {
+                if let group = try group(ofSample: packet.data, start: time - startTimeOffset, duration: duration) { groups.append(group) }
+            } catch {
+                throw MalformedSample(streamIndex: index, time: time)
+            }
         }
         return groups
+    }
+
+    /// A sample of a timed metadata track that is not a timed metadata sample: stream `streamIndex`'s sample at `time`
+    /// (the stream's own time, in seconds).
+    package struct MalformedSample: Error, CustomStringConvertible {
+        package var streamIndex: Int
+        package var time: MediaTime
+        /// Names the track (its ID, the stream index + 1), the time and what a sample must hold.
+        package var description: String {
+            "track \(streamIndex + 1)'s sample at \(time.secondsText) is not a timed metadata sample (a 16-bit length, "
+                + "then UTF-8 key=value lines)"
+        }
     }
 
     /// The group a timed metadata track's sample holds, over [`start`, `start + duration`): its payload decoded by

@@ -33,7 +33,8 @@ enum ProbeCommand {
     static let mediaTypeColumn = MediaType.allCases.map(\.rawValue.count).max() ?? 8
 
     /// The asset as a readable block: a header line, then one line per track (a subtitle track with its language,
-    /// title, default and forced flags and cues), the container metadata and the chapters.
+    /// title, default and forced flags and cues; a timed metadata track with its handler and end), the container
+    /// metadata and the chapters.
     static func describe(_ asset: Asset) -> String {
         let isStill = asset.tracks.contains { $0.video?.isStillImage ?? false }
         var lines = ["\(asset.url.path)", "  format    \(asset.formatName)",
@@ -67,6 +68,10 @@ enum ProbeCommand {
                 if subtitle.isDefault { parts.append("default") }
                 if subtitle.isForced { parts.append("forced") }
                 parts.append("\(subtitle.cueCount) cue\(subtitle.cueCount == 1 ? "" : "s") to \(track.timeRange.end.secondsText)")
+            }
+            if track.mediaType == .metadata {
+                let handler = track.metadata?.first { $0.key == "handler_name" }?.value
+                parts.append("timed metadata\(handler.map { " \"\($0)\"" } ?? "") to \(track.timeRange.end.secondsText)")
             }
             if track.mediaType == .video || track.mediaType == .audio, !(track.video?.isStillImage ?? false) {
                 parts.append(exact(track.timeRange.duration))

@@ -26,7 +26,7 @@ struct TimedMetadataWriterReaderTests {
         let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
             VideoSettings(encoderPreset: "ultrafast"), size: Size(width: 64, height: 48)))
         let pictures = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        let metadata = AssetWriterInput(mediaType: .data, outputSettings: nil)
+        let metadata = AssetWriterInput(mediaType: .metadata, outputSettings: nil)
         let groups = AssetWriterInputMetadataAdaptor(assetWriterInput: metadata)
         try writer.add(video)
         try writer.add(metadata)
@@ -39,9 +39,9 @@ struct TimedMetadataWriterReaderTests {
         try await writer.finishWriting()
 
         let asset = try await Asset.load(from: target)
-        #expect(asset.tracks.map(\.mediaType) == [.video, .data])
+        #expect(asset.tracks.map(\.mediaType) == [.video, .metadata])
         let reader = AssetReader(asset: asset)
-        let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .data)[0], outputSettings: nil)
+        let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .metadata)[0], outputSettings: nil)
         let adaptor = try AssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
         try reader.add(output)
         reader.startReading()
@@ -80,13 +80,13 @@ struct TimedMetadataWriterReaderTests {
         defer { scratch.remove() }
         let writer = kind == "segments" ? try AssetWriter(contentType: .mp4)
             : try AssetWriter(outputURL: scratch.file("refused.\(kind)"), fileType: FileType(rawValue: kind)!)
-        let input = AssetWriterInput(mediaType: .data, outputSettings: nil)
+        let input = AssetWriterInput(mediaType: .metadata, outputSettings: nil)
         #expect(!writer.canAdd(input))
         #expect {
             try writer.add(input)
         } throws: { error in
             guard case .unsupportedInput(let name, let reason)? = error as? AssetWriterError else { return false }
-            return name == "data input" && reason.contains("cannot hold a timed metadata track")
+            return name == "metadata input" && reason.contains("cannot hold a timed metadata track")
         }
     }
 }

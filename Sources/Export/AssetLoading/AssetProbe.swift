@@ -114,6 +114,13 @@ enum AssetProbe {
                 tracks[index] = try subtitleTrack(url: url, info: info, startTimeOffset: clock, cancellation: cancellation)
             }
         }
+        // Timed metadata Splice can read keeps the picture's clock too; boxed metadata (`mebx`) is listed as it is.
+        for index in tracks.indices where tracks[index].mediaType == .metadata {
+            let info = streams[tracks[index].streamIndex]
+            if info.codecID == AV_CODEC_ID_MOV_TEXT {
+                tracks[index] = try metadataTrack(url: url, info: info, startTimeOffset: clock, cancellation: cancellation)
+            }
+        }
         let composed = tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }
         let duration = composed.map(\.timeRange.end).max() ?? .zero
         var asset = Asset(url: url, duration: duration, tracks: tracks, metadata: metadata(of: file), formatName: formatName)
@@ -242,6 +249,26 @@ enum AssetProbe {
             title: info.title, isDefault: info.disposition & AV_DISPOSITION_DEFAULT != 0,
             isForced: info.disposition & AV_DISPOSITION_FORCED != 0, cueCount: cues.cues.count)
         return track
+    }
+
+    /// A timed metadata track Splice writes (SpliceFFmpeg's `TimedMetadataTrack`): its groups read to find where the
+    /// last one ends (the track's duration), in source time from `startTimeOffset`.
+    /// - Throws: ``AssetLoadingError/corruptOrTruncated(_:reason:)`` naming the track and the time when a sample is
+    ///   not a timed metadata sample, or the cause when the file cannot be read; `CancellationError`.
+    private static func metadataTrack(url: URL, info: StreamInfo, startTimeOffset: MediaTime,
+                                      cancellation: CancellationFlag) throws -> AssetTrack {
+        let groups: [TimedMetadataGroup]
+        do {
+            groups = try TimedMetadataTrack.groups(in: InputFile.open(url, cancellation: cancellation), streamIndex: info.index,
+                                                   startTimeOffset: startTimeOffset)
+        } catch {
+            if cancellation.isCancelled { throw CancellationError() }
+            throw AssetLoadingError.corruptOrTruncated(
+                url, reason: error is TimedMetadataTrack.MalformedSample ? "\(error)" : "timed metadata track \(info.index + 1): \(error)")
+        }
+        let end = groups.map(\.timeRange.end).max() ?? .zero
+        return baseTrack(url: url, info: info, timeRange: TimeRange(start: .zero, duration: max(end, .zero)),
+                         startTimeOffset: startTimeOffset, dataRate: nil)
     }
 
     /// The samples decoding the audio stream gives, decoded as the export engine decodes it (``StreamDecoder``:

@@ -103,11 +103,12 @@ struct StreamInfo {
         language = tag("language").flatMap { $0 == "und" ? nil : $0 }
         title = tag("title")
         metadata = MetadataDictionary.entries(stream.pointee.metadata)
-        // A timed metadata track (SpliceFFmpeg's TimedMetadataTrack) is text, but not subtitles: a data track, so a
-        // composition made from the asset does not show it.
+        // Timed metadata: Splice's own track (SpliceFFmpeg's TimedMetadataTrack: text, but not subtitles, so a
+        // composition does not show it) and QuickTime's boxed metadata (`mebx`), which libavformat reads as data.
         if mediaType == .subtitle, codecID == AV_CODEC_ID_MOV_TEXT, tag("handler_name") == TimedMetadataTrack.handlerName {
-            mediaType = .data
+            mediaType = .metadata
         }
+        if mediaType == .data, parameters.codec_tag == TimedMetadataTrack.boxedMetadataTag { mediaType = .metadata }
         disposition = stream.pointee.disposition
 
         sampleRate = Int(max(0, parameters.sample_rate))

@@ -41,6 +41,7 @@ extension ExportError {
         case let error as InputFileError:
             return ExportError.sourceUnreadable(url, reason: AssetLoadingError(error, url: url).description)
         case let error as AssetLoadingError: return ExportError.sourceUnreadable(url, reason: error.description)
+        case let error as TimedMetadataTrack.MalformedSample: return ExportError.sourceUnreadable(url, reason: error.description)
         default: return error
         }
     }

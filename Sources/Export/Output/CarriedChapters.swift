@@ -15,7 +15,7 @@ enum CarriedChapters {
     static func chapters(_ plan: ChapterPlan, cancellation: CancellationFlag) throws -> [TimedMetadataGroup] {
         guard let track = plan.carriedThrough else { return plan.requested }
         var cache: [String: [TimedMetadataGroup]] = [:]
-        let placed = try SourceTimePlacement.place(track.segments) { source in
+        return try SourceTimePlacement.placeGroups(track.segments) { source in
             let key = "\(source.assetURL.path)@\(source.startTimeOffset)"
             let chapters: [TimedMetadataGroup]
             if let cached = cache[key] {
@@ -30,12 +30,7 @@ enum CarriedChapters {
                 chapters = AssetProbe.chapters(of: file, startTimeOffset: source.startTimeOffset)
                 cache[key] = chapters
             }
-            return chapters.map { ($0.timeRange, $0.items) }
-        }
-        return placed.map {
-            TimedMetadataGroup(
-                timeRange: TimeRange(start: MediaTime(value: $0.start, timescale: 1000), end: MediaTime(value: $0.end, timescale: 1000)),
-                items: $0.item)
+            return chapters
         }
     }
 }

@@ -17,7 +17,8 @@ struct ExportJob {
         do {
             if let passthrough = plan.passthrough {
                 try PassthroughWriter(plan: passthrough, subtitles: plan.subtitles, chapters: plan.chapters,
-                                      cancellation: cancellation, progress: progress).run(path: temporary.path)
+                                      timedMetadata: plan.timedMetadata, cancellation: cancellation, progress: progress)
+                    .run(path: temporary.path)
                 limitReached = false
             } else {
                 let writer = ExportWriter(plan: plan, path: temporary.path, cancellation: cancellation, progress: progress)

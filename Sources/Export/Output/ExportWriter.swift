@@ -48,7 +48,7 @@ final class ExportWriter {
         let metadataKeySpace = outputFile.setContainerMetadata(metadata)
         if videoStream >= 0 { outputFile.setTrackMetadata(plan.videoStreamMetadata, onStream: videoStream) }
         if audioStream >= 0 { outputFile.setTrackMetadata(plan.audioStreamMetadata, onStream: audioStream) }
-        let timedMetadataStream = plan.timedMetadata.isEmpty ? nil : try writing { try outputFile.addTimedMetadataStream() }
+        let timedMetadata = try writing { try TimedMetadataWriter(plan: plan.timedMetadata, output: outputFile, cancellation: cancellation) }
         try writing { try outputFile.addChapters(plan.chapters, cancellation: cancellation) }
         let movieTimescale: Int32? = if let audio = plan.audio, audioEncoder != nil {
             Int32(audio.format.sampleRate)
@@ -61,11 +61,7 @@ final class ExportWriter {
             optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale,
             metadataKeySpace: metadataKeySpace)
         try writing { try outputFile.writeHeader(options: muxerOptions) }
-        if let timedMetadataStream {
-            for group in plan.timedMetadata {
-                _ = try writing { try outputFile.writeTimedMetadata(group, stream: timedMetadataStream) }
-            }
-        }
+        try writing { try timedMetadata.write() }
 
         // Pictures are decoded and composited on a thread of their own, ahead of the encoder; audio is mixed here.
         var videoPlan = videoEncoder == nil ? nil : plan.video

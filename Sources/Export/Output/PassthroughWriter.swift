@@ -160,17 +160,21 @@ final class PassthroughWriter {
     private let plan: PassthroughPlan
     private let subtitles: [SubtitleTrackPlan]
     private let chapters: ChapterPlan
+    private let timedMetadata: TimedMetadataPlan
     private let cancellation: CancellationFlag
     private let progress: (Double) -> Void
 
     /// - Parameters:
     ///   - subtitles: the subtitle tracks written beside the copied ones.
     ///   - chapters: the chapters written.
+    ///   - timedMetadata: the timed metadata tracks written (``TimedMetadataWriter``).
     init(plan: PassthroughPlan, subtitles: [SubtitleTrackPlan] = [], chapters: ChapterPlan = ChapterPlan(),
-         cancellation: CancellationFlag, progress: @escaping (Double) -> Void) {
+         timedMetadata: TimedMetadataPlan = TimedMetadataPlan(), cancellation: CancellationFlag,
+         progress: @escaping (Double) -> Void) {
         self.plan = plan
         self.subtitles = subtitles
         self.chapters = chapters
+        self.timedMetadata = timedMetadata
         self.cancellation = cancellation
         self.progress = progress
     }
@@ -195,7 +199,9 @@ final class PassthroughWriter {
             metadataKeySpace: metadataKeySpace)
         do {
             try output.addChapters(chapters, cancellation: cancellation)
+            let groups = try TimedMetadataWriter(plan: timedMetadata, output: output, cancellation: cancellation)
             try output.writeHeader(options: options)
+            try groups.write()
         } catch {
             throw ExportError.writing(error, to: plan.outputURL, cancelled: cancellation.isCancelled)
         }

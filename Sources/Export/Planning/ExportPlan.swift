@@ -27,8 +27,9 @@ struct ExportPlan: Sendable {
     var subtitles: [SubtitleTrackPlan] = []
     /// The chapters written (none for parts another writer joins).
     var chapters = ChapterPlan()
-    /// Timed metadata groups in output time, clipped to the export range (``ExportPlanner/timedMetadata(in:fileType:)``).
-    var timedMetadata: [TimedMetadataGroup] = []
+    /// The timed metadata tracks written (``ExportPlanner/timedMetadataPlan(in:fileType:)``; none for parts another
+    /// writer joins).
+    var timedMetadata = TimedMetadataPlan()
     /// The file whose container metadata is carried beneath ``metadata`` (``AssetExportSession/carriesSourceMetadata``),
     /// or nil.
     var sourceMetadataURL: URL?

@@ -46,20 +46,18 @@ extension ExportPlanner {
 }
 
 extension ExportPlanner {
-    /// Refuses ``ExportRequest/timedMetadataGroups`` on an export that writes no timed metadata track rather than
-    /// leaving them out: the passthrough preset, smart rendering and concurrent segments copy or join pictures and
-    /// sound only.
-    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming the setting.
-    func checkTimedMetadataIsWritten() throws {
-        guard !request.timedMetadataGroups.isEmpty, request.segmentedExportDuration == nil, request.smartRenderPiece == nil else { return }
-        let conflicting: String? = settings == nil ? "the passthrough preset"
-            : request.smartRendering ? "smartRendering"
-            : (request.concurrentSegments ?? 1) > 1 ? "concurrentSegments" : nil
-        if let conflicting {
-            throw ExportError.unsupportedSettings(
-                "timedMetadataGroups are written by an export that encodes in one pass; \(conflicting) copies or joins "
-                    + "pictures and sound only and would leave them out")
+    /// The timed metadata tracks the export writes: the requested groups (``timedMetadata(in:fileType:)``) when any
+    /// were asked for; else the composition's enabled metadata tracks with media, on the export's clock, in MP4 and
+    /// MOV files (the containers a timed metadata track is written to: other file types leave them out, as an `.m4a`
+    /// file leaves out subtitle tracks).
+    /// - Throws: as ``timedMetadata(in:fileType:)``.
+    func timedMetadataPlan(in range: TimeRange, fileType: FileType) throws -> TimedMetadataPlan {
+        guard request.timedMetadataGroups.isEmpty else {
+            return TimedMetadataPlan(requested: try timedMetadata(in: range, fileType: fileType))
         }
+        guard fileType == .mp4 || fileType == .mov else { return TimedMetadataPlan() }
+        let tracks = composition.tracks(withMediaType: .metadata).filter { $0.isEnabled && $0.segments.contains { !$0.isEmpty } }
+        return TimedMetadataPlan(tracks: tracks.map { RenderTrack($0, exporting: range) })
     }
 
     /// The export's timed metadata groups on the output's clock: each clipped to `range` and moved so `range.start`

@@ -28,7 +28,6 @@ struct ExportPlanner {
         try checkCustomCompositor()
         try checkConcurrentSegments()
         try checkMetadataLocations()
-        try checkTimedMetadataIsWritten()
         guard var settings else {
             if request.smartRendering {
                 throw ExportError.unsupportedSettings(
@@ -55,6 +54,7 @@ struct ExportPlanner {
             // The cues are encoded (they are text) and written beside the copied packets.
             plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
             plan.chapters = try chapterPlan(in: range)
+            plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
             return plan
         }
         if !fileType.supportsVideo { settings.video = nil }
@@ -115,7 +115,7 @@ struct ExportPlanner {
         if audioPlan != nil { plan.audioStreamMetadata = try streamMetadata(of: audioTracks, range: range, fileType: fileType) }
         if !request.writesPicturesAndSoundOnly {
             plan.chapters = try chapterPlan(in: range)
-            plan.timedMetadata = try timedMetadata(in: range, fileType: fileType)
+            plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan

@@ -1,7 +1,7 @@
 import Composition
 
-/// Places events timed in source time — subtitle cues, chapters — on an export's timeline through a track's
-/// segments, the one rule every writer of timed text uses.
+/// Places events timed in source time — subtitle cues, chapters, timed metadata groups — on an export's timeline
+/// through a track's segments, the one rule every writer of timed text uses.
 ///
 /// A segment shows the events of its source range, clipped to that range (an event crossing a cut ends or starts at
 /// the cut) and moved with the segment's exact mapping (``Composition/TimeRange/mapTime(_:from:to:)``: a scaled
@@ -46,6 +46,20 @@ enum SourceTimePlacement {
         }
         return placed.map(\.event).enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+    }
+
+    /// Places timed metadata groups (chapters, timed metadata) by ``place(_:events:)`` and gives them back as groups
+    /// over their placed ranges (milliseconds on the export's timeline).
+    /// - Parameter groups: the groups of a segment's source in its source time, in a fixed order.
+    /// - Throws: what `groups` throws.
+    static func placeGroups(
+        _ segments: [RenderSegment], groups: (AssetTrack) throws -> [TimedMetadataGroup]
+    ) rethrows -> [TimedMetadataGroup] {
+        try place(segments) { try groups($0).map { ($0.timeRange, $0.items) } }.map {
+            TimedMetadataGroup(
+                timeRange: TimeRange(start: MediaTime(value: $0.start, timescale: 1000), end: MediaTime(value: $0.end, timescale: 1000)),
+                items: $0.item)
+        }
     }
 
     /// `time` in whole milliseconds, rounded half away from zero.

@@ -6,7 +6,8 @@ internal import CMedia
 /// Joins the parts of a ``SegmentPlan`` and its audio into one file without re-encoding, on the calling (worker)
 /// thread: first checks every part, then copies the parts' packets back to back (part i shifted by its first frame's
 /// time) interleaved with the audio's, into a ``TemporaryOutputFile`` named only when complete. The whole export's
-/// subtitle tracks are encoded beside them (``SubtitleWriter``), its chapters added and its streams tagged.
+/// subtitle tracks are encoded beside them (``SubtitleWriter``), its timed metadata tracks written
+/// (``TimedMetadataWriter``), its chapters added and its streams tagged.
 struct SegmentJoiner {
     let plan: SegmentPlan
     let outputURL: URL
@@ -15,6 +16,8 @@ struct SegmentJoiner {
     var subtitles: [SubtitleTrackPlan] = []
     /// The whole export's chapters.
     var chapters = ChapterPlan()
+    /// The whole export's timed metadata tracks.
+    var timedMetadata = TimedMetadataPlan()
     /// The whole export's video and audio stream tags (``ExportPlan/videoStreamMetadata``, ``ExportPlan/audioStreamMetadata``).
     var streamMetadata: (video: [MetadataItem], audio: [MetadataItem]) = ([], [])
     let cancellation: CancellationFlag
@@ -141,10 +144,12 @@ struct SegmentJoiner {
         let cues = subtitles.isEmpty ? nil
             : try SubtitleWriter(plans: subtitles, muxer: EncodingMuxer(output: output), cancellation: cancellation)
         try writing { try output.addChapters(chapters, cancellation: cancellation) }
+        let groups = try writing { try TimedMetadataWriter(plan: timedMetadata, output: output, cancellation: cancellation) }
         let sampleRate = audio?.withCodecParameters { $0.pointee.sample_rate } ?? 0
         let options = plan.fileType.muxerOptions(
             optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? sampleRate : videoTimeBase.den)
         try writing { try output.writeHeader(options: options) }
+        try writing { try groups.write() }
         let videoOut = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
 
@@ -229,9 +234,9 @@ struct SegmentJoiner {
         return denominator > 0 && numerator % denominator == 0
     }
 
-    private func writing(_ body: () throws -> Void) throws {
+    private func writing<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch {
             throw ExportError.writing(error, to: outputURL, cancelled: cancellation.isCancelled)
         }

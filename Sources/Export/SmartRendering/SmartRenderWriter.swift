@@ -60,6 +60,8 @@ final class SmartRenderWriter {
         var videoStreamMetadata: [MetadataItem] = []
         /// The audio stream's tags (``ExportPlan/audioStreamMetadata``).
         var audioStreamMetadata: [MetadataItem] = []
+        /// The timed metadata tracks written (``TimedMetadataWriter``).
+        var timedMetadata = TimedMetadataPlan()
     }
 
     private let input: Input
@@ -95,11 +97,13 @@ final class SmartRenderWriter {
         let metadata = try CarriedMetadata.items(input.metadata, carriedFrom: input.sourceMetadataURL, cancellation: cancellation)
         let metadataKeySpace = output.setContainerMetadata(metadata)
         try writing { try output.addChapters(input.chapters, cancellation: cancellation) }
+        let timedMetadata = try writing { try TimedMetadataWriter(plan: input.timedMetadata, output: output, cancellation: cancellation) }
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
         let options = input.fileType.muxerOptions(
             optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
             metadataKeySpace: metadataKeySpace)
         try writing { try output.writeHeader(options: options) }
+        try writing { try timedMetadata.write() }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
 
@@ -153,9 +157,9 @@ final class SmartRenderWriter {
         return try SourceStream(input: file, index: index)
     }
 
-    private func writing(_ body: () throws -> Void) throws {
+    private func writing<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch {
             throw ExportError.writing(error, to: input.outputURL, cancelled: cancellation.isCancelled)
         }

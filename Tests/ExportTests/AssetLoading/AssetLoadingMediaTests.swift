@@ -96,9 +96,9 @@ struct AssetLoadingMediaTests {
                                          color: ColorProperties(range: .full, primaries: "bt709", transfer: "bt709", matrix: "smpte170m"))),
             TrackFacts(mediaType: .audio, codec: "pcm_s16le", duration: t(54390, 44100), timescale: 44100,
                        audio: AudioFacts(sampleRate: 44100, channels: 1, layout: "mono", sampleFormat: "s16")),
-            TrackFacts(mediaType: .data, codec: "unknown", duration: t(740, 600), timescale: 600),
+            TrackFacts(mediaType: .metadata, codec: "unknown", duration: t(740, 600), timescale: 600),
             // The second metadata track starts with an empty edit of 288/600 s and lasts one tick.
-            TrackFacts(mediaType: .data, codec: "unknown", duration: t(1, 600), offset: t(288, 600), timescale: 600),
+            TrackFacts(mediaType: .metadata, codec: "unknown", duration: t(1, 600), offset: t(288, 600), timescale: 600),
         ]),
         // Audio edit list skips 2112 priming samples: 92720 presented samples from pts 0. Video: 57 frames of
         // 20/600 s with one 40/600 s interval (the dropped frame), so the frame rate varies.
@@ -110,9 +110,9 @@ struct AssetLoadingMediaTests {
                                          frameCount: 57, minFrameDuration: t(20, 600), variableFrameRate: true,
                                          pixelFormat: "yuvj420p",
                                          color: ColorProperties(range: .full, primaries: "smpte170m", transfer: "bt709", matrix: "smpte170m"))),
-            TrackFacts(mediaType: .data, codec: "unknown", duration: t(1160, 600), timescale: 600),
-            TrackFacts(mediaType: .data, codec: "unknown", duration: t(1160, 600), timescale: 600),
-            TrackFacts(mediaType: .data, codec: "unknown", duration: t(1, 600), offset: t(880, 600), timescale: 600),
+            TrackFacts(mediaType: .metadata, codec: "unknown", duration: t(1160, 600), timescale: 600),
+            TrackFacts(mediaType: .metadata, codec: "unknown", duration: t(1160, 600), timescale: 600),
+            TrackFacts(mediaType: .metadata, codec: "unknown", duration: t(1, 600), offset: t(880, 600), timescale: 600),
         ]),
         // Non-zero starts folded per track: audio's first sample at 1024/44100 s, video's first picture at
         // 1001/30000 s are both source time 0. Audio: 119 packets, but the first (libfaac's) decodes to nothing:

@@ -35,8 +35,11 @@ import SpliceTestSupport
                                items: [Self.location("+48.8606+002.3376/"), MetadataItem(key: "note", value: "a=b {x}\nsecond line 100%")]),
         ], "\(groups)")
         let asset = try await Asset.load(from: url)
-        #expect(asset.tracks.map(\.mediaType) == [.video, .data], "the metadata track is a data track, not subtitles")
-        #expect(try MutableComposition(asset: asset).tracks.map(\.mediaType) == [.video])
+        #expect(asset.tracks.map(\.mediaType) == [.video, .metadata], "the timed metadata track is a metadata track, not subtitles")
+        #expect(asset.tracks(withMediaType: .metadata).count == 1)
+        #expect(asset.tracks(withMediaType: .metadata).first?.timeRange == TimeRange(start: .zero, duration: .ms(1000)),
+                "the track lasts to its last group's end")
+        #expect(try MutableComposition(asset: asset).tracks.map(\.mediaType) == [.video, .metadata], "a composition of the asset carries its timed metadata")
 
         // FFmpeg's tools: the track's handler, each sample's exact time and duration, and its bytes.
         guard let streams = try await MetadataReadBack.ffprobeStreamTags(of: url) else { return }
