@@ -136,4 +136,59 @@ import SpliceTestSupport
             #expect(!FileManager.default.fileExists(atPath: scratch.file(name).path))
         }
     }
+
+    @Test func aSubtitleTrackIsWrittenAsASidecarFileInEachFormat() async throws {
+        let scratch = try ScratchDirectory("subtitle-sidecar-export")
+        defer { scratch.remove() }
+        let composition = try await Self.editedCaptions(in: scratch)
+        let trackID = try #require(composition.tracks(withMediaType: .subtitle).first?.trackID)
+        for name in ["out.srt", "out.vtt", "out.ass"] {
+            let url = scratch.file(name)
+            try await AssetExportSession(asset: composition, preset: .preset640x480).exportSubtitles(ofTrackWithID: trackID, to: url)
+            let loaded = try await Asset.load(from: url)
+            #expect(loaded.tracks.first?.subtitle?.cueCount == 3, "\(name)")
+            #expect(loaded.duration == .ms(3100), "\(name)")
+            guard let cues = try await SubtitleExportTests.cues(of: url) else { return }
+            #expect(cues == Self.editedCues, "\(name)")
+        }
+        let webVTT = try String(contentsOf: scratch.file("out.vtt"), encoding: .utf8)
+        #expect(webVTT.hasPrefix("WEBVTT\n"), "\(webVTT)")
+        #expect(webVTT.contains("00:01.300 --> 00:02.000"), "\(webVTT)")
+
+        // The session's time range: 0.8–2.8 s, moved to 0.
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        session.timeRange = TimeRange(start: .ms(800), end: .ms(2800))
+        let trimmed = scratch.file("trimmed.srt")
+        try await session.exportSubtitles(ofTrackWithID: trackID, to: trimmed)
+        #expect(try String(contentsOf: trimmed, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n") == """
+            1
+            00:00:00,000 --> 00:00:00,200
+            Hello <i>world</i>
+
+            2
+            00:00:00,500 --> 00:00:01,200
+            Second line
+            two
+
+            3
+            00:00:01,700 --> 00:00:02,000
+            Second line
+            two
+
+
+            """)
+
+        // An existing file, another extension, a track that is not subtitles: refused, nothing written.
+        await #expect(throws: ExportError.outputFileExists(trimmed)) {
+            try await AssetExportSession(asset: composition, preset: .preset640x480).exportSubtitles(ofTrackWithID: trackID, to: trimmed)
+        }
+        await #expect(throws: ExportError.unsupportedSettings("cannot tell the subtitle format from 'captions.txt'; use .srt, .vtt or .ass")) {
+            try await AssetExportSession(asset: composition, preset: .preset640x480).exportSubtitles(ofTrackWithID: trackID, to: scratch.file("captions.txt"))
+        }
+        await #expect(throws: ExportError.invalidComposition("track 1 is a video track; only a subtitle track can be written as subtitles")) {
+            try await AssetExportSession(asset: composition, preset: .preset640x480).exportSubtitles(ofTrackWithID: 1, to: scratch.file("video.srt"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("video.srt").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasSuffix(".partial") }.isEmpty)
+    }
 }
