@@ -65,13 +65,17 @@ extension LoadedDocument {
         return problems.located(in: tree).first ?? DocumentProblem(path: DocumentPath(), message: message)
     }
 
-    /// The `export` member a settings refusal concerns: `fileType` when the message is about the container and the
-    /// document names one, `concurrentSegments` when the message is about it (`export` when the caller, not the
+    /// The `export` member a settings refusal concerns: `subtitleCodec` when the message is about a subtitle format
+    /// the container cannot hold and the document names one, `fileType` when the message is about the container and
+    /// the document names one, `concurrentSegments` when the message is about it (`export` when the caller, not the
     /// document, set it), else the preset or settings the document gives, else `export`.
     private func settingsPath(for message: String) -> DocumentPath {
         if message.contains("concurrentSegments") {
             // Set by the document, or by the caller (`splice export --segments`): then the export as a whole.
             return DocumentPath(parsing: export.concurrentSegments != nil ? "export.concurrentSegments" : "export")
+        }
+        if message.contains(" file cannot hold "), message.contains(" subtitles"), export.subtitleCodec != nil {
+            return DocumentPath("export.subtitleCodec")
         }
         if message.contains(" file cannot hold "), export.fileType != nil { return DocumentPath("export.fileType") }
         if export.preset != nil { return DocumentPath("export.preset") }

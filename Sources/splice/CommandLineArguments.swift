@@ -65,7 +65,8 @@ struct CommandLineArguments: Equatable {
                     Option(name: "limit-true-peak", short: nil, takesValue: false),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"]),
                     Option(name: "hls", short: nil, takesValue: true), Option(name: "dash", short: nil, takesValue: true),
-                    Option(name: "ladder", short: nil, takesValue: true), Option(name: "segment-duration", short: nil, takesValue: true)]
+                    Option(name: "ladder", short: nil, takesValue: true), Option(name: "segment-duration", short: nil, takesValue: true),
+                    Option(name: "track", short: nil, takesValue: true)]
         case .probe:
             return [Option(name: "json", short: nil, takesValue: false), Option(name: "loudness", short: nil, takesValue: false)]
         case .frame:

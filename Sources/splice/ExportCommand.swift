@@ -2,7 +2,7 @@ import Foundation
 import Splice
 
 /// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--loudness LUFS] [--true-peak DBTP]
-/// [--limit-true-peak] [--progress MODE]`.
+/// [--limit-true-peak] [--progress MODE]`; `-o CAPTIONS.srt|.vtt|.ass [--track ID]` writes a subtitle track alone.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         if PackageCommand.isRequested(arguments) { return try await PackageCommand.run(arguments) }
@@ -50,6 +50,12 @@ enum ExportCommand {
         }
         loudness = loudness ?? loaded.export.loudness
         let outputURL = URL(fileURLWithPath: output)
+        if ["srt", "vtt", "ass", "ssa"].contains(outputURL.pathExtension.lowercased()) {
+            return try await writeSubtitles(of: loaded, to: outputURL, arguments)
+        }
+        if arguments.has("track") {
+            throw Usage.fail("--track applies to a subtitle file: -o CAPTIONS.srt, .vtt or .ass", command: .export)
+        }
         if loaded.export.fileType == nil, FileType(pathExtension: outputURL.pathExtension) == nil {
             // The name's extension picks the container: one Splice does not write is a value outside -o's choices.
             throw Usage.fail("-o \(output): the extension picks the file type: .mp4, .m4v, .mov, .m4a, .mkv or .webm "
@@ -133,6 +139,42 @@ enum ExportCommand {
         if session.fileLengthLimitReached {
             Console.error("splice: the file length limit was reached: the export stopped early")
         }
+    }
+}
+
+extension ExportCommand {
+    /// `splice export DOC.json -o CAPTIONS.srt|.vtt|.ass [--track ID] [--overwrite]`: one subtitle track of the
+    /// document (`--track`, else its first) written alone as a sidecar file, its cues placed as the export places them
+    /// (``Export/AssetExportSession/exportSubtitles(ofTrackWithID:to:)``).
+    static func writeSubtitles(of loaded: LoadedDocument, to url: URL, _ arguments: CommandLineArguments) async throws(CommandExit) {
+        let subtitleTracks = loaded.composition.tracks(withMediaType: .subtitle)
+        let trackID: Int32
+        if let text = arguments.value("track") {
+            guard let id = Int32(text), subtitleTracks.contains(where: { $0.trackID == id }) else {
+                throw Usage.fail("--track \(text): the document's subtitle tracks are "
+                    + (subtitleTracks.isEmpty ? "none" : subtitleTracks.map { "\($0.trackID)" }.joined(separator: ", ")), command: .export)
+            }
+            trackID = id
+        } else {
+            guard let first = subtitleTracks.first else {
+                Console.error("splice: cannot export \(arguments.operands[0]): the document has no subtitle track to write to \(url.lastPathComponent)")
+                throw CommandExit(status: .invalidInput)
+            }
+            trackID = first.trackID
+        }
+        let session = loaded.makeExportSession(outputURL: url, overwrite: arguments.has("overwrite"))
+        do {
+            try await session.exportSubtitles(ofTrackWithID: trackID, to: url)
+        } catch is CancellationError {
+            throw CommandExit(status: .cancelled)
+        } catch {
+            Console.error("splice: cannot export \(arguments.operands[0]): \(ExportMessages.text(error))")
+            switch error as? ExportError {
+            case .writeFailed?, .sourceUnreadable?, .renderingFailed?: throw CommandExit(status: .renderFailed)
+            default: throw CommandExit(status: .invalidInput)
+            }
+        }
+        Console.error("wrote \(url.path) (subtitle track \(trackID))")
     }
 }
 

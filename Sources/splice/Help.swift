@@ -81,12 +81,15 @@ enum Help {
                              [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
                splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T]
                              [--overwrite] [--progress bar|plain|json|none]
+               splice export DOC.json -o CAPTIONS.srt|.vtt|.ass [--track ID] [--overwrite]
 
         Renders the composition document DOC.json (full or short form) to OUT. The container comes from the
         document's export.fileType or OUT's extension (.mp4, .mov, .m4a, .mkv). The file is written beside OUT
         under a temporary name and moved into place only when complete: a failure or Ctrl-C leaves no file.
         With the Passthrough preset, an audio track cut off its packet grid is re-encoded so every cut is exact
         (export.passthroughAudioCuts: "nearestPacket" copies it instead) and named on stderr with the cut.
+        An output ending in .srt, .vtt or .ass gets one subtitle track of the document alone (--track ID, else
+        the first), its cues placed and timed as an export of the document places them.
 
         Options:
           -o, --output FILE     the file to write (required)

@@ -77,6 +77,34 @@ import SpliceTestSupport
         #expect(probe.stdout.contains("track 4  subtitle  mov_text  language eng  2 cues to 5.000 s\n"), "\(probe.stdout)")
     }
 
+    /// `splice export DOC -o captions.vtt` writes the document's subtitle track alone, its cues placed as the
+    /// export places them; an unknown `--track` is a usage error, an existing file refused without `--overwrite`.
+    @Test func aSubtitleTrackIsExportedAsASidecarFile() async throws {
+        guard Executable.required("ffmpeg") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:01,500 --> 00:00:09,000\nTail\n")
+        // clipB from 0.5 s for 2 s, the sidecar from 0 of the edit, cut at its end (2 s); exported from 0.1 s.
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "clipB.mp4", "start": "0.5s", "duration": "2s" } ],
+              "subtitles": [ { "source": "captions.srt", "language": "eng" } ],
+              "export": { "timeRange": { "start": "0.1", "duration": "1.9" } } }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "captions.vtt"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOf: scratch.file("captions.vtt"), encoding: .utf8)
+        #expect(text.hasPrefix("WEBVTT\n"), "\(text)")
+        let cues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", scratch.file("captions.vtt").path, "-f", "srt", "-"])
+        #expect(cues == "1\n00:00:00,100 --> 00:00:00,600\nNarrator\n\n2\n00:00:01,400 --> 00:00:01,900\nTail\n\n")
+
+        let again = try await SpliceTool.run(["export", "edit.json", "-o", "captions.vtt"], in: scratch.url)
+        #expect(again.status == 1 && again.stderr.contains("already exists (use --overwrite to replace it)"), "\(again.stderr)")
+        let unknown = try await SpliceTool.run(["export", "edit.json", "-o", "other.srt", "--track", "99"], in: scratch.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("--track 99: the document's subtitle tracks are "), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("other.srt").path))
+    }
+
     @Test func probeListsChapters() async throws {
         guard Executable.required("ffmpeg") != nil else { return }
         let scratch = try ScratchDirectory("probe-chapters")

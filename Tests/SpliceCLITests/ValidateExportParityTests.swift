@@ -40,6 +40,15 @@ struct ValidateExportParityTests {
             output: "out.webm",
             expected: "edit.json:2:55: export.fileType: unsupported export settings: a .webm file cannot hold h264 video"),
         Refusal(
+            name: "container cannot hold the subtitle format",
+            document: """
+                { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
+                  "export": { "subtitleCodec": "subRip" } }
+                """,
+            output: "out.mp4",
+            expected: "edit.json:2:32: export.subtitleCodec: unsupported export settings: a .mp4 file cannot hold subRip "
+                + "subtitles; it holds movText"),
+        Refusal(
             name: "passthrough cut ends inside B-frame reordering",
             document: passthroughCut(start: "0", duration: "0.1"),
             output: "out.mp4",

@@ -31,8 +31,9 @@ extension ExportPlanner {
 
     /// The plan of the subtitle track a video composition burns in: the track on the export's clock, written as ASS
     /// for libass.
-    /// - Throws: ``ExportError/invalidComposition(_:)`` when `burnIn` names no subtitle track of the composition;
-    ///   ``ExportError/filterUnavailable(_:)`` when the linked FFmpeg has no `ass` filter (built without libass).
+    /// - Throws: ``ExportError/invalidComposition(_:)`` when `burnIn` names no subtitle track of the composition or
+    ///   its style has a problem (``VideoComposition/SubtitleStyle/problem``); ``ExportError/filterUnavailable(_:)``
+    ///   when the linked FFmpeg has no `ass` filter (built without libass), or no `subtitles` filter for a style.
     func subtitleBurnInPlan(_ burnIn: SubtitleBurnIn, range: TimeRange) throws -> SubtitleTrackPlan {
         guard let track = composition.tracks.first(where: { $0.trackID == burnIn.trackID }) else {
             throw ExportError.invalidComposition(
@@ -42,7 +43,11 @@ extension ExportPlanner {
             throw ExportError.invalidComposition(
                 "subtitleBurnIn names track \(burnIn.trackID), a \(track.mediaType.rawValue) track; only a subtitle track can be burnt in")
         }
+        if let problem = burnIn.style?.problem {
+            throw ExportError.invalidComposition("subtitleBurnIn.style: \(problem)")
+        }
         guard MediaLibrary.hasFilter(named: "ass") else { throw ExportError.filterUnavailable("ass") }
+        if burnIn.style != nil, !MediaLibrary.hasFilter(named: "subtitles") { throw ExportError.filterUnavailable("subtitles") }
         return SubtitleTrackPlan(
             trackID: track.trackID, track: RenderTrack(track, exporting: range), codec: .ass, languageCode: nil,
             title: nil, isDefault: false, isForced: false)

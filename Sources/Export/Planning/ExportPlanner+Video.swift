@@ -32,7 +32,14 @@ extension ExportPlanner {
                 compositor: compositor, videoComposition: videoComposition, timeOffset: range.start, color: plan.color)
         }
         try Self.checkEncoder(of: settings.codec, accepts: plan.outputPixelFormat ?? plan.color.pixelFormatName(alpha: false))
-        if let burnIn = videoComposition.subtitleBurnIn { plan.subtitleBurnIn = try subtitleBurnInPlan(burnIn, range: range) }
+        if let burnIn = videoComposition.subtitleBurnIn {
+            let track = try subtitleBurnInPlan(burnIn, range: range)
+            plan.subtitleBurnIn = track
+            let firstSource = track.track.segments.lazy.compactMap(\.source).first
+            if let style = burnIn.style, !["ass", "ssa"].contains(firstSource?.codecName ?? "") {
+                plan.subtitleBurnInStyle = style
+            }
+        }
         return plan
     }
 

@@ -95,8 +95,11 @@ struct VideoPlan: Sendable {
     /// The subtitle track drawn into the pictures (``VideoComposition/SubtitleBurnIn``), as an ASS track on the
     /// export's clock.
     var subtitleBurnIn: SubtitleTrackPlan?
+    /// The style ``subtitleBurnIn``'s cues are drawn in (libass style overrides), or nil for the script's own
+    /// styles: set when the burn-in names one and the track's first source is not ASS/SSA.
+    var subtitleBurnInStyle: SubtitleStyle?
     /// The ASS file of ``subtitleBurnIn``'s placed cues, written by the export before rendering starts; the render
-    /// thread draws it with the `ass` filter.
+    /// thread draws it with the `ass` filter (the `subtitles` filter with ``subtitleBurnInStyle``).
     var subtitleBurnInFile: String?
 
     /// Output frames: `ceil(duration / frameDuration)` (frame k shows composition time k·frameDuration).

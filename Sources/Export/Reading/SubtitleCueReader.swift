@@ -43,13 +43,28 @@ enum SubtitleCueReader {
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` naming the file, the track and FFmpeg's reason;
     ///   `CancellationError`.
     static func read(url: URL, streamIndex: Int, startTimeOffset: MediaTime, cancellation: CancellationFlag) throws -> SubtitleCues {
-        let source = try SourceStream(url: url, index: streamIndex, cancellation: cancellation)
+        var source = try SourceStream(url: url, index: streamIndex, cancellation: cancellation)
         let label = "subtitle track \(streamIndex + 1)"
         let decoder: Decoder
+        var converted: URL?
+        defer { if let converted { try? FileManager.default.removeItem(at: converted) } }
         do {
-            // A sidecar's text encoding, decided as the loader decided it.
+            // A sidecar's text encoding, decided as the loader decided it; UTF-16 read from a UTF-8 copy.
             let text = try SubtitleTextFile.Kind(formatName: source.input.formatName).map { try SubtitleTextFile(url: url, kind: $0) }
+            if let utf8 = text?.utf8Text {
+                let copy = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("splice-subtitles-\(UUID().uuidString).\(url.pathExtension)")
+                converted = copy
+                do {
+                    try utf8.write(to: copy)
+                } catch {
+                    throw ExportError.sourceUnreadable(url, reason: "its UTF-8 copy \(copy.path) cannot be written: \(error.localizedDescription)")
+                }
+                source = try SourceStream(url: copy, index: streamIndex, cancellation: cancellation)
+            }
             decoder = try source.makeDecoder(threads: 1, strict: false, characterEncoding: text?.decoderCharacterEncoding)
+        } catch let error as ExportError {
+            throw error
         } catch let error as AssetLoadingError {
             throw ExportError.sourceUnreadable(url, reason: "\(error)")
         } catch {

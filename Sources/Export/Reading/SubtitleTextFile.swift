@@ -9,7 +9,10 @@ import Foundation
 /// still read by libavformat and libavcodec (``SubtitleCueReader``).
 ///
 /// Encodings, in order:
-/// - a byte order mark (UTF-8, UTF-16 little- or big-endian) decides; libavformat's text reader converts UTF-16;
+/// - a byte order mark (UTF-8, UTF-16 little- or big-endian) decides; UTF-16 text is handed to libavformat as UTF-8
+///   (``utf8Text``): FFmpeg 5.1's text reader converts UTF-16 itself, but drops all but the first byte of a
+///   character that starts a line when that character takes more than one byte in UTF-8 (a line of Japanese,
+///   Arabic, or one starting with « or é);
 /// - text that is valid UTF-8 is UTF-8;
 /// - otherwise SubRip and ASS text (which declare no encoding) are read as Windows-1252, a superset of the printable
 ///   Latin-1 range, converted by libavcodec (`sub_charenc`, through iconv); a byte Windows-1252 leaves undefined
@@ -53,7 +56,7 @@ struct SubtitleTextFile: Sendable, Hashable {
     enum Encoding: String, Sendable, Hashable {
         /// UTF-8, with or without a byte order mark.
         case utf8
-        /// UTF-16 announced by its byte order mark (libavformat converts it to UTF-8).
+        /// UTF-16 announced by its byte order mark (converted to UTF-8 before libavformat reads it: ``utf8Text``).
         case utf16
         /// Windows-1252 (no mark, not valid UTF-8), converted by libavcodec.
         case windows1252
@@ -61,6 +64,9 @@ struct SubtitleTextFile: Sendable, Hashable {
 
     var kind: Kind
     var encoding: Encoding
+    /// The file's text as UTF-8 (without a byte order mark) when libavformat must read that instead of the file:
+    /// for ``Encoding/utf16``; nil otherwise.
+    var utf8Text: Data?
 
     /// The `sub_charenc` a decoder of this file needs (iconv's name), or nil when libavcodec receives UTF-8.
     var decoderCharacterEncoding: String? { encoding == .windows1252 ? "CP1252" : nil }
@@ -80,6 +86,7 @@ struct SubtitleTextFile: Sendable, Hashable {
         self.kind = kind
         let text: String
         (encoding, text) = try Self.decode(bytes, kind: kind, url: url)
+        utf8Text = encoding == .utf16 ? Data(text.utf8) : nil
         var lines = SubtitleTextLines(text)
         switch kind {
         case .subRip: try SubtitleSyntax.checkSubRip(&lines, url: url)

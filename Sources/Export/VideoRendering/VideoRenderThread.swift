@@ -37,7 +37,7 @@ final class VideoRenderThread {
             do {
                 let compositor = try VideoCompositor(plan: plan, decoderThreads: decoderThreads, cancellation: cancellation)
                 // Burnt-in subtitles are drawn over each finished picture, on its way to the encoder.
-                let burner = try plan.subtitleBurnInFile.map { try SubtitleBurner(file: $0, frameDuration: plan.frameDuration) }
+                let burner = try plan.subtitleBurnInFile.map { try SubtitleBurner(file: $0, frameDuration: plan.frameDuration, style: plan.subtitleBurnInStyle) }
                 let deliver: (Frame) throws -> Void = { frame in
                     if let burner {
                         try burner.burn(frame) { try queue.put(moving: $0) }

@@ -126,6 +126,31 @@ import SpliceTestSupport
         #expect(cues == Self.latin1Cues)
     }
 
+    /// Lines that start with a character of more than one UTF-8 byte (Japanese, Arabic, a guillemet), in UTF-16 of
+    /// either byte order: every byte of every line arrives, as the ffmpeg tool reads the exported cues back.
+    @Test(arguments: [true, false])
+    func utf16LinesStartingWithNonASCIICharactersKeepEveryCharacter(littleEndian: Bool) async throws {
+        let scratch = try ScratchDirectory("sidecar")
+        defer { scratch.remove() }
+        let text = "1\n00:00:00,500 --> 00:00:01,250\n日本語の字幕\nمرحبا بالعالم\n\n2\n00:00:01,500 --> 00:00:02,000\n«déjà vu»\n"
+        let mark: [UInt8] = littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        let url = try scratch.write("utf16.srt", Data(mark) + text.data(using: littleEndian ? .utf16LittleEndian : .utf16BigEndian)!)
+        #expect(try await Asset.load(from: url).tracks.first?.subtitle?.cueCount == 2)
+        guard let cues = try await Self.exportedCues(of: url, in: scratch) else { return }
+        #expect(cues == """
+            1
+            00:00:00,500 --> 00:00:01,250
+            日本語の字幕
+            مرحبا بالعالم
+
+            2
+            00:00:01,500 --> 00:00:02,000
+            «déjà vu»
+
+
+            """)
+    }
+
     @Test func webVTTThatIsNotUTF8IsRefusedWithTheByte() async throws {
         let scratch = try ScratchDirectory("sidecar")
         defer { scratch.remove() }
