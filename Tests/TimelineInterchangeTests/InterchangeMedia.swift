@@ -30,6 +30,16 @@ enum InterchangeMedia {
         return url
     }
 
+    /// The two clips most tests cut between: `a.mov` (blue 64) and `b.mov` (blue 192) in `scratch`, at
+    /// `frameDuration` (``framecodeClip(_:blue:frameDuration:audio:in:)``).
+    /// - Returns: their URLs.
+    /// - Throws: the clips' write failure.
+    @discardableResult
+    static func framecodeClips(in scratch: ScratchDirectory, frameDuration: MediaTime = frameDuration) throws -> (a: URL, b: URL) {
+        (try framecodeClip("a.mov", blue: 64, frameDuration: frameDuration, in: scratch),
+         try framecodeClip("b.mov", blue: 192, frameDuration: frameDuration, in: scratch))
+    }
+
     /// What one decoded output picture shows: a source frame of the clip whose blue is `blue`, or black.
     struct Shown: Equatable, CustomStringConvertible {
         var blue: Int
