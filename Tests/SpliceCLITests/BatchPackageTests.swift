@@ -14,7 +14,7 @@ import Glibc
     static let small = #""ladder": "144p:150k", "segmentDuration": "1s""#
 
     /// `out`'s entries, hidden ones included.
-    static func entries(_ scratch: Scratch, _ folder: String = "out") throws -> [String] {
+    static func entries(_ scratch: ScratchDirectory, _ folder: String = "out") throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: scratch.file(folder).path).sorted()
     }
 

@@ -9,7 +9,7 @@ struct RecordStreamTests {
     /// The pictures and sound of `url` as ffprobe counts them: (H.264 pictures, AAC frames).
     static func count(_ url: String) async throws -> (video: Int, audio: Int) {
         let ffprobe = try #require(Executable.find("ffprobe"), "ffprobe is not on PATH")
-        let scratch = try Scratch("cli-stream-probe")
+        let scratch = try ScratchDirectory("cli-stream-probe")
         defer { scratch.remove() }
         let out = scratch.file("probe.txt")
         let child = try ChildProcess(executable: ffprobe, arguments: ["-v", "error", "-count_frames", "-show_entries",
@@ -25,7 +25,7 @@ struct RecordStreamTests {
     @Test("-o take.mp4 --stream live/index.m3u8 for 3 s: the movie has 90 pictures, the finished playlist 3 s of segments read back by ffprobe (90 ± 2 pictures, AAC), both reported")
     func hlsBesideMovie() async throws {
         guard Executable.find("ffprobe") != nil else { return }
-        let scratch = try Scratch("cli-stream-hls")
+        let scratch = try ScratchDirectory("cli-stream-hls")
         defer { scratch.remove() }
         try FileManager.default.createDirectory(at: scratch.file("live"), withIntermediateDirectories: true)
         let movie = scratch.file("take.mp4"), playlist = scratch.file("live/index.m3u8")
@@ -47,7 +47,7 @@ struct RecordStreamTests {
     @Test("--stream rtmp://… alone, --max-duration 3s, into an ffmpeg RTMP listener: it receives 30 H.264 pictures and 46.9 AAC frames per second the command reports streamed; no movie is written")
     func rtmpAlone() async throws {
         guard let ffmpeg = Executable.find("ffmpeg"), Executable.find("ffprobe") != nil else { return }
-        let scratch = try Scratch("cli-stream-rtmp")
+        let scratch = try ScratchDirectory("cli-stream-rtmp")
         defer { scratch.remove() }
         let port = LoopbackPort.free()
         let received = scratch.file("received.flv")

@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 

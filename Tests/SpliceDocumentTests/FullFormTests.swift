@@ -3,6 +3,7 @@ import Composition
 import Export
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 

@@ -2,6 +2,7 @@ import Composition
 import Delivery
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 
 /// A document's `export.package`: an adaptive-bitrate package asked for with the command line's names, its

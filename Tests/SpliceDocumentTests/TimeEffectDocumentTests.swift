@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 
 /// Time effects in full-form documents: `reverse`, `freezeFrame` + `toDuration`, `speedRamp` — compiled to the

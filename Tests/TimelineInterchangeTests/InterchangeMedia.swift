@@ -6,12 +6,6 @@ import SpliceTesting
 /// Media and second readers for the interchange tests: framecode clips (each picture's colour says which source
 /// frame it is), OpenTimelineIO's Python package, and the `ffmpeg` CLI decoding an export.
 enum InterchangeMedia {
-    /// The example document `name` in the package's Examples folder.
-    static func example(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples").appendingPathComponent(name)
-    }
-
     /// The clips' frame rate: NTSC film, 24000/1001 fps.
     static let frameDuration = MediaTime(value: 1001, timescale: 24000)
     /// Frames in each clip (its framecode counts 0 ..< 64).

@@ -105,7 +105,7 @@ struct OpenTimelineIOTransitionTests {
     func documentsWithDissolvesRoundTripThroughTransitions(example: String) async throws {
         let scratch = try ScratchDirectory("otio-example-transitions")
         defer { scratch.remove() }
-        let loaded = try await CompositionDocument.load(from: InterchangeMedia.example("\(example).json"))
+        let loaded = try await CompositionDocument.load(from: Fixture.example("\(example).json"))
         let written = try scratch.write("\(example).otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
         let counted = try await PythonVerifier.run(OpenTimelineIOScript.reading("""
             print(len(timeline.video_tracks()), len(list(timeline.find_children(descended_from_type=otio.schema.Transition))))
