@@ -2,6 +2,7 @@ import Composition
 import Foundation
 import SpliceTestSupport
 import SpliceDocument
+import Testing
 
 extension TestDocument {
     /// Loads `text` as `doc.json` in a fresh folder with the links (``folder()``).
@@ -9,6 +10,19 @@ extension TestDocument {
         let scratch = try folder()
         defer { scratch.remove() }
         return try await CompositionDocument.load(from: try scratch.write("doc.json", text))
+    }
+
+    /// The problems of `text` as a document beside the canonical fixtures (``load(_:)``); none, with an issue
+    /// recorded, when it loads.
+    /// - Throws: a failure other than a ``DocumentError``.
+    static func problems(_ text: String) async throws -> [DocumentProblem] {
+        do {
+            _ = try await load(text)
+            Issue.record("the document loaded without problems")
+            return []
+        } catch let error as DocumentError {
+            return error.problems
+        }
     }
 }
 

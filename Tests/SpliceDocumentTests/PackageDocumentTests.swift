@@ -57,7 +57,7 @@ struct PackageDocumentTests {
     ])
     func badPackageFieldsAreProblemsAtTheirPlace(export: String, path: String, marker: String, message: String) async throws {
         let text = #"{ "version": 1, "clips": [ { "source": "clipA.mp4" } ], "export": { "# + export + " } }"
-        let problems = try await DocumentErrorTests.problems(text)
+        let problems = try await TestDocument.problems(text)
         DocumentErrorTests.expectSingle(problems, path: path, line: 1, column: DocumentErrorTests.column(of: marker, in: text),
                                         message: message)
     }
