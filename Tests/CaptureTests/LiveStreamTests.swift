@@ -343,9 +343,9 @@ struct LiveStreamTests {
             let url = try #require(URL(string: "srt://127.0.0.1:\(port)"))
             let log = EventLog(try output.startStreaming(to: url))
             let opened = await log.wait(for: 2, within: 60)
-            try #require(opened == [.connecting(url), .streaming(url)], "\(opened); listener: \((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+            try #require(opened == [.connecting(url), .streaming(url)], "\(opened); listener: \(TextFile.text(of: scratch.file("listener.log")))")
             let ended = await listener.wait(seconds: 90)
-            #expect(ended && listener.exitCode == 0, "\((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+            #expect(ended && listener.exitCode == 0, "\(TextFile.text(of: scratch.file("listener.log")))")
             output.stopStreaming()
             _ = await log.wait(for: 3, within: 60)
             try await Self.expectMarkerStream(copy, seconds: 3)
@@ -369,11 +369,11 @@ struct LiveStreamTests {
             let log = try await Self.startStreaming(output, to: playlist)
             // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
             let slid = await whenCondition(timeout: 90, {
-                let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
+                let text = TextFile.text(of: playlist)
                 return text.contains("#EXT-X-MEDIA-SEQUENCE:") && !text.contains("#EXT-X-MEDIA-SEQUENCE:0")
                     && !text.contains("#EXT-X-MEDIA-SEQUENCE:1\n") && !text.contains("#EXT-X-MEDIA-SEQUENCE:2\n")
             }) { true }
-            try #require(slid == true, "the playlist did not slide: \((try? String(contentsOf: playlist, encoding: .utf8)) ?? "none")")
+            try #require(slid == true, "the playlist did not slide: \((try? TextFile.read(playlist)) ?? "none")")
             let live = try await PythonVerifier.run("""
                 import m3u8, sys, os
                 p = m3u8.load(sys.argv[1])
@@ -399,7 +399,7 @@ struct LiveStreamTests {
                 Issue.record("the stream ended with \(String(describing: last))")
                 return
             }
-            let ended = try String(contentsOf: playlist, encoding: .utf8)
+            let ended = try TextFile.read(playlist)
             #expect(ended.contains("#EXT-X-ENDLIST"))
             let copy = scratch.file("from-playlist.mp4")
             _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path])

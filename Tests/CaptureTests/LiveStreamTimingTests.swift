@@ -88,7 +88,7 @@ struct LiveStreamTimingTests {
             for await _ in events {}
             // n → stream time (first showinfo), n → wall clock (second).
             var streamTime: [Int: Double] = [:], wallClock: [Int: Double] = [:]
-            for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") where line.contains("pts_time:") {
+            for line in try TextFile.read(log).split(separator: "\n") where line.contains("pts_time:") {
                 let fields = line.split(separator: " ").filter { !$0.isEmpty }
                 guard let nIndex = fields.firstIndex(of: "n:"), nIndex + 1 < fields.count, let n = Int(fields[nIndex + 1]) else { continue }
                 if line.contains("Parsed_showinfo_0") {
@@ -117,7 +117,7 @@ struct LiveStreamTimingTests {
             print("RTMP latency, session to the server's output: \(sorted.count) pictures, min \(sorted.first ?? -1) s, median \(sorted.isEmpty ? -1 : sorted[sorted.count / 2]) s, max \(sorted.last ?? -1) s (reader joined \(streamTime.count) pictures; stream asked for at \(asked))")
             #expect(sorted.count >= 40, """
                 \(streamTime.count) stream times, \(wallClock.count) wall clocks, \(seen.count) pictures seen; the reader's \
-                last lines: \((try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(6).joined(separator: " | ") ?? "none")
+                last lines: \((try? TextFile.read(log))?.split(separator: "\n").suffix(6).joined(separator: " | ") ?? "none")
                 """)
             // The latency is the median picture's (a loaded machine delays single pictures; the maximum is printed).
             #expect(!sorted.isEmpty && sorted[sorted.count / 2] <= 2.0)

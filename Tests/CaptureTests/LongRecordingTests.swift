@@ -77,7 +77,7 @@ struct LongRecordingTests {
         // The sampler ends when the recorder exits (or at the deadline): its last sample is then taken.
         _ = await whenCondition(timeout: deadline.timeIntervalSinceNow + 5, { samplerEnded.withLock { $0 } }) { true }
         let rss = samples.withLock { $0 }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = TextFile.text(of: log)
         try #require(!process.isRunning, "splice record did not finish \(seconds) s within \(seconds + 600) s; log tail: \(output.suffix(600))")
         #expect(process.exitCode == 0, "log tail: \(output.suffix(600))")
 

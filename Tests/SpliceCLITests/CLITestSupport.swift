@@ -106,9 +106,9 @@ enum SpliceTool {
         }
 
         /// What the process has written to standard output so far.
-        var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+        var stdoutSoFar: String { TextFile.text(of: stdoutURL) }
         /// What the process has written to standard error so far.
-        var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+        var stderrSoFar: String { TextFile.text(of: stderrURL) }
     }
 
     static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Started {
@@ -137,8 +137,8 @@ enum SpliceTool {
         }
         return Run(
             status: started.process.exitCode ?? started.process.terminationSignal ?? -1,
-            stdout: (try? String(contentsOf: started.stdoutURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: started.stderrURL, encoding: .utf8)) ?? "")
+            stdout: TextFile.text(of: started.stdoutURL),
+            stderr: TextFile.text(of: started.stderrURL))
     }
 }
 

@@ -198,7 +198,7 @@ struct CommandLineTests {
         let refused = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4"], in: scratch.url)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("already exists (use --overwrite to replace it)"))
-        #expect(try String(contentsOf: existing, encoding: .utf8) == "precious")
+        #expect(try TextFile.read(existing) == "precious")
         let replaced = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4", "--overwrite", "--progress", "none"], in: scratch.url)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(replaced.stderr.isEmpty)
@@ -236,7 +236,7 @@ struct CommandLineTests {
 
         let expanded = try await SpliceTool.run(["expand", example])
         #expect(expanded.status == 0)
-        let checkedIn = try String(contentsOf: Fixture.example("canonical-full.json"), encoding: .utf8)
+        let checkedIn = try TextFile.read(Fixture.example("canonical-full.json"))
         #expect(expanded.stdout == checkedIn, "Examples/canonical-full.json is `splice expand Examples/canonical-edit.json`")
 
         let graph = try await SpliceTool.run(["graph", example])

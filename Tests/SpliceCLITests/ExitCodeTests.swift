@@ -70,7 +70,7 @@ struct ExitCodeTests {
         let existing = try await SpliceTool.run(["join", "plan.json", "-o", "out.mp4"], in: scratch.url)
         #expect(existing.status == 1, "\(existing.stderr)")
         #expect(existing.stderr == "splice: out.mp4 already exists (use --overwrite to replace it)\n")
-        #expect(try String(contentsOf: scratch.file("out.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("out.mp4")) == "precious")
 
         let noFolder = try await SpliceTool.run(["join", "plan.json", "-o", "missing/out.mp4"], in: scratch.url)
         #expect(noFolder.status == 1, "\(noFolder.stderr)")
@@ -170,7 +170,7 @@ struct ExitCodeTests {
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr == message.replacingOccurrences(of: "SCRATCH", with: scratch.url.path))
         #expect(scratch.contents == ["kept.mp4"], "nothing recorded: \(scratch.contents)")
-        #expect(try String(contentsOf: scratch.file("kept.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("kept.mp4")) == "precious")
     }
 
     @Test func repairNamesTheFileAndTheCause() async throws {

@@ -16,7 +16,7 @@ struct RecordStreamTests {
                                                                       "stream=codec_name,nb_read_frames", "-of", "csv=p=0", url],
                                      standardOutput: out)
         #expect(await child.wait(seconds: 60) && child.exitCode == 0)
-        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",") }
+        let lines = try TextFile.read(out).split(separator: "\n").map { $0.split(separator: ",") }
         let video = lines.first { $0.first == "h264" }.flatMap { Int($0.last ?? "") } ?? 0
         let audio = lines.first { $0.first == "aac" }.flatMap { Int($0.last ?? "") } ?? 0
         return (video, audio)
@@ -40,7 +40,7 @@ struct RecordStreamTests {
         #expect(local.video == 90 && local.audio >= 140)
         // The stream starts after the movie and stops after it ends: a picture more or less.
         #expect(abs(live.video - 90) <= 2 && live.audio >= 138)
-        let text = try String(contentsOf: playlist, encoding: .utf8)
+        let text = try TextFile.read(playlist)
         #expect(text.contains("#EXT-X-ENDLIST"), "\(text)")
     }
 
@@ -59,7 +59,7 @@ struct RecordStreamTests {
         while !LoopbackPort.hasListener(port), listener.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
         let run = try await SpliceTool.run(["record", "--video", "virtual:camera-markers", "--max-duration", "3s",
                                             "--stream", "rtmp://127.0.0.1:\(port)/live/splice"])
-        #expect(run.status == 0, "\(run.stderr) \((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+        #expect(run.status == 0, "\(run.stderr) \(TextFile.text(of: scratch.file("listener.log")))")
         // --max-duration counts wall time when only streaming: a loaded machine sends less stream time than that.
         let prefix = "rtmp://127.0.0.1:\(port)/live/splice: streamed "
         let streamed = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }

@@ -37,7 +37,7 @@ import Glibc
         #expect(run.stderr.contains("wrote 1 sheet and"))
         #expect(run.stderr.contains("(4 thumbnails of 64x48)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("board").path).sorted() == ["red-0.jpg", "red.vtt"])
-        #expect(try String(contentsOf: scratch.file("board/red.vtt"), encoding: .utf8) == """
+        #expect(try TextFile.read(scratch.file("board/red.vtt")) == """
             WEBVTT
 
             00:00:00.000 --> 00:00:00.500

@@ -104,8 +104,7 @@ enum InterchangeMedia {
             child.stop()
             throw ToolFailure(description: "\(tool) did not end within 120 s")
         }
-        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-        guard child.exitCode == 0 else { throw ToolFailure(description: "\(tool) failed: \(text(errors))") }
-        return text(output)
+        guard child.exitCode == 0 else { throw ToolFailure(description: "\(tool) failed: \(TextFile.text(of: errors))") }
+        return TextFile.text(of: output)
     }
 }
