@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// Each command's refusals exit with the code docs/cli.md's table gives (1 invalid input, 2 usage), print the
@@ -11,7 +12,7 @@ struct ExitCodeTests {
         """
 
     /// A scratch folder with `edit.json` (``small``) and a two-segment plan of it, `plan.json`, parts in `plan.parts`.
-    static func planned() async throws -> Scratch {
+    static func planned() async throws -> ScratchDirectory {
         let scratch = try TestDocument.folder()
         try scratch.write("edit.json", small)
         let plan = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "plan.json"], in: scratch.url)
@@ -69,7 +70,7 @@ struct ExitCodeTests {
         let existing = try await SpliceTool.run(["join", "plan.json", "-o", "out.mp4"], in: scratch.url)
         #expect(existing.status == 1, "\(existing.stderr)")
         #expect(existing.stderr == "splice: out.mp4 already exists (use --overwrite to replace it)\n")
-        #expect(try String(contentsOf: scratch.file("out.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("out.mp4")) == "precious")
 
         let noFolder = try await SpliceTool.run(["join", "plan.json", "-o", "missing/out.mp4"], in: scratch.url)
         #expect(noFolder.status == 1, "\(noFolder.stderr)")
@@ -161,7 +162,7 @@ struct ExitCodeTests {
         (["-o", "kept.mp4"], 1, "splice: kept.mp4 already exists (a recording never replaces a file)\n"),
     ])
     func recordRefusesBeforeOpeningDevices(arguments: [String], status: Int32, message: String) async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try scratch.write("kept.mp4", "precious")
         let limit = arguments.contains("--max-duration") ? [] : ["--max-duration", "1s"]
@@ -169,11 +170,11 @@ struct ExitCodeTests {
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr == message.replacingOccurrences(of: "SCRATCH", with: scratch.url.path))
         #expect(scratch.contents == ["kept.mp4"], "nothing recorded: \(scratch.contents)")
-        #expect(try String(contentsOf: scratch.file("kept.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("kept.mp4")) == "precious")
     }
 
     @Test func repairNamesTheFileAndTheCause() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let missing = try await SpliceTool.run(["repair", "nowhere.mp4"], in: scratch.url)
         #expect(missing.status == 1)
