@@ -10,15 +10,25 @@ import SpliceTestSupport
 @Suite struct MatroskaPrimingTests {
     /// The sample frames an ``AssetReaderTrackOutput`` decodes from `asset`'s audio track.
     static func decodedSampleCount(of asset: Asset) async throws -> Int {
+        try await decodedSound(of: asset).count
+    }
+
+    /// The sample frames an ``AssetReaderTrackOutput`` decodes from `asset`'s audio track, and the presentation time
+    /// of the first.
+    static func decodedSound(of asset: Asset) async throws -> (count: Int, start: MediaTime?) {
         let reader = AssetReader(asset: asset)
         let output = AssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0],
                                             outputSettings: .audio(sampleFormat: .float32))
         try reader.add(output)
         reader.startReading()
         var count = 0
-        for try await sample in output { count += sample.sampleCount }
+        var start: MediaTime?
+        for try await sample in output {
+            start = start ?? sample.presentationTime
+            count += sample.sampleCount
+        }
         #expect(reader.status == .completed)
-        return count
+        return (count, start)
     }
 
     /// 1 s of a 48 kHz mono tone encoded by FFmpeg's AAC encoder (1024 samples of priming) into `name`.
@@ -104,16 +114,10 @@ import SpliceTestSupport
         #expect(sound.startTimeOffset == .zero)
         #expect(picture.startTimeOffset == MediaTime(value: 7, timescale: 1000))
         #expect(sound.timeRange == TimeRange(start: .zero, duration: MediaTime(value: 1000, timescale: 1000)))
-        #expect(try await Self.decodedSampleCount(of: asset) == 48_000)
-
-        // The reader's first sample is at FFmpeg's time.
-        let reader = AssetReader(asset: asset)
-        let output = AssetReaderTrackOutput(track: sound, outputSettings: .audio(sampleFormat: .float32))
-        try reader.add(output)
-        reader.startReading()
-        let first = await output.copyNextSampleBuffer()
-        #expect(first?.presentationTime == .zero)
-        reader.cancelReading()
+        // The reader gives FFmpeg's samples, the first at FFmpeg's time.
+        let decoded = try await Self.decodedSound(of: asset)
+        #expect(decoded.count == 48_000)
+        #expect(decoded.start == .zero)
 
         // An export of its second half plays the sound sample for sample as FFmpeg decodes it there (PCM out: the
         // export's decode is exactly what its encoder was given; the cut seeks, and the first frame decoded is
@@ -156,13 +160,8 @@ import SpliceTestSupport
         let sound = try #require(asset.tracks(withMediaType: .audio).first)
         #expect(sound.startTimeOffset == .zero)
         #expect(sound.timeRange == TimeRange(start: .zero, duration: MediaTime(value: 48_128, timescale: 48_000)))
-        #expect(try await Self.decodedSampleCount(of: asset) == 48_128)
-        let reader = AssetReader(asset: asset)
-        let output = AssetReaderTrackOutput(track: sound, outputSettings: .audio(sampleFormat: .float32))
-        try reader.add(output)
-        reader.startReading()
-        let first = await output.copyNextSampleBuffer()
-        #expect(first?.presentationTime == .zero)
-        reader.cancelReading()
+        let decoded = try await Self.decodedSound(of: asset)
+        #expect(decoded.count == 48_128)
+        #expect(decoded.start == .zero)
     }
 }
