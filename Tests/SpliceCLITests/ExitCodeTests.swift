@@ -97,6 +97,35 @@ struct ExitCodeTests {
                 "\(run.stderr)")
     }
 
+    /// An output that is a directory, or a file the edit reads (by any name: a hard or symbolic link), is refused
+    /// before any work, --overwrite or not: the export would fail at its last step, or replace its own source.
+    @Test(arguments: [
+        ("folder.mp4", "it is a directory"),
+        ("own.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+        ("hard.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+        ("soft.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+    ])
+    func anOutputThatIsADirectoryOrASourceIsInvalidInput(output: String, reason: String) async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let manager = FileManager.default
+        try manager.copyItem(at: scratch.file("clipA.mp4").resolvingSymlinksInPath(), to: scratch.file("own.mp4"))
+        try manager.linkItem(at: scratch.file("own.mp4"), to: scratch.file("hard.mp4"))
+        try manager.createSymbolicLink(at: scratch.file("soft.mp4"), withDestinationURL: scratch.file("own.mp4"))
+        try manager.createDirectory(at: scratch.file("folder.mp4"), withIntermediateDirectories: false)
+        try scratch.write("edit.json", Self.small.replacingOccurrences(of: "clipA.mp4", with: "own.mp4"))
+        let source = try Data(contentsOf: scratch.file("own.mp4"))
+        let before = scratch.contents
+        for segments in [[], ["--segments", "2"]] {
+            let run = try await SpliceTool.run(["export", "edit.json", "-o", output, "--overwrite", "--progress", "none"] + segments,
+                                               in: scratch.url)
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr == "splice: cannot export edit.json: cannot write \(scratch.file(output).path): \(reason)\n")
+        }
+        #expect(scratch.contents == before, "nothing written: \(scratch.contents)")
+        #expect(try Data(contentsOf: scratch.file("own.mp4")) == source)
+    }
+
     /// Values outside the range the document sets, or outside the option's choices, are usage errors (2).
     @Test(arguments: [
         (["storyboard", "edit.json", "-o", "out", "--width", "320"],
