@@ -80,7 +80,8 @@ struct ExitCodeTests {
     }
 
     /// A folder no file can be made in is the caller's to fix (exit 1), found before any rendering — also where
-    /// the permission bits say yes: `/proc` refuses new files even to root.
+    /// the permission bits say yes: `/proc` refuses new files even to root, and the message names its file system
+    /// rather than `ENOENT`'s "does not exist".
     @Test(arguments: [
         (["frame", "edit.json", "--at", "1s", "-o", "/proc/f.png"], "/proc/f.png"),
         (["frame", "edit.json", "--at", "1s", "-o", "/proc/poster.jpg"], "/proc/poster.jpg"),
@@ -93,7 +94,9 @@ struct ExitCodeTests {
         try scratch.write("edit.json", Self.small)
         let run = try await SpliceTool.run(arguments, in: scratch.url)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("cannot write \(output): the \(arguments[0] == "export" ? "directory" : "folder") /proc is not writable ("),
+        let folder = arguments[0] == "export" ? "directory" : "folder"
+        #expect(run.stderr.contains(
+            "cannot write \(output): the \(folder) /proc is not writable (its file system (proc) does not let files be created)"),
                 "\(run.stderr)")
     }
 

@@ -140,8 +140,8 @@ struct ExportPlanner {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) does not exist")
         }
-        if let code = WritableFolder.creationError(in: directory) {
-            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(FailureReason.words(errno: code)))")
+        if let reason = WritableFolder.creationFailure(in: directory) {
+            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(reason))")
         }
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue {
