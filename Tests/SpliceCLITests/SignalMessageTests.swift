@@ -62,4 +62,27 @@ struct SignalMessageTests {
         #expect(run.stderr.contains("export cancelled; no file was written"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") || $0 == "out.mp4" } == [])
     }
+
+    /// A signal repeated every 2 ms until the process is gone — some land while it cancels, some after it has
+    /// restored the default actions on its way out — ends the run with 130 whichever lands when: never with the
+    /// signal's own status (15), and nothing is left behind.
+    @Test func aSignalRepeatedUntilTheProcessEndsExitsWith130() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let started = try Self.startLongExport(in: scratch)
+        let stoppedWhileRunning = await whenCondition(timeout: 60, {
+            started.stderrSoFar.contains("progress ") || !started.process.isRunning
+        }) { () -> Bool in
+            guard started.process.isRunning else { return false }
+            while started.process.isRunning {
+                started.process.send(SIGTERM)
+                usleep(2_000)
+            }
+            return true
+        }
+        #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
+        let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0 == "out.mp4" } == [])
+    }
 }
