@@ -63,7 +63,7 @@ struct SignalMessageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") || $0 == "out.mp4" } == [])
     }
 
-    /// A signal repeated every 2 ms until the process is gone — some land while it cancels, some after it has
+    /// A signal repeated back to back until the process is gone — some land while it cancels, some after it has
     /// restored the default actions on its way out — ends the run with 130 whichever lands when: never with the
     /// signal's own status (15), and nothing is left behind.
     @Test func aSignalRepeatedUntilTheProcessEndsExitsWith130() async throws {
@@ -74,10 +74,8 @@ struct SignalMessageTests {
             started.stderrSoFar.contains("progress ") || !started.process.isRunning
         }) { () -> Bool in
             guard started.process.isRunning else { return false }
-            while started.process.isRunning {
-                started.process.send(SIGTERM)
-                usleep(2_000)
-            }
+            // Back to back: one is pending at every moment, the one after restore() included.
+            while started.process.isRunning { started.process.send(SIGTERM) }
             return true
         }
         #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
