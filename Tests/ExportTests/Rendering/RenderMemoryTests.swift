@@ -18,6 +18,12 @@ struct RenderMemoryTests {
         return try await Asset.load(from: url)
     }
 
+    /// Clip A (`testsrc2`) and clip B (`smptebars`), in a scratch folder of their own.
+    static func twoClips() async throws -> (a: Asset, b: Asset, scratch: ScratchDirectory) {
+        let scratch = try ScratchDirectory("render-memory")
+        return (try await clip(scratch, "a", "testsrc2"), try await clip(scratch, "b", "smptebars"), scratch)
+    }
+
     static let half = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2))
 
     /// `clips` back to back on one track of a 320 × 240 canvas (the default video composition); `fade` ramps the
@@ -55,9 +61,7 @@ struct RenderMemoryTests {
     /// Two sources one after the other: the first one's decoder is closed before the second opens (one reader at
     /// a time); a source used again later stays open beside the one between (two at once).
     @Test func aFinishedSourceClosesBeforeTheNextOpens() async throws {
-        let scratch = try ScratchDirectory("render-memory")
-        let a = try await Self.clip(scratch, "a", "testsrc2")
-        let b = try await Self.clip(scratch, "b", "smptebars")
+        let (a, b, _) = try await Self.twoClips()
         let cut = try Self.render([a, b], fade: false)
         #expect(cut.frames == 30)
         #expect(cut.compositor.trackRenderers.values.map(\.mostReadersOpen) == [1])
@@ -69,9 +73,7 @@ struct RenderMemoryTests {
     /// The fade over the black background keeps one background picture while it is drawn (frames 8–14: the ramp
     /// from 0.25 s); the next clip covers the canvas, and the picture is freed with the fade's graph.
     @Test func aBackgroundIsKeptOnlyWhileDrawn() async throws {
-        let scratch = try ScratchDirectory("render-memory")
-        let a = try await Self.clip(scratch, "a", "testsrc2")
-        let b = try await Self.clip(scratch, "b", "smptebars")
+        let (a, b, _) = try await Self.twoClips()
         let run = try Self.render([a, b], fade: true)
         #expect(run.frames == 30)
         #expect(run.heldAt == Array(repeating: 0, count: 8) + Array(repeating: 1, count: 7) + Array(repeating: 0, count: 15))
