@@ -120,4 +120,57 @@ import Testing
         #expect(mpd == "text/vtt en subtitle 1 \(name) \(name)/subtitles.vtt\n")
         #expect(try await Self.cues(of: folder.appendingPathComponent("subtitles.vtt")) == Self.cues)
     }
+
+    @Test("each track's language, title and default/forced flags: two renditions, LANGUAGE/NAME/DEFAULT/FORCED in the master, lang and role in the MPD")
+    func flagsAndNames() async throws {
+        let scratch = try ScratchDirectory("abr-subtitle-flags")
+        defer { scratch.remove() }
+        guard let ffmpeg = Executable.required("ffmpeg") else { return }
+        let srt = try scratch.write("captions.srt", Self.srt)
+        let source = scratch.file("flagged.mkv")
+        // Track 1: French, titled "Signs", default and forced; track 2: English, no title, no flag.
+        _ = try await Executable.output(of: ffmpeg, [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4", "-i", srt.path,
+            "-i", srt.path, "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast", "-c:s", "srt",
+            "-metadata:s:s:0", "language=fra", "-metadata:s:s:0", "title=Signs", "-disposition:s:0", "default+forced",
+            "-metadata:s:s:1", "language=eng", "-disposition:s:1", "0", source.path,
+        ])
+        let asset = try await Asset.load(from: source)
+        var composition = MutableComposition()
+        try composition.insertTimeRange(TimeRange(start: .zero, duration: .ms(4000)), of: asset, at: .zero)
+        let packager = AdaptiveBitratePackager(asset: composition)
+        packager.ladder = AdaptiveBitrateLadder(renditions: [.init(height: 120, bitRate: 200_000)])
+        packager.segmentDuration = MediaTime(seconds: 2)
+        packager.encoderPreset = "ultrafast"
+        let root = scratch.file("package")
+        let package = try await packager.write(to: root)
+        let names = package.subtitleRenditions.map(\.name)
+        #expect(names.count == 2)
+        #expect(package.subtitleRenditions.map(\.languageCode) == ["fra", "eng"])
+        guard names.count == 2 else { return }
+
+        let parsed = try await PythonVerifier.run("""
+            import os, sys, m3u8
+            master = m3u8.load(os.path.join(sys.argv[1], 'master.m3u8'))
+            for m in master.media:
+                if m.type == 'SUBTITLES':
+                    print(m.group_id, m.language, m.name, m.default, m.autoselect, m.forced, m.uri)
+            """, [root.path])
+        #expect(parsed == """
+            subtitles fr Signs YES YES YES \(names[0])/playlist.m3u8
+            subtitles en English NO YES NO \(names[1])/playlist.m3u8
+
+            """)
+        let mpd = try await PythonVerifier.run("""
+            import sys, xml.etree.ElementTree as ET
+            ns = {'d': 'urn:mpeg:dash:schema:mpd:2011'}
+            for s in ET.parse(sys.argv[1]).getroot().findall('d:Period/d:AdaptationSet', ns):
+                if s.get('contentType') == 'text':
+                    print(s.get('lang'), s.find('d:Role', ns).get('value'), s.find('d:Representation/d:BaseURL', ns).text)
+            """, [root.appendingPathComponent("manifest.mpd").path])
+        #expect(mpd == "fr forced-subtitle \(names[0])/subtitles.vtt\nen subtitle \(names[1])/subtitles.vtt\n")
+        for name in names {
+            #expect(try await Self.cues(of: root.appendingPathComponent(name).appendingPathComponent("subtitles.vtt")) == Self.cues)
+        }
+    }
 }
