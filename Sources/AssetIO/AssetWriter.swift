@@ -34,7 +34,8 @@ public final class AssetWriter: Sendable {
         case cancelled
     }
 
-    private struct State {
+    /// The writer's settings and where it is in its life, under one lock.
+    struct State {
         var inputs: [AssetWriterInput] = []
         var status: Status = .unknown
         var error: AssetWriterError?
@@ -50,19 +51,16 @@ public final class AssetWriter: Sendable {
         var liveStreamConnectionTimeout = MediaTime(seconds: 5)
     }
 
-    /// The segment interval used when ``preferredOutputSegmentInterval`` is invalid: 6 s, the target duration
-    /// Apple's HLS authoring rules recommend.
-    public static let defaultOutputSegmentInterval = MediaTime(seconds: 6)
-
     /// The file written; nil for a writer made with ``init(contentType:)``, which hands segments to its delegate, or
     /// with ``init(liveStreamURL:)``.
     public let outputURL: URL?
     /// Where a writer made with ``init(liveStreamURL:)`` streams; nil for the others.
     public let liveStreamURL: URL?
-    private let liveStream: LiveStreamDestination?
+    /// Where a live-stream writer sends its packets, read from ``liveStreamURL``.
+    let liveStream: LiveStreamDestination?
     /// Its container.
     public let outputFileType: FileType
-    private let state = Locked(State())
+    let state = Locked(State())
     let channel = WriterChannel(capacity: 8)
     let cancellation = CancellationFlag()
 
@@ -70,66 +68,20 @@ public final class AssetWriter: Sendable {
     /// ``FileType/mkv``, ``FileType/webm``).
     /// - Throws: ``AssetWriterError/outputFileExists(_:)`` when a file is already there (AVFoundation's writer
     ///   refuses it too); ``AssetWriterError/invalidState(operation:reason:)`` for a URL that is not a file URL.
-    public init(outputURL: URL, fileType: FileType) throws {
+    public convenience init(outputURL: URL, fileType: FileType) throws {
         guard outputURL.isFileURL else {
             throw AssetWriterError.invalidState(operation: "create a writer", reason: "\(outputURL) is not a file URL")
         }
         if FileManager.default.fileExists(atPath: outputURL.path) { throw AssetWriterError.outputFileExists(outputURL) }
+        self.init(outputURL: outputURL, fileType: fileType, liveStreamURL: nil, liveStream: nil)
+    }
+
+    /// A writer of one of the three kinds: a file (`outputURL`), segments (neither URL) or a live stream.
+    init(outputURL: URL?, fileType: FileType, liveStreamURL: URL?, liveStream: LiveStreamDestination?) {
         self.outputURL = outputURL
         outputFileType = fileType
-        liveStreamURL = nil
-        liveStream = nil
-    }
-
-    /// A writer that streams live to `liveStreamURL` instead of writing a file, the way a file writer takes its
-    /// output URL:
-    /// - `rtmp://host:port/app/key`, `rtmps://…`: FLV, as RTMP ingest servers take it (H.264 and AAC inputs);
-    /// - `srt://host:port[?options]`: MPEG-TS over SRT, the writer being the caller;
-    /// - a file URL ending in `.m3u8`: live HLS, fragmented-MP4 segments of 2 s (cut at key frames) beside the playlist,
-    ///   which lists the last 5; the folder must exist.
-    ///
-    /// The inputs' settings decide the encoding: a server usually wants a constant bit rate
-    /// (``VideoSettings/RateControl/averageBitRate(_:)``) and a key frame every 2 s or so
-    /// (``VideoSettings/keyFrameInterval``). The connection is made when every input has its first sample (the
-    /// streams' parameters are known then), on a thread of its own; packets wait for the network in a bounded queue,
-    /// and an append waits while it is full (samples are never dropped: pace appends to real time for a live
-    /// audience). A connection that breaks is made again with backoff, as a capture session's live-stream output's;
-    /// the stream's time 0 is the first key frame sent over each connection.
-    /// - Throws: ``AssetWriterError/unsupportedLiveStreamDestination(_:)`` for another scheme, or a file not ending in
-    ///   `.m3u8`. A server that cannot be reached fails the writer with
-    ///   ``AssetWriterError/liveStreamFailed(destination:reason:)`` within ``liveStreamConnectionTimeout`` of the
-    ///   connection attempt (an append or ``finishWriting()`` throws it).
-    public init(liveStreamURL: URL) throws {
-        guard let destination = LiveStreamDestination(liveStreamURL) else {
-            throw AssetWriterError.unsupportedLiveStreamDestination(liveStreamURL)
-        }
-        outputURL = nil
-        outputFileType = .mp4
         self.liveStreamURL = liveStreamURL
-        liveStream = destination
-    }
-
-    /// A writer that writes no file but hands fragmented-MP4 segments to its ``delegate`` (AVFoundation's
-    /// `init(contentType:)`); set ``outputFileTypeProfile`` and ``delegate`` before ``startWriting()``.
-    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` for another type than ``FileType/mp4`` (segments
-    ///   are fragmented MPEG-4).
-    public init(contentType fileType: FileType) throws {
-        guard fileType == .mp4 else {
-            throw AssetWriterError.invalidState(operation: "create a segment writer",
-                                                reason: "segments are fragmented MPEG-4 (.mp4), not .\(fileType.rawValue)")
-        }
-        outputURL = nil
-        outputFileType = fileType
-        liveStreamURL = nil
-        liveStream = nil
-    }
-
-    /// How long connecting to the live stream may take before the writer fails with
-    /// ``AssetWriterError/liveStreamFailed(destination:reason:)`` (default 5 s, at least 0.1 s). Set before
-    /// ``startWriting()``.
-    public var liveStreamConnectionTimeout: MediaTime {
-        get { state.withLock { $0.liveStreamConnectionTimeout } }
-        set { state.withLock { if $0.status == .unknown { $0.liveStreamConnectionTimeout = newValue } } }
+        self.liveStream = liveStream
     }
 
     deinit {
@@ -190,42 +142,6 @@ public final class AssetWriter: Sendable {
     public var metadata: [MetadataItem] {
         get { state.withLock { $0.metadata } }
         set { state.withLock { if $0.status == .unknown { $0.metadata = newValue } } }
-    }
-
-    /// The segments' format (AVFoundation's `outputFileTypeProfile`); required for a writer made with
-    /// ``init(contentType:)``, refused (at ``startWriting()``) for one that writes a file. Set before ``startWriting()``.
-    public var outputFileTypeProfile: AssetWriterFileTypeProfile? {
-        get { state.withLock { $0.outputFileTypeProfile } }
-        set { state.withLock { if $0.status == .unknown { $0.outputFileTypeProfile = newValue } } }
-    }
-
-    /// The segment duration wanted (AVFoundation's `preferredOutputSegmentInterval`): a segment is cut at the first
-    /// video key frame at or after each ``initialSegmentStartTime`` + k × interval (k = 1, 2, …), without drift. An
-    /// encoding video input forces an IDR picture on the first picture at or after each boundary, so its segments
-    /// last exactly the interval, rounded to pictures; a passthrough input's segments last the interval rounded up
-    /// to the key frames it was given. Invalid (the default) means
-    /// ``defaultOutputSegmentInterval``; it must otherwise be positive and numeric (AVFoundation's indefinite
-    /// interval with `flushSegment()` is not available). Set before ``startWriting()``.
-    public var preferredOutputSegmentInterval: MediaTime {
-        get { state.withLock { $0.preferredOutputSegmentInterval } }
-        set { state.withLock { if $0.status == .unknown { $0.preferredOutputSegmentInterval = newValue } } }
-    }
-
-    /// Where the segments' timeline starts (AVFoundation's `initialSegmentStartTime`): the sample appended at the
-    /// session's start time is at this time in the segments, and the interval's boundaries count from it. Zero by
-    /// default (AVFoundation's default is invalid, which it then refuses); a negative time fails ``startWriting()``.
-    /// Set before ``startWriting()``.
-    public var initialSegmentStartTime: MediaTime {
-        get { state.withLock { $0.initialSegmentStartTime } }
-        set { state.withLock { if $0.status == .unknown { $0.initialSegmentStartTime = newValue } } }
-    }
-
-    /// Receives the segments of a writer made with ``init(contentType:)``. Held strongly until the writer ends
-    /// (AVFoundation holds its delegate weakly), so an object made only to receive the segments stays alive. Set
-    /// before ``startWriting()``.
-    public var delegate: (any AssetWriterDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { if $0.status == .unknown { $0.delegate = newValue } } }
     }
 
     /// The session's end time, once ``endSession(atSourceTime:)`` was called.
@@ -353,46 +269,15 @@ public final class AssetWriter: Sendable {
                 fragmentInterval = interval
             }
             state.status = .writing
-            var stream: WriterJob.LiveStream?
-            if let liveStream {
-                var settings = LiveStreamSender.Settings()
-                settings.connectionTimeout = max(state.liveStreamConnectionTimeout.seconds, 0.1)
-                stream = WriterJob.LiveStream(destination: liveStream, settings: settings)
-            }
             return WriterJob(url: outputURL, fileType: outputFileType, inputs: inputs,
                              optimizeForNetworkUse: state.shouldOptimizeForNetworkUse, metadata: state.metadata,
-                             segmentation: segmentation, fragmentInterval: fragmentInterval, liveStream: stream)
+                             segmentation: segmentation, fragmentInterval: fragmentInterval,
+                             liveStream: liveStreamJob(of: state))
         }
         let channel = self.channel, cancellation = self.cancellation
         WorkerThread.start(name: "splice-writer") {
             WriterEngine.run(job: job, channel: channel, cancellation: cancellation)
         }
-    }
-
-    /// The segment settings checked: nil for a file writer, else the profile, interval, start and delegate.
-    private func segmentation(of state: State) throws(AssetWriterError) -> WriterJob.Segmentation? {
-        guard outputURL == nil, liveStream == nil else {
-            guard state.outputFileTypeProfile == nil else {
-                throw .invalidState(operation: "start writing", reason: "an output file type profile needs a writer made with init(contentType:), which writes segments instead of a file")
-            }
-            return nil
-        }
-        guard let profile = state.outputFileTypeProfile else {
-            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs an outputFileTypeProfile")
-        }
-        guard let delegate = state.delegate else {
-            throw .invalidState(operation: "start writing", reason: "a writer made with init(contentType:) needs a delegate to take its segments")
-        }
-        var interval = state.preferredOutputSegmentInterval
-        if !interval.isValid { interval = Self.defaultOutputSegmentInterval }
-        guard interval.isNumeric, interval > .zero else {
-            throw .invalidState(operation: "start writing", reason: "preferredOutputSegmentInterval \(interval) is not a positive time")
-        }
-        guard state.initialSegmentStartTime.isNumeric, state.initialSegmentStartTime >= .zero else {
-            throw .invalidState(operation: "start writing", reason: "initialSegmentStartTime \(state.initialSegmentStartTime) is not a time at or after 0")
-        }
-        return WriterJob.Segmentation(profile: profile == .mpeg4CMAFCompliant ? .cmaf : .hls, interval: interval,
-                                      initialStart: state.initialSegmentStartTime, delegate: delegate, writer: self)
     }
 
     /// Starts the session at `time`: samples are written relative to it (a sample at `time` lands at 0 in the

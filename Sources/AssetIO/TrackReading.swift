@@ -194,6 +194,7 @@ final class TrackReading {
 
         while try readTrackPacket() {
             lastTime = time(packet.presentationTimestamp) ?? lastTime
+            try input.markPriming(of: packet)
             while try !decoder.send(packet) {
                 if try !receiveAll() { return }
             }

@@ -41,11 +41,11 @@ public final class AssetExportSession: Sendable {
     struct State {
         var status: Status = .waiting
         var error: (any Error)?
-        var progress: Double = 0
         var fileLengthLimitReached = false
         var smartRenderReport: SmartRenderReport?
         var passthroughReport: PassthroughReport?
-        var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+        /// ``progress`` and the ``progressUpdates`` streams following it.
+        var progress = ProgressBroadcast()
         /// The part sessions of a concurrent segmented export (``concurrentSegments``), cancelled with this one.
         var parts: [AssetExportSession] = []
         /// Told every new progress value (a part session reports to its concurrent export this way).
@@ -258,7 +258,7 @@ public final class AssetExportSession: Sendable {
     /// How far the export is, 0…1, monotonic: rendered composition time ÷ exported duration up to 0.9, then the
     /// encoders' flush (0.95) and the trailer with the index move (0.99); 1.0 only when the file is complete and in
     /// place at ``outputURL`` (``status`` is then `.completed`).
-    public var progress: Double { state.withLock { $0.progress } }
+    public var progress: Double { state.withLock { $0.progress.value } }
 
     /// True when the export completed early because of ``fileLengthLimit``.
     public var fileLengthLimitReached: Bool { state.withLock { $0.fileLengthLimitReached } }
@@ -266,20 +266,7 @@ public final class AssetExportSession: Sendable {
     /// A stream of ``progress`` values (0…1, monotonic) that keeps only the newest value when the reader is slow;
     /// it finishes when the export ends. Each access makes a new stream.
     public var progressUpdates: AsyncStream<Double> {
-        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        let finished: Bool = state.withLock { state in
-            continuation.yield(state.progress)
-            switch state.status {
-            case .waiting, .exporting:
-                state.continuations[id] = continuation
-                return false
-            case .completed, .failed, .cancelled:
-                return true
-            }
-        }
-        if finished { continuation.finish() }
-        return stream
+        state.withLock { $0.progress.makeStream() }
     }
 
     /// Stops a running export promptly (also inside blocking FFmpeg I/O); `export()` then throws
@@ -384,27 +371,17 @@ public final class AssetExportSession: Sendable {
 
     func publish(progress value: Double) {
         let observer = state.withLock { state -> (@Sendable (Double) -> Void)? in
-            guard value > state.progress else { return nil }
-            state.progress = value
-            for continuation in state.continuations.values { continuation.yield(value) }
-            return state.progressObserver
+            state.progress.publish(value) ? state.progressObserver : nil
         }
         observer?(value)
     }
 
     private func finish(_ status: Status, error: (any Error)?, limitReached: Bool) {
-        let continuations = state.withLock { state -> [AsyncStream<Double>.Continuation] in
+        state.withLock { state in
             state.status = status
             state.error = error
             state.fileLengthLimitReached = limitReached
-            if status == .completed { state.progress = 1 }
-            let all = Array(state.continuations.values)
-            state.continuations = [:]
-            return all
-        }
-        for continuation in continuations {
-            if status == .completed { continuation.yield(1) }
-            continuation.finish()
+            state.progress.finish(completed: status == .completed)
         }
     }
 }

@@ -186,6 +186,36 @@ package final class InputFile {
         return true
     }
 
+    /// Marks the priming of an audio stream whose demuxer states it only as the stream's `initial_padding`: when
+    /// `packet` is the stream's first (its pts is the stream's `start_time`), the stream has `initial_padding`
+    /// samples of priming and the packet carries no `AV_PKT_DATA_SKIP_SAMPLES` side data, that side data is added,
+    /// asking the decoder to drop the priming from the start of the packet's sound.
+    ///
+    /// Matroska states an encoder's priming as the track's `CodecDelay` (RFC 9559), which FFmpeg 5.1's demuxer
+    /// gives as `initial_padding` while moving the track's timestamps back by it, but it marks no samples to skip,
+    /// as the MP4 demuxer does from an edit list. Opus's decoder drops its pre-skip by itself; any other codec
+    /// (AAC) would decode its priming as sound. With the side data every decoder drops exactly the stated priming,
+    /// and libavcodec moves the frame's timestamp past it, as for MP4 (a value the decoder already drops replaces
+    /// it, so Opus's pre-skip is not dropped twice).
+    ///
+    /// - Throws: ``FFmpegError`` `ENOMEM` when the side data cannot be allocated.
+    package func markPriming(of packet: Packet) throws {
+        let index = packet.streamIndex
+        guard index >= 0, index < streamCount else { return }
+        let stream = self.stream(at: index)
+        guard let parameters = stream.pointee.codecpar, parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO,
+              parameters.pointee.initial_padding > 0,
+              stream.pointee.start_time != cmedia_AV_NOPTS_VALUE(),
+              packet.presentationTimestamp == stream.pointee.start_time, packet.skipSamples == nil else { return }
+        guard let side = av_packet_new_side_data(packet.pointer, AV_PKT_DATA_SKIP_SAMPLES, 10) else {
+            throw FFmpegError.posix(ENOMEM)
+        }
+        let skip = UInt32(parameters.pointee.initial_padding)
+        for byte in 0..<10 {
+            side[byte] = byte < 4 ? UInt8(truncatingIfNeeded: skip >> (8 * UInt32(byte))) : 0
+        }
+    }
+
     /// Seeks so that the next read returns the key frame at or before `timestamp` (wraps `av_seek_frame` with
     /// `AVSEEK_FLAG_BACKWARD`).
     ///

@@ -20,7 +20,7 @@ enum BatchCommand {
         /// The package folder (a job with `hls`/`dash`).
         var package: String?
         /// The output's media duration in seconds (completed and skipped jobs; for a job that only packages, the
-        /// programme's duration once packaged, none when the package was skipped).
+        /// programme's duration once packaged, or the existing package's as its manifest reads when it was skipped).
         var duration: Double?
         /// Seconds the job took.
         var elapsed: Double?
@@ -175,6 +175,17 @@ enum BatchCommand {
             }
             if present.count == package.manifestNames.count {
                 packages = false
+                // A job that only packages reports the package's duration, read back through its first manifest
+                // (libavformat's HLS or DASH demuxer), as a skipped export reports its file's.
+                if job.output == nil, let manifest = present.first {
+                    let url = package.folder.appendingPathComponent(manifest)
+                    do {
+                        result.duration = try await Asset.load(from: url).duration.seconds
+                    } catch {
+                        return failed("\(url.path) exists but does not read as a package (\(error)); remove \(package.folder.path) or set \"overwrite\": true",
+                                      place: "\(batchPath):\(line.number)")
+                    }
+                }
             } else if present.isEmpty {
                 return failed("\(package.folder.path) exists but is not a package (no \(package.manifestNames.joined(separator: " or "))); remove it or set \"overwrite\": true",
                               place: "\(batchPath):\(line.number)")

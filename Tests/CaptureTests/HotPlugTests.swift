@@ -26,7 +26,7 @@ struct HotPlugTests {
                                            standardOutput: output, standardError: output)
             defer { process.stop() }
             let ended = await process.wait(seconds: 60)
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            let text = TextFile.text(of: output)
             try #require(ended && process.exitCode == 0, "pactl \(arguments): \(text)")
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -59,7 +59,7 @@ struct HotPlugTests {
     /// Waits (bounded by `seconds`, watched from a plain thread: ``whenCondition(timeout:_:_:)``) until the file at
     /// `url` contains `text`; false on the deadline.
     private func waitFor(_ text: String, in url: URL, seconds: Double) async throws -> Bool {
-        await whenCondition(timeout: seconds, { ((try? String(contentsOf: url, encoding: .utf8)) ?? "").contains(text) }) { true }
+        await whenCondition(timeout: seconds, { TextFile.text(of: url).contains(text) }) { true }
             ?? false
     }
 
@@ -74,16 +74,16 @@ struct HotPlugTests {
                                        environment: pulse.environment, standardOutput: out, standardError: err)
         defer { watcher.stop() }
         // The baseline is listed before this line is printed: the sink loaded after it must be reported.
-        #expect(try await waitFor("watching for devices", in: err, seconds: 120), "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        #expect(try await waitFor("watching for devices", in: err, seconds: 120), "\(TextFile.text(of: err))")
         let module = try await pulse.pactl(["load-module", "module-null-sink", "sink_name=second"])
         #expect(try await waitFor("connected pulse:second.monitor", in: out, seconds: 120),
-                "watch printed: \((try? String(contentsOf: out, encoding: .utf8)) ?? "")")
+                "watch printed: \(TextFile.text(of: out))")
         _ = try await pulse.pactl(["unload-module", module])
         #expect(try await waitFor("disconnected pulse:second.monitor", in: out, seconds: 120),
-                "watch printed: \((try? String(contentsOf: out, encoding: .utf8)) ?? "")")
+                "watch printed: \(TextFile.text(of: out))")
         watcher.send(SIGTERM)
         #expect(await watcher.wait(seconds: 60) && watcher.exitCode == 0, "exit \(watcher.exitCode.map(String.init) ?? "none")")
-        let lines = ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n")
+        let lines = TextFile.text(of: out).split(separator: "\n")
         // Nothing else came or went (vsink stayed; virtual devices are never reported).
         #expect(lines.count == 2, "\(lines)")
     }
@@ -120,10 +120,10 @@ struct HotPlugTests {
             environment: pulse.environment, standardOutput: out, standardError: err)
         defer { recorder.stop() }
         // Unplugged once at least a second of sound is recorded (the progress line reads 0:01).
-        #expect(try await waitFor("recording 0:01", in: err, seconds: 150), "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        #expect(try await waitFor("recording 0:01", in: err, seconds: 150), "\(TextFile.text(of: err))")
         _ = try await pulse.pactl(["unload-module", module])
         let ended = await recorder.wait(seconds: 120)
-        let printed = ((try? String(contentsOf: out, encoding: .utf8)) ?? "") + ((try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let printed = TextFile.text(of: out) + TextFile.text(of: err)
         #expect(ended, "splice record did not end within 120 s of the unplug: \(printed)")
         #expect(recorder.exitCode == 0, "\(printed)")
         #expect(printed.contains("pulse:second.monitor was disconnected (the file is complete and playable)"), "\(printed)")

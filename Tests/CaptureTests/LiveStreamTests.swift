@@ -13,12 +13,6 @@ import Glibc
 /// `ffmpeg`/`ffprobe` CLI reads every stream back.
 @Suite("Capture live streaming", .serialized)
 struct LiveStreamTests {
-    /// A TCP port nothing listens on now.
-    static func freePort() -> Int { LoopbackPort.free() }
-
-    /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    static func listening(on port: Int) -> Bool { LoopbackPort.isListening(port) }
-
     /// True when the `ffmpeg` and `ffprobe` CLI that read the streams back are on PATH; otherwise the one skip line.
     static func readersAvailable(_ suite: String) -> Bool {
         guard Executable.find("ffmpeg") != nil, Executable.find("ffprobe") != nil else {
@@ -28,39 +22,7 @@ struct LiveStreamTests {
         return true
     }
 
-    /// nginx with Debian's RTMP module on 127.0.0.1:`port`, application `live`, its files in `scratch`; with
-    /// `recordingInto`, the server also records every stream published as `KEY.flv` in that folder (`record all`).
-    static func startRTMPServer(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) throws -> UserSpaceService {
-        let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
-        guard FileManager.default.fileExists(atPath: module) else {
-            throw UserSpaceService.Unavailable(reason: "libnginx-mod-rtmp is not installed (\(module))")
-        }
-        let record = folder.map { "record all; record_path \($0.path); record_unique off;" } ?? "record off;"
-        if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let config = try scratch.write("nginx.conf", """
-            load_module \(module);
-            daemon off;
-            master_process off;
-            pid \(scratch.file("nginx.pid").path);
-            error_log \(scratch.file("nginx-error.log").path) info;
-            events {}
-            rtmp { server { listen 127.0.0.1:\(port); application live { live on; \(record) } } }
-            """)
-        return try UserSpaceService(
-            name: "nginx", executable: "nginx",
-            arguments: ["-c", config.path, "-p", scratch.url.path, "-e", scratch.file("nginx-error.log").path],
-            log: scratch.file("nginx.log")) { listening(on: port) }
-    }
-
-    /// ``startRTMPServer(port:in:recordingInto:)``, or nil after the one skip line when nginx cannot run here.
-    static func rtmpServerOrSkip(port: Int, in scratch: ScratchDirectory, recordingInto folder: URL? = nil) -> UserSpaceService? {
-        do { return try startRTMPServer(port: port, in: scratch, recordingInto: folder) } catch {
-            UserSpaceService.reportSkip("RTMP streaming", error)
-            return nil
-        }
-    }
-
-    /// A session streaming the marker devices through `stream` (and recording through `movie` when given).
+    /// A session of the marker devices (a flash and a beep every second) feeding `outputs`.
     static func markerSession(_ outputs: [any CaptureOutput]) throws -> CaptureSession {
         let session = CaptureSession()
         session.addInput(try CaptureDeviceInput(device: .virtualCamera()))
@@ -73,6 +35,26 @@ struct LiveStreamTests {
     static func waitForConnections(_ output: CaptureOutput) async throws {
         let ready = await whenCondition(timeout: 60, { !output.connections.isEmpty }) { true }
         try #require(ready == true, "the session made no connections")
+    }
+
+    /// The marker session (``markerSession(_:)``) running while `body` runs, stopped after it; `body` starts once the
+    /// first of `outputs` has its connections (streaming can be asked for then).
+    /// - Throws: what `body` throws; a failed `#require` when no connections came within 60 s.
+    static func withMarkerSession(_ outputs: [any CaptureOutput], _ body: (CaptureSession) async throws -> Void) async throws {
+        let session = try markerSession(outputs)
+        session.startRunning()
+        defer { session.stopRunning() }
+        if let first = outputs.first { try await waitForConnections(first) }
+        try await body(session)
+    }
+
+    /// The RTMP prelude (``withRTMPServer(_:scratch:readers:recording:_:)``) with the marker session feeding `outputs`
+    /// (``withMarkerSession(_:_:)``) while `body` runs.
+    static func withStreamingSession(_ suite: String, scratch label: String, readers: Bool = true, outputs: [any CaptureOutput],
+                                     _ body: (RTMPServer, ScratchDirectory, CaptureSession) async throws -> Void) async throws {
+        try await withRTMPServer(suite, scratch: label, readers: readers) { server, scratch in
+            try await withMarkerSession(outputs) { session in try await body(server, scratch, session) }
+        }
     }
 
     /// A stream's events as they come, collected by a task of their own.
@@ -178,169 +160,139 @@ struct LiveStreamTests {
 
     @Test("RTMP into nginx: ffmpeg reads 5 s back from the server (joining at a key frame, 1 s apart) — ≥ 117 pictures of 640×480 H.264 without a gap, 48 kHz AAC, every flash with its beep")
     func rtmpIntoNginx() async throws {
-        guard Self.readersAvailable("RTMP streaming") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp")
-        defer { scratch.remove() }
-        let port = Self.freePort()
-        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
-        let session = try Self.markerSession([output])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/splice"))
-        let log = try await Self.startStreaming(output, to: url)
-        let copy = scratch.file("from-server.flv")
-        try await Self.readBack(url, seconds: 5, into: copy, in: scratch)
-        output.stopStreaming()
-        let last = await log.wait(for: 3, within: 60).last
-        guard case .finished(let finished, let duration) = last else {
-            Issue.record("the stream ended with \(String(describing: last))")
-            return
+        try await Self.withStreamingSession("RTMP streaming", scratch: "capture-rtmp", outputs: [output]) { server, scratch, _ in
+            let url = try server.url("splice")
+            let log = try await Self.startStreaming(output, to: url)
+            let copy = scratch.file("from-server.flv")
+            try await Self.readBack(url, seconds: 5, into: copy, in: scratch)
+            output.stopStreaming()
+            let last = await log.wait(for: 3, within: 60).last
+            guard case .finished(let finished, let duration) = last else {
+                Issue.record("the stream ended with \(String(describing: last))")
+                return
+            }
+            #expect(finished == url && duration >= MediaTime(seconds: 4))
+            try await Self.expectMarkerStream(copy, seconds: 4)
         }
-        #expect(finished == url && duration >= MediaTime(seconds: 4))
-        try await Self.expectMarkerStream(copy, seconds: 4)
     }
 
     @Test("a recording and an RTMP stream share one encode: the stream, asked for 1.4 s into the recording (off its 1 s key-frame grid), read back from nginx is the recording's own video packets byte for byte from a key frame on; the recording has the stream's key frames, every 30th picture")
     func sharedEncode() async throws {
-        guard Self.readersAvailable("RTMP streaming") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp-shared")
-        defer { scratch.remove() }
-        let port = Self.freePort()
-        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
         let movie = CaptureMovieFileOutput()
-        let session = try Self.markerSession([output, movie])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let recording = movie.startRecording(to: scratch.file("shared.mp4"))
-        let started = await whenCondition(timeout: 60, { movie.recordedDuration >= MediaTime(value: 1_400, timescale: 1_000) }) { true }
-        try #require(started == true, "the recording did not reach 1.4 s")
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/shared"))
-        let log = try await Self.startStreaming(output, to: url)
-        let copy = scratch.file("from-server.flv")
-        try await Self.readBack(url, seconds: 3, into: copy, in: scratch)
-        output.stopStreaming()
-        let last = await log.wait(for: 3, within: 60).last
-        guard case .finished = last else {
-            Issue.record("the stream ended with \(String(describing: last))")
-            return
+        try await Self.withStreamingSession("RTMP streaming", scratch: "capture-rtmp-shared", outputs: [output, movie]) { server, scratch, _ in
+            let recording = movie.startRecording(to: scratch.file("shared.mp4"))
+            let started = await whenCondition(timeout: 60, { movie.recordedDuration >= MediaTime(value: 1_400, timescale: 1_000) }) { true }
+            try #require(started == true, "the recording did not reach 1.4 s")
+            let url = try server.url("shared")
+            let log = try await Self.startStreaming(output, to: url)
+            let copy = scratch.file("from-server.flv")
+            try await Self.readBack(url, seconds: 3, into: copy, in: scratch)
+            output.stopStreaming()
+            let last = await log.wait(for: 3, within: 60).last
+            guard case .finished = last else {
+                Issue.record("the stream ended with \(String(describing: last))")
+                return
+            }
+            let finished = try await Self.stopRecording(movie, recording)
+            #expect(finished.error == nil)
+            let recorded = try videoPackets(scratch.file("shared.mp4"))
+            let streamed = try videoPackets(copy)
+            // The recording follows the stream's constraints: a key frame every 30 pictures (1 s at 30 fps), no other.
+            let keys = recorded.indices.filter { recorded[$0].isKeyFrame }
+            #expect(!keys.isEmpty && keys == Array(stride(from: 0, to: recorded.count, by: 30)), "recording key frames at \(keys)")
+            // From its first key frame on, every streamed packet is the recording's next one, byte for byte.
+            var index: [[UInt8]: Int] = [:]
+            for (position, packet) in recorded.enumerated() { index[packet.payload] = index[packet.payload] ?? position }
+            let fromKey = Array(streamed.drop { !$0.isKeyFrame })
+            let start = try #require(fromKey.first.flatMap { index[$0.payload] }, "the stream's first key frame is none of the recording's")
+            let matching = zip(fromKey, recorded[start...]).prefix { $0.0.payload == $0.1.payload }.count
+            print("shared encode: \(recorded.count) pictures recorded, \(streamed.count) streamed; the stream's first key frame is the recording's picture \(start); \(matching) of \(fromKey.count) identical in a row")
+            #expect(start % 30 == 0 && start >= 30, "joined at picture \(start)")
+            #expect(fromKey.count >= 60 && matching == fromKey.count, "\(matching) of \(fromKey.count) streamed packets match the recording's")
         }
-        let finished = try await Self.stopRecording(movie, recording)
-        #expect(finished.error == nil)
-        let recorded = try videoPackets(scratch.file("shared.mp4"))
-        let streamed = try videoPackets(copy)
-        // The recording follows the stream's constraints: a key frame every 30 pictures (1 s at 30 fps), no other.
-        let keys = recorded.indices.filter { recorded[$0].isKeyFrame }
-        #expect(!keys.isEmpty && keys == Array(stride(from: 0, to: recorded.count, by: 30)), "recording key frames at \(keys)")
-        // From its first key frame on, every streamed packet is the recording's next one, byte for byte.
-        var index: [[UInt8]: Int] = [:]
-        for (position, packet) in recorded.enumerated() { index[packet.payload] = index[packet.payload] ?? position }
-        let fromKey = Array(streamed.drop { !$0.isKeyFrame })
-        let start = try #require(fromKey.first.flatMap { index[$0.payload] }, "the stream's first key frame is none of the recording's")
-        let matching = zip(fromKey, recorded[start...]).prefix { $0.0.payload == $0.1.payload }.count
-        print("shared encode: \(recorded.count) pictures recorded, \(streamed.count) streamed; the stream's first key frame is the recording's picture \(start); \(matching) of \(fromKey.count) identical in a row")
-        #expect(start % 30 == 0 && start >= 30, "joined at picture \(start)")
-        #expect(fromKey.count >= 60 && matching == fromKey.count, "\(matching) of \(fromKey.count) streamed packets match the recording's")
     }
 
     @Test("the RTMP server killed mid-stream, no reconnection: connectionLost within seconds, the session runs on, the recording beside it completes")
     func lostServer() async throws {
-        let scratch = try ScratchDirectory("capture-rtmp-lost")
-        defer { scratch.remove() }
-        let port = Self.freePort()
-        guard let server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.maximumReconnectAttempts = 0
         let movie = CaptureMovieFileOutput()
-        let session = try Self.markerSession([output, movie])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/lost"))
-        let log = try await Self.startStreaming(output, to: url)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
-        server.process.send(SIGKILL)
-        let killed = Date()
-        let last = await log.wait(for: 3, within: 30).last
-        guard case .failed(.connectionLost(let destination, let reason)) = last else {
-            Issue.record("after the server was killed: \(String(describing: last))")
-            return
+        try await Self.withStreamingSession("RTMP streaming", scratch: "capture-rtmp-lost", readers: false,
+                                            outputs: [output, movie]) { server, scratch, session in
+            let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+            let url = try server.url("lost")
+            let log = try await Self.startStreaming(output, to: url)
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            server.process.send(SIGKILL)
+            let killed = Date()
+            let last = await log.wait(for: 3, within: 30).last
+            guard case .failed(.connectionLost(let destination, let reason)) = last else {
+                Issue.record("after the server was killed: \(String(describing: last))")
+                return
+            }
+            print("lost server: reported after \(Date().timeIntervalSince(killed)) s: \(reason)")
+            #expect(destination == url.absoluteString)
+            #expect(session.isRunning && !output.isStreaming)
+            // The recording beside the stream goes on: half a second more and 2 s in all, then a clean end. Waited for
+            // by the recorded duration, not the clock: on a loaded machine the pictures reach the recording late.
+            let before = movie.recordedDuration
+            let wanted = max(before + MediaTime(value: 1, timescale: 2), MediaTime(seconds: 2))
+            _ = await whenCondition(timeout: 60, { movie.recordedDuration >= wanted }) { true }
+            let finished = try await Self.stopRecording(movie, recording)
+            #expect(finished.error == nil)
+            #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),
+                    "recorded \(finished.recordedDuration.seconds) s")
         }
-        print("lost server: reported after \(Date().timeIntervalSince(killed)) s: \(reason)")
-        #expect(destination == url.absoluteString)
-        #expect(session.isRunning && !output.isStreaming)
-        // The recording beside the stream goes on: half a second more and 2 s in all, then a clean end. Waited for
-        // by the recorded duration, not the clock: on a loaded machine the pictures reach the recording late.
-        let before = movie.recordedDuration
-        let wanted = max(before + MediaTime(value: 1, timescale: 2), MediaTime(seconds: 2))
-        _ = await whenCondition(timeout: 60, { movie.recordedDuration >= wanted }) { true }
-        let finished = try await Self.stopRecording(movie, recording)
-        #expect(finished.error == nil)
-        #expect(finished.recordedDuration > before && finished.recordedDuration >= MediaTime(seconds: 2),
-                "recorded \(finished.recordedDuration.seconds) s")
     }
 
     @Test("the RTMP server killed for 3 s: reconnecting events, streaming again, ffmpeg reads 3 s back in sync; the recording beside it is complete")
     func serverBack() async throws {
-        guard Self.readersAvailable("RTMP streaming") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp-back")
-        defer { scratch.remove() }
-        let port = Self.freePort()
-        guard var server = Self.rtmpServerOrSkip(port: port, in: scratch) else { return }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
         let movie = CaptureMovieFileOutput()
-        let session = try Self.markerSession([output, movie])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/back"))
-        let log = try await Self.startStreaming(output, to: url)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
-        server.process.send(SIGKILL)
-        _ = server.process.waitBlocking(seconds: 5)
-        try await Task.sleep(nanoseconds: 3_000_000_000)
-        do { server = try Self.startRTMPServer(port: port, in: scratch) } catch {
-            Issue.record("nginx did not start again: \(error)")
-            return
-        }
-        defer { server.stop() }
-        // Back: the events say reconnecting (one attempt or more) and streaming again.
-        let back = await whenCondition(timeout: 60, { log.events.withLock { $0.count } >= 4 && log.events.withLock { $0.last } == .streaming(url) }) { true }
-        let events = log.events.withLock { $0 }
-        print("server back: events \(events)")
-        try #require(back == true, "\(events)")
-        #expect(events[2] == .reconnecting(url, attempt: 1))
-        #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
-        let copy = scratch.file("after-reconnection.flv")
-        try await Self.readBack(url, seconds: 4, into: copy, in: scratch)
-        output.stopStreaming()
-        let last = await log.wait(for: events.count + 1, within: 60).last
-        guard case .finished(_, let duration) = last else {
-            Issue.record("the stream ended with \(String(describing: last))")
-            return
-        }
-        #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
-        try await Self.expectMarkerStream(copy, seconds: 3)
-        let finished = try await Self.stopRecording(movie, recording)
-        #expect(finished.error == nil)
-        // The recording went on through the outage: every picture on the grid, flashes with their beeps.
-        let recorded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
-        let frames = Int((finished.recordedDuration.seconds * 30).rounded())
-        #expect(recorded.frames.count == frames && frames >= 9 * 30, "\(recorded.frames.count) pictures, \(frames) expected")
-        let beeps = recorded.beepTimes()
-        for flash in recorded.flashTimes() where !beeps.contains(where: { abs($0 - flash) <= 1.0 / 30 }) {
-            Issue.record("recording: no beep within a frame of the flash at \(flash) s")
+        try await Self.withStreamingSession("RTMP streaming", scratch: "capture-rtmp-back", outputs: [output, movie]) { server, scratch, _ in
+            let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+            let url = try server.url("back")
+            let log = try await Self.startStreaming(output, to: url)
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            server.process.send(SIGKILL)
+            _ = server.process.waitBlocking(seconds: 5)
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            do { try server.restart() } catch {
+                Issue.record("nginx did not start again: \(error)")
+                return
+            }
+            // Back: the events say reconnecting (one attempt or more) and streaming again.
+            let back = await whenCondition(timeout: 60, { log.events.withLock { $0.count } >= 4 && log.events.withLock { $0.last } == .streaming(url) }) { true }
+            let events = log.events.withLock { $0 }
+            print("server back: events \(events)")
+            try #require(back == true, "\(events)")
+            #expect(events[2] == .reconnecting(url, attempt: 1))
+            #expect(events.dropFirst(2).dropLast().allSatisfy { if case .reconnecting = $0 { true } else { false } })
+            let copy = scratch.file("after-reconnection.flv")
+            try await Self.readBack(url, seconds: 4, into: copy, in: scratch)
+            output.stopStreaming()
+            let last = await log.wait(for: events.count + 1, within: 60).last
+            guard case .finished(_, let duration) = last else {
+                Issue.record("the stream ended with \(String(describing: last))")
+                return
+            }
+            #expect(duration >= MediaTime(seconds: 5), "sent \(duration.seconds) s")
+            try await Self.expectMarkerStream(copy, seconds: 3)
+            let finished = try await Self.stopRecording(movie, recording)
+            #expect(finished.error == nil)
+            // The recording went on through the outage: every picture on the grid, flashes with their beeps.
+            let recorded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 8, keepsLastPicture: false)
+            let frames = Int((finished.recordedDuration.seconds * 30).rounded())
+            #expect(recorded.frames.count == frames && frames >= 9 * 30, "\(recorded.frames.count) pictures, \(frames) expected")
+            let beeps = recorded.beepTimes()
+            for flash in recorded.flashTimes() where !beeps.contains(where: { abs($0 - flash) <= 1.0 / 30 }) {
+                Issue.record("recording: no beep within a frame of the flash at \(flash) s")
+            }
         }
     }
 
@@ -354,24 +306,22 @@ struct LiveStreamTests {
         #expect(throws: CaptureLiveStreamError.unsupportedDestination("/tmp/out.mp4")) {
             try output.startStreaming(to: URL(fileURLWithPath: "/tmp/out.mp4"))
         }
-        let rtmp = try #require(URL(string: "rtmp://127.0.0.1:\(Self.freePort())/live/nobody"))
+        let rtmp = try #require(URL(string: "rtmp://127.0.0.1:\(LoopbackPort.free())/live/nobody"))
         #expect(throws: CaptureLiveStreamError.notReady(rtmp.absoluteString)) { try output.startStreaming(to: rtmp) }
-        let session = try Self.markerSession([output])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let asked = Date()
-        let log = EventLog(try output.startStreaming(to: rtmp))
-        let seen = await log.wait(for: 2, within: 60)
-        #expect(seen.first == .connecting(rtmp))
-        guard seen.count == 2, case .failed(.connectionFailed(let destination, let reason)) = seen[1] else {
-            Issue.record("expected connecting, connectionFailed; got \(seen)")
-            return
+        try await Self.withMarkerSession([output]) { _ in
+            let asked = Date()
+            let log = EventLog(try output.startStreaming(to: rtmp))
+            let seen = await log.wait(for: 2, within: 60)
+            #expect(seen.first == .connecting(rtmp))
+            guard seen.count == 2, case .failed(.connectionFailed(let destination, let reason)) = seen[1] else {
+                Issue.record("expected connecting, connectionFailed; got \(seen)")
+                return
+            }
+            #expect(destination == rtmp.absoluteString)
+            #expect(Date().timeIntervalSince(asked) < 6, "failed after \(Date().timeIntervalSince(asked)) s: \(reason)")
+            #expect(await log.wait(for: 3, within: 10).count == 2 && log.ended.withLock { $0 })
+            #expect(!output.isStreaming)
         }
-        #expect(destination == rtmp.absoluteString)
-        #expect(Date().timeIntervalSince(asked) < 6, "failed after \(Date().timeIntervalSince(asked)) s: \(reason)")
-        #expect(await log.wait(for: 3, within: 10).count == 2 && log.ended.withLock { $0 })
-        #expect(!output.isStreaming)
     }
 
     @Test("SRT to an ffmpeg listener: 3 s read back as MPEG-TS, ≥ 87 pictures without a gap, every flash with its beep")
@@ -379,7 +329,7 @@ struct LiveStreamTests {
         let scratch = try ScratchDirectory("capture-srt")
         defer { scratch.remove() }
         guard Self.readersAvailable("SRT streaming"), let ffmpeg = Executable.find("ffmpeg") else { return }
-        let port = Self.freePort()
+        let port = LoopbackPort.free()
         let copy = scratch.file("from-listener.ts")
         let listener = try ChildProcess(
             executable: ffmpeg,
@@ -389,19 +339,17 @@ struct LiveStreamTests {
         try await Task.sleep(nanoseconds: 500_000_000)  // the listener binds its UDP port
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
-        let session = try Self.markerSession([output])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let url = try #require(URL(string: "srt://127.0.0.1:\(port)"))
-        let log = EventLog(try output.startStreaming(to: url))
-        let opened = await log.wait(for: 2, within: 60)
-        try #require(opened == [.connecting(url), .streaming(url)], "\(opened); listener: \((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
-        let ended = await listener.wait(seconds: 90)
-        #expect(ended && listener.exitCode == 0, "\((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
-        output.stopStreaming()
-        _ = await log.wait(for: 3, within: 60)
-        try await Self.expectMarkerStream(copy, seconds: 3)
+        try await Self.withMarkerSession([output]) { _ in
+            let url = try #require(URL(string: "srt://127.0.0.1:\(port)"))
+            let log = EventLog(try output.startStreaming(to: url))
+            let opened = await log.wait(for: 2, within: 60)
+            try #require(opened == [.connecting(url), .streaming(url)], "\(opened); listener: \(TextFile.text(of: scratch.file("listener.log")))")
+            let ended = await listener.wait(seconds: 90)
+            #expect(ended && listener.exitCode == 0, "\(TextFile.text(of: scratch.file("listener.log")))")
+            output.stopStreaming()
+            _ = await log.wait(for: 3, within: 60)
+            try await Self.expectMarkerStream(copy, seconds: 3)
+        }
     }
 
     @Test("live HLS: a sliding playlist of 3 one-second fMP4 segments, older ones deleted, read with m3u8 while written; after the end ffmpeg reads the listed segments back in sync",
@@ -417,47 +365,45 @@ struct LiveStreamTests {
         output.keyFrameInterval = MediaTime(seconds: 1)
         output.segmentDuration = MediaTime(seconds: 1)
         output.playlistLength = 3
-        let session = try Self.markerSession([output])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await Self.waitForConnections(output)
-        let log = try await Self.startStreaming(output, to: playlist)
-        // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
-        let slid = await whenCondition(timeout: 90, {
-            let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
-            return text.contains("#EXT-X-MEDIA-SEQUENCE:") && !text.contains("#EXT-X-MEDIA-SEQUENCE:0")
-                && !text.contains("#EXT-X-MEDIA-SEQUENCE:1\n") && !text.contains("#EXT-X-MEDIA-SEQUENCE:2\n")
-        }) { true }
-        try #require(slid == true, "the playlist did not slide: \((try? String(contentsOf: playlist, encoding: .utf8)) ?? "none")")
-        let live = try await PythonVerifier.run("""
-            import m3u8, sys, os
-            p = m3u8.load(sys.argv[1])
-            folder = os.path.dirname(sys.argv[1])
-            print(p.media_sequence, len(p.segments), p.target_duration, p.is_endlist,
-                  p.segment_map[0].uri if p.segment_map else "-",
-                  " ".join("%.3f" % s.duration for s in p.segments),
-                  all(os.path.exists(os.path.join(folder, s.uri)) for s in p.segments),
-                  os.path.exists(os.path.join(folder, "live0.m4s")))
-            """, [playlist.path])
-        let fields = live.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        print("live HLS while written: \(live)")
-        #expect(fields.count == 10, "\(live)")
-        if fields.count == 10 {
-            #expect((Int(fields[0]) ?? 0) >= 3 && fields[1] == "3" && fields[2] == "1" && fields[3] == "False", "\(live)")
-            #expect(fields[4] == "init.mp4", "\(live)")
-            for duration in fields[5...7] { #expect(abs((Double(duration) ?? 0) - 1) < 0.01, "segment of \(duration) s") }
-            #expect(fields[8] == "True" && fields[9] == "False", "listed segments present, the first deleted: \(live)")
+        try await Self.withMarkerSession([output]) { _ in
+            let log = try await Self.startStreaming(output, to: playlist)
+            // While it is written: the window has slid (media sequence ≥ 3: six segments made, three listed).
+            let slid = await whenCondition(timeout: 90, {
+                let text = TextFile.text(of: playlist)
+                return text.contains("#EXT-X-MEDIA-SEQUENCE:") && !text.contains("#EXT-X-MEDIA-SEQUENCE:0")
+                    && !text.contains("#EXT-X-MEDIA-SEQUENCE:1\n") && !text.contains("#EXT-X-MEDIA-SEQUENCE:2\n")
+            }) { true }
+            try #require(slid == true, "the playlist did not slide: \((try? TextFile.read(playlist)) ?? "none")")
+            let live = try await PythonVerifier.run("""
+                import m3u8, sys, os
+                p = m3u8.load(sys.argv[1])
+                folder = os.path.dirname(sys.argv[1])
+                print(p.media_sequence, len(p.segments), p.target_duration, p.is_endlist,
+                      p.segment_map[0].uri if p.segment_map else "-",
+                      " ".join("%.3f" % s.duration for s in p.segments),
+                      all(os.path.exists(os.path.join(folder, s.uri)) for s in p.segments),
+                      os.path.exists(os.path.join(folder, "live0.m4s")))
+                """, [playlist.path])
+            let fields = live.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            print("live HLS while written: \(live)")
+            #expect(fields.count == 10, "\(live)")
+            if fields.count == 10 {
+                #expect((Int(fields[0]) ?? 0) >= 3 && fields[1] == "3" && fields[2] == "1" && fields[3] == "False", "\(live)")
+                #expect(fields[4] == "init.mp4", "\(live)")
+                for duration in fields[5...7] { #expect(abs((Double(duration) ?? 0) - 1) < 0.01, "segment of \(duration) s") }
+                #expect(fields[8] == "True" && fields[9] == "False", "listed segments present, the first deleted: \(live)")
+            }
+            output.stopStreaming()
+            let last = await log.wait(for: 3, within: 60).last
+            guard case .finished = last else {
+                Issue.record("the stream ended with \(String(describing: last))")
+                return
+            }
+            let ended = try TextFile.read(playlist)
+            #expect(ended.contains("#EXT-X-ENDLIST"))
+            let copy = scratch.file("from-playlist.mp4")
+            _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path])
+            try await Self.expectMarkerStream(copy, seconds: 2)
         }
-        output.stopStreaming()
-        let last = await log.wait(for: 3, within: 60).last
-        guard case .finished = last else {
-            Issue.record("the stream ended with \(String(describing: last))")
-            return
-        }
-        let ended = try String(contentsOf: playlist, encoding: .utf8)
-        #expect(ended.contains("#EXT-X-ENDLIST"))
-        let copy = scratch.file("from-playlist.mp4")
-        _ = try await Self.run("ffmpeg", ["-nostdin", "-v", "error", "-i", playlist.path, "-c", "copy", copy.path])
-        try await Self.expectMarkerStream(copy, seconds: 2)
     }
 }

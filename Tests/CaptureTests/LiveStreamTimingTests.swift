@@ -20,9 +20,8 @@ struct LiveStreamTimingTests {
 
     /// Runs the child test `name` of this suite alone and checks it passed and measured (no skip inside the child).
     static func runAlone(_ name: String) async throws {
-        let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
         guard LiveStreamTests.readersAvailable("RTMP timing") else { return }
-        guard Executable.find("nginx") != nil, FileManager.default.fileExists(atPath: module) else {
+        guard RTMPServer.isInstalled else {
             UserSpaceService.reportSkip("RTMP timing", UserSpaceService.Unavailable(reason: "nginx with libnginx-mod-rtmp is not installed"))
             return
         }
@@ -54,12 +53,6 @@ struct LiveStreamTimingTests {
 
     @Test(.enabled(if: ChildTest.is(role)))
     func rtmpLatencyAlone() async throws {
-        guard LiveStreamTests.readersAvailable("RTMP latency"), let ffmpeg = Executable.find("ffmpeg") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp-latency")
-        defer { scratch.remove() }
-        let port = LiveStreamTests.freePort()
-        guard let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer { server.stop() }
         let output = CaptureLiveStreamOutput()
         output.keyFrameInterval = MediaTime(seconds: 1)
         // The session's own pace: when each picture (by session time, µs) reached a video data output, wall clock.
@@ -74,130 +67,111 @@ struct LiveStreamTimingTests {
             }
         }
         defer { watcher.cancel() }
-        let session = try LiveStreamTests.markerSession([output, data])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await LiveStreamTests.waitForConnections(output)
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/latency"))
-        // The reader plays the stream before it is published (nginx holds it until then), and stamps every picture
-        // twice: its stream time, then the wall clock (µs) when the picture left the decoder.
-        let log = scratch.file("reader.log")
-        let reader = try ChildProcess(executable: ffmpeg, arguments: [
-            "-nostdin", "-v", "info", "-fflags", "nobuffer", "-probesize", "1000000", "-analyzeduration", "1000000",
-            "-rw_timeout", "20000000", "-i", url.absoluteString, "-an",
-            "-vf", "showinfo,settb=1/1000000,setpts=RTCTIME,showinfo", "-frames:v", "150", "-f", "null", "-"],
-            standardOutput: log, standardError: log)
-        defer { reader.stop() }
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let asked = Date().timeIntervalSince1970
-        let events = try output.startStreaming(to: url)
-        #expect(await reader.wait(seconds: 90), "the reader did not get 150 pictures")
-        output.stopStreaming()
-        for await _ in events {}
-        // n → stream time (first showinfo), n → wall clock (second).
-        var streamTime: [Int: Double] = [:], wallClock: [Int: Double] = [:]
-        for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") where line.contains("pts_time:") {
-            let fields = line.split(separator: " ").filter { !$0.isEmpty }
-            guard let nIndex = fields.firstIndex(of: "n:"), nIndex + 1 < fields.count, let n = Int(fields[nIndex + 1]) else { continue }
-            if line.contains("Parsed_showinfo_0") {
-                streamTime[n] = fields.first { $0.hasPrefix("pts_time:") }.flatMap { Double($0.dropFirst("pts_time:".count)) }
-            } else if line.contains("Parsed_showinfo_3") {
-                // The wall clock as an exact count of µs (pts_time would print it with 6 digits).
-                let pts = fields.firstIndex { $0.hasPrefix("pts:") }.flatMap { index -> Int64? in
-                    let glued = fields[index].dropFirst("pts:".count)
-                    return Int64(glued.isEmpty && index + 1 < fields.count ? fields[index + 1] : glued)
+        try await LiveStreamTests.withStreamingSession("RTMP latency", scratch: "capture-rtmp-latency",
+                                                       outputs: [output, data]) { server, scratch, _ in
+            let ffmpeg = try #require(Executable.find("ffmpeg"))
+            let url = try server.url("latency")
+            // The reader plays the stream before it is published (nginx holds it until then), and stamps every picture
+            // twice: its stream time, then the wall clock (µs) when the picture left the decoder.
+            let log = scratch.file("reader.log")
+            let reader = try ChildProcess(executable: ffmpeg, arguments: [
+                "-nostdin", "-v", "info", "-fflags", "nobuffer", "-probesize", "1000000", "-analyzeduration", "1000000",
+                "-rw_timeout", "20000000", "-i", url.absoluteString, "-an",
+                "-vf", "showinfo,settb=1/1000000,setpts=RTCTIME,showinfo", "-frames:v", "150", "-f", "null", "-"],
+                standardOutput: log, standardError: log)
+            defer { reader.stop() }
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            let asked = Date().timeIntervalSince1970
+            let events = try output.startStreaming(to: url)
+            #expect(await reader.wait(seconds: 90), "the reader did not get 150 pictures")
+            output.stopStreaming()
+            for await _ in events {}
+            // n → stream time (first showinfo), n → wall clock (second).
+            var streamTime: [Int: Double] = [:], wallClock: [Int: Double] = [:]
+            for line in try TextFile.read(log).split(separator: "\n") where line.contains("pts_time:") {
+                let fields = line.split(separator: " ").filter { !$0.isEmpty }
+                guard let nIndex = fields.firstIndex(of: "n:"), nIndex + 1 < fields.count, let n = Int(fields[nIndex + 1]) else { continue }
+                if line.contains("Parsed_showinfo_0") {
+                    streamTime[n] = fields.first { $0.hasPrefix("pts_time:") }.flatMap { Double($0.dropFirst("pts_time:".count)) }
+                } else if line.contains("Parsed_showinfo_3") {
+                    // The wall clock as an exact count of µs (pts_time would print it with 6 digits).
+                    let pts = fields.firstIndex { $0.hasPrefix("pts:") }.flatMap { index -> Int64? in
+                        let glued = fields[index].dropFirst("pts:".count)
+                        return Int64(glued.isEmpty && index + 1 < fields.count ? fields[index + 1] : glued)
+                    }
+                    wallClock[n] = pts.map { Double($0) / 1_000_000 }
                 }
-                wallClock[n] = pts.map { Double($0) / 1_000_000 }
             }
+            // The stream's time 0 is the first picture the session handed out after streaming was asked for (within a
+            // frame: the data output may see that picture a moment after the stream did).
+            let seen = arrivals.withLock { $0 }
+            let start = try #require(seen.first { $0.wall >= asked }?.session, "no picture after streaming was asked for")
+            let latencies = streamTime.keys.sorted().compactMap { n -> Double? in
+                guard n >= 90, let t = streamTime[n], let wall = wallClock[n] else { return nil }
+                let session = start + Int64((t * 1_000_000).rounded())
+                guard let handed = seen.min(by: { abs($0.session - session) < abs($1.session - session) }),
+                      abs(handed.session - session) <= 34_000 else { return nil }
+                return wall - handed.wall
+            }
+            let sorted = latencies.sorted()
+            print("RTMP latency, session to the server's output: \(sorted.count) pictures, min \(sorted.first ?? -1) s, median \(sorted.isEmpty ? -1 : sorted[sorted.count / 2]) s, max \(sorted.last ?? -1) s (reader joined \(streamTime.count) pictures; stream asked for at \(asked))")
+            #expect(sorted.count >= 40, """
+                \(streamTime.count) stream times, \(wallClock.count) wall clocks, \(seen.count) pictures seen; the reader's \
+                last lines: \((try? TextFile.read(log))?.split(separator: "\n").suffix(6).joined(separator: " | ") ?? "none")
+                """)
+            // The latency is the median picture's (a loaded machine delays single pictures; the maximum is printed).
+            #expect(!sorted.isEmpty && sorted[sorted.count / 2] <= 2.0)
+            // The picture cannot reach the reader before the session handed it out (a frame of slack for the start).
+            #expect((sorted.first ?? -1) >= -1.0 / 30)
+            ChildTest.report("measured", "rtmpLatencyAlone")
         }
-        // The stream's time 0 is the first picture the session handed out after streaming was asked for (within a
-        // frame: the data output may see that picture a moment after the stream did).
-        let seen = arrivals.withLock { $0 }
-        let start = try #require(seen.first { $0.wall >= asked }?.session, "no picture after streaming was asked for")
-        let latencies = streamTime.keys.sorted().compactMap { n -> Double? in
-            guard n >= 90, let t = streamTime[n], let wall = wallClock[n] else { return nil }
-            let session = start + Int64((t * 1_000_000).rounded())
-            guard let handed = seen.min(by: { abs($0.session - session) < abs($1.session - session) }),
-                  abs(handed.session - session) <= 34_000 else { return nil }
-            return wall - handed.wall
-        }
-        let sorted = latencies.sorted()
-        print("RTMP latency, session to the server's output: \(sorted.count) pictures, min \(sorted.first ?? -1) s, median \(sorted.isEmpty ? -1 : sorted[sorted.count / 2]) s, max \(sorted.last ?? -1) s (reader joined \(streamTime.count) pictures; stream asked for at \(asked))")
-        #expect(sorted.count >= 40, """
-            \(streamTime.count) stream times, \(wallClock.count) wall clocks, \(seen.count) pictures seen; the reader's \
-            last lines: \((try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(6).joined(separator: " | ") ?? "none")
-            """)
-        // The latency is the median picture's (a loaded machine delays single pictures; the maximum is printed).
-        #expect(!sorted.isEmpty && sorted[sorted.count / 2] <= 2.0)
-        // The picture cannot reach the reader before the session handed it out (a frame of slack for the start).
-        #expect((sorted.first ?? -1) >= -1.0 / 30)
-        ChildTest.report("measured", "rtmpLatencyAlone")
     }
 
     @Test(.enabled(if: ChildTest.is(role)))
     func stalledServerAlone() async throws {
-        guard LiveStreamTests.readersAvailable("RTMP stalls") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp-stall")
-        defer { scratch.remove() }
-        let port = LiveStreamTests.freePort()
-        guard let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer {
-            kill(server.process.pid, SIGCONT)
-            server.stop()
-        }
         let output = CaptureLiveStreamOutput()
         // 20 Mb/s fills the loopback socket's buffers in seconds once nobody reads.
         output.videoBitRate = 20_000_000
         output.writeTimeout = MediaTime(seconds: 1)
         let movie = CaptureMovieFileOutput()
-        let session = try LiveStreamTests.markerSession([output, movie])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await LiveStreamTests.waitForConnections(output)
-        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/stall"))
-        let log = try await LiveStreamTests.startStreaming(output, to: url)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        kill(server.process.pid, SIGSTOP)
-        let stopped = Date()
-        let events = await log.wait(for: 3, within: 60)
-        let reported = Date().timeIntervalSince(stopped)
-        kill(server.process.pid, SIGCONT)
-        print("stalled server: \(events.last.map { "\($0)" } ?? "nothing") \(reported) s after SIGSTOP")
-        try #require(events.count >= 3, "\(events)")
-        #expect(events[2] == .reconnecting(url, attempt: 1))
-        #expect(reported < 30)
-        // Streaming again, after however many attempts the loaded machine needed (only reconnections between).
-        let back = await log.wait(forOneAfter: 3, within: 30) { $0 == .streaming(url) }
-        let resumed = back.dropFirst(3).firstIndex(of: .streaming(url))
-        #expect(resumed != nil, "\(back)")
-        if let resumed {
-            #expect(back[3..<resumed].allSatisfy { if case .reconnecting(url, _) = $0 { true } else { false } }, "\(back)")
+        try await LiveStreamTests.withStreamingSession("RTMP stalls", scratch: "capture-rtmp-stall",
+                                                       outputs: [output, movie]) { server, scratch, _ in
+            let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+            let url = try server.url("stall")
+            let log = try await LiveStreamTests.startStreaming(output, to: url)
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            kill(server.process.pid, SIGSTOP)
+            let stopped = Date()
+            let events = await log.wait(for: 3, within: 60)
+            let reported = Date().timeIntervalSince(stopped)
+            kill(server.process.pid, SIGCONT)
+            print("stalled server: \(events.last.map { "\($0)" } ?? "nothing") \(reported) s after SIGSTOP")
+            try #require(events.count >= 3, "\(events)")
+            #expect(events[2] == .reconnecting(url, attempt: 1))
+            #expect(reported < 30)
+            // Streaming again, after however many attempts the loaded machine needed (only reconnections between).
+            let back = await log.wait(forOneAfter: 3, within: 30) { $0 == .streaming(url) }
+            let resumed = back.dropFirst(3).firstIndex(of: .streaming(url))
+            #expect(resumed != nil, "\(back)")
+            if let resumed {
+                #expect(back[3..<resumed].allSatisfy { if case .reconnecting(url, _) = $0 { true } else { false } }, "\(back)")
+            }
+            let during = movie.recordedDuration
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            output.stopStreaming()
+            let finished = try await LiveStreamTests.stopRecording(movie, recording)
+            print("stalled server: the recording beside it \(finished.recordedDuration.seconds) s, \(finished.droppedFrameCount) pictures dropped")
+            #expect(finished.error == nil)
+            // The recording ran on through the stall and after it (its thread was held at most the write timeout: the
+            // virtual camera's pictures then come late, none is lost).
+            #expect(finished.recordedDuration > during && finished.recordedDuration >= MediaTime(seconds: 2))
+            #expect(finished.droppedFrameCount == 0)
+            ChildTest.report("measured", "stalledServerAlone")
         }
-        let during = movie.recordedDuration
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        output.stopStreaming()
-        let finished = try await LiveStreamTests.stopRecording(movie, recording)
-        print("stalled server: the recording beside it \(finished.recordedDuration.seconds) s, \(finished.droppedFrameCount) pictures dropped")
-        #expect(finished.error == nil)
-        // The recording ran on through the stall and after it (its thread was held at most the write timeout: the
-        // virtual camera's pictures then come late, none is lost).
-        #expect(finished.recordedDuration > during && finished.recordedDuration >= MediaTime(seconds: 2))
-        #expect(finished.droppedFrameCount == 0)
-        ChildTest.report("measured", "stalledServerAlone")
     }
 
     @Test(.enabled(if: ChildTest.is(role)))
     func stalledServerQueueAlone() async throws {
-        guard LiveStreamTests.readersAvailable("RTMP stalls") else { return }
-        let scratch = try ScratchDirectory("capture-rtmp-queue")
-        defer { scratch.remove() }
-        let port = LiveStreamTests.freePort()
-        guard let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch) else { return }
-        defer {
-            kill(server.process.pid, SIGCONT)
-            server.stop()
-        }
         let output = CaptureLiveStreamOutput()
         // 50 Mb/s (6 MB/s) fills the loopback socket's buffers (autotuned up to about 10 MB) within the stall once
         // nobody reads; the write timeout (5 s) outlasts the stall, so the writes wait it out on the stream's thread.
@@ -206,54 +180,53 @@ struct LiveStreamTimingTests {
         // Half a second of queue: the stall overflows it, so whole groups of pictures are dropped and reported.
         output.sendQueueDuration = MediaTime(value: 1, timescale: 2)
         let movie = CaptureMovieFileOutput()
-        let session = try LiveStreamTests.markerSession([output, movie])
-        session.startRunning()
-        defer { session.stopRunning() }
-        try await LiveStreamTests.waitForConnections(output)
-        let recording = movie.startRecording(to: scratch.file("beside.mp4"))
-        let url = try #require(URL(string: "rtmp://127.0.0.1:\(port)/live/queue"))
-        let log = try await LiveStreamTests.startStreaming(output, to: url)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let before = movie.recordedDuration
-        kill(server.process.pid, SIGSTOP)
-        // Waited on a plain thread: the recording's progress over the stall, by the wall clock.
-        let stalled = try await WorkerThread.run(name: "stall") { () -> Double in
-            let start = Date()
-            usleep(3_000_000)
-            return Date().timeIntervalSince(start)
+        try await LiveStreamTests.withStreamingSession("RTMP stalls", scratch: "capture-rtmp-queue",
+                                                       outputs: [output, movie]) { server, scratch, _ in
+            let recording = movie.startRecording(to: scratch.file("beside.mp4"))
+            let url = try server.url("queue")
+            let log = try await LiveStreamTests.startStreaming(output, to: url)
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            let before = movie.recordedDuration
+            kill(server.process.pid, SIGSTOP)
+            // Waited on a plain thread: the recording's progress over the stall, by the wall clock.
+            let stalled = try await WorkerThread.run(name: "stall") { () -> Double in
+                let start = Date()
+                usleep(3_000_000)
+                return Date().timeIntervalSince(start)
+            }
+            let during = movie.recordedDuration
+            kill(server.process.pid, SIGCONT)
+            let grown = (during - before).seconds
+            print("queued stream: the recording grew \(grown) s during the \(stalled) s stall")
+            #expect(grown >= 2.0, "the recording grew \(grown) s while the server was stopped for \(stalled) s")
+            // The stream resumes: a reader joining after the stall gets pictures from nginx.
+            let copy = scratch.file("after-stall.flv")
+            try await LiveStreamTests.readBack(url, seconds: 2, into: copy, in: scratch)
+            let resumed = try videoPackets(copy)
+            output.stopStreaming()
+            let events = await log.wait(for: 3, within: 60)
+            let finished = try await LiveStreamTests.stopRecording(movie, recording)
+            let stream = await log.wait(forOneAfter: 2, within: 60) { if case .finished = $0 { true } else if case .failed = $0 { true } else { false } }
+            print("queued stream: events \(stream.dropFirst(2)); \(resumed.count) pictures read after the stall; the recording \(finished.recordedDuration.seconds) s")
+            #expect(events.count >= 3)
+            // Dropped: whole groups of pictures, up to a key frame (the count of pictures is the time they cover).
+            let drops = stream.compactMap { event -> (Int, MediaTime)? in
+                if case .dropped(_, let pictures, let duration) = event { (pictures, duration) } else { nil }
+            }
+            #expect(!drops.isEmpty && drops.allSatisfy { $0.0 >= 1 && abs($0.1.seconds * 30 - Double($0.0)) < 0.6 }, "drops \(drops)")
+            #expect(resumed.count >= 15, "\(resumed.count) pictures read from nginx after the stall")
+            guard case .finished? = stream.last else {
+                Issue.record("the stream ended with \(String(describing: stream.last))")
+                return
+            }
+            #expect(finished.error == nil && finished.droppedFrameCount == 0)
+            // Every picture, on the grid without a gap.
+            let decoded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 16, keepsLastPicture: false)
+            let expected = Int((finished.recordedDuration.seconds * 30).rounded())
+            #expect(decoded.frames.count == expected && expected >= 5 * 30, "\(decoded.frames.count) pictures, \(expected) expected")
+            let steps = zip(decoded.frames.dropFirst(), decoded.frames).map { $0.0.time - $0.1.time }
+            #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.0005 }, "gaps: \(steps.enumerated().filter { abs($0.element - 1.0 / 30) >= 0.0005 }.prefix(5))")
+            ChildTest.report("measured", "stalledServerQueueAlone")
         }
-        let during = movie.recordedDuration
-        kill(server.process.pid, SIGCONT)
-        let grown = (during - before).seconds
-        print("queued stream: the recording grew \(grown) s during the \(stalled) s stall")
-        #expect(grown >= 2.0, "the recording grew \(grown) s while the server was stopped for \(stalled) s")
-        // The stream resumes: a reader joining after the stall gets pictures from nginx.
-        let copy = scratch.file("after-stall.flv")
-        try await LiveStreamTests.readBack(url, seconds: 2, into: copy, in: scratch)
-        let resumed = try videoPackets(copy)
-        output.stopStreaming()
-        let events = await log.wait(for: 3, within: 60)
-        let finished = try await LiveStreamTests.stopRecording(movie, recording)
-        let stream = await log.wait(forOneAfter: 2, within: 60) { if case .finished = $0 { true } else if case .failed = $0 { true } else { false } }
-        print("queued stream: events \(stream.dropFirst(2)); \(resumed.count) pictures read after the stall; the recording \(finished.recordedDuration.seconds) s")
-        #expect(events.count >= 3)
-        // Dropped: whole groups of pictures, up to a key frame (the count of pictures is the time they cover).
-        let drops = stream.compactMap { event -> (Int, MediaTime)? in
-            if case .dropped(_, let pictures, let duration) = event { (pictures, duration) } else { nil }
-        }
-        #expect(!drops.isEmpty && drops.allSatisfy { $0.0 >= 1 && abs($0.1.seconds * 30 - Double($0.0)) < 0.6 }, "drops \(drops)")
-        #expect(resumed.count >= 15, "\(resumed.count) pictures read from nginx after the stall")
-        guard case .finished? = stream.last else {
-            Issue.record("the stream ended with \(String(describing: stream.last))")
-            return
-        }
-        #expect(finished.error == nil && finished.droppedFrameCount == 0)
-        // Every picture, on the grid without a gap.
-        let decoded = try decodeMovie(scratch.file("beside.mp4"), lumaStride: 16, keepsLastPicture: false)
-        let expected = Int((finished.recordedDuration.seconds * 30).rounded())
-        #expect(decoded.frames.count == expected && expected >= 5 * 30, "\(decoded.frames.count) pictures, \(expected) expected")
-        let steps = zip(decoded.frames.dropFirst(), decoded.frames).map { $0.0.time - $0.1.time }
-        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.0005 }, "gaps: \(steps.enumerated().filter { abs($0.element - 1.0 / 30) >= 0.0005 }.prefix(5))")
-        ChildTest.report("measured", "stalledServerQueueAlone")
     }
 }

@@ -44,11 +44,10 @@ struct LongRecordingTests {
         let url = scratch.file("long.mp4")
         let log = scratch.file("record.txt")
         let seconds = Self.minutes * 60
-        let port = LiveStreamTests.freePort()
         let received = scratch.file("received")
-        let server = LiveStreamTests.rtmpServerOrSkip(port: port, in: scratch, recordingInto: received)
+        let server = RTMPServer.startOrSkip("RTMP streaming", in: scratch, recordingInto: received)
         defer { server?.stop() }
-        let stream = server == nil ? [] : ["--stream", "rtmp://127.0.0.1:\(port)/live/long"]
+        let stream = try server.map { ["--stream", try $0.url("long").absoluteString] } ?? []
         let process = try ChildProcess(
             executable: try SpliceExecutable.url().path,
             arguments: ["record", "--video", "virtual:camera-markers", "--audio", "virtual:microphone-markers",
@@ -78,7 +77,7 @@ struct LongRecordingTests {
         // The sampler ends when the recorder exits (or at the deadline): its last sample is then taken.
         _ = await whenCondition(timeout: deadline.timeIntervalSinceNow + 5, { samplerEnded.withLock { $0 } }) { true }
         let rss = samples.withLock { $0 }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = TextFile.text(of: log)
         try #require(!process.isRunning, "splice record did not finish \(seconds) s within \(seconds + 600) s; log tail: \(output.suffix(600))")
         #expect(process.exitCode == 0, "log tail: \(output.suffix(600))")
 

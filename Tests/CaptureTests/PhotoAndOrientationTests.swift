@@ -171,7 +171,7 @@ struct PhotoAndOrientationTests {
             standardError: log)
         defer { process.stop() }
         let ended = await process.wait(seconds: 240)
-        let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let printed = TextFile.text(of: log)
         #expect(ended && process.exitCode == 0, "splice record: \(printed)")
         // A still every second of wall time while the 3 s of movie are recorded (more when a loaded machine records
         // slower than real time), numbered from 1.

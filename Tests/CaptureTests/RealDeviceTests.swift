@@ -64,7 +64,7 @@ struct RealDeviceTests {
                 list.stop()
                 return false
             }
-            return !((try? String(contentsOf: listing, encoding: .utf8)) ?? "").isEmpty
+            return !TextFile.text(of: listing).isEmpty
         }) { true }
         try #require(playing != nil, "paplay's stream did not reach the sink within 60 s")
 
@@ -78,12 +78,12 @@ struct RealDeviceTests {
             environment: environment, standardOutput: output, standardError: output)
         defer { recorder.stop() }
         let ended = await recorder.wait(seconds: 60)
-        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let printed = TextFile.text(of: output)
         #expect(ended && recorder.exitCode == 0, "splice record: \(printed)")
         #expect(printed.contains(": 2 s,") && printed.contains("maximum recorded duration"), "\(printed)")
         #expect(player.isRunning, """
             paplay stopped early (exit \(player.exitCode.map(String.init) ?? "none"), signal \(player.terminationSignal.map(String.init) ?? "none")): \
-            \((try? String(contentsOf: scratch.file("paplay.log"), encoding: .utf8)) ?? "")
+            \(TextFile.text(of: scratch.file("paplay.log")))
             """)
         let movie = try decodeMovie(url)
         #expect(movie.frames.isEmpty)
@@ -111,7 +111,7 @@ struct RealDeviceTests {
             environment: environment, standardOutput: halfOutput, standardError: halfOutput)
         defer { halfRecorder.stop() }
         let halfEnded = await halfRecorder.wait(seconds: 60)
-        let halfPrinted = (try? String(contentsOf: halfOutput, encoding: .utf8)) ?? ""
+        let halfPrinted = TextFile.text(of: halfOutput)
         #expect(halfEnded && halfRecorder.exitCode == 0, "splice record --volume 0.5: \(halfPrinted)")
         #expect(player.isRunning, "paplay stopped before the second recording")
         let halfLevel = try decodeMovie(quieter).level(from: 0.25, to: 1.75)

@@ -25,7 +25,7 @@ final class UserSpaceService {
         let deadline = Date().addingTimeInterval(timeout)
         while !ready() {
             guard process.isRunning else {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                let text = TextFile.text(of: log)
                 let status = process.exitCode.map { "status \($0)" } ?? "signal \(process.terminationSignal ?? 0)"
                 throw Unavailable(reason: "\(executable) exited with \(status): \(text.suffix(300))")
             }

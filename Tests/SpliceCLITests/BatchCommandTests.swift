@@ -26,10 +26,10 @@ import Glibc
     }
 
     /// A folder with a good document (`good.json`: the 2 s red FFV1 clip, H.264 ultrafast) and bad ones.
-    static func folder() throws -> Scratch {
+    static func folder() throws -> ScratchDirectory {
         let scratch = try TestDocument.folder()
-        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Package.fixture("solid/red-2s-ffv1.mkv"))
-        try FileManager.default.createSymbolicLink(at: scratch.file("truncated.mp4"), withDestinationURL: Package.fixture("broken/truncated.mp4"))
+        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Fixture.url("solid/red-2s-ffv1.mkv"))
+        try FileManager.default.createSymbolicLink(at: scratch.file("truncated.mp4"), withDestinationURL: Fixture.url("broken/truncated.mp4"))
         _ = try scratch.write("good.json", #"{ "version": 1, "clips": [ { "source": "red.mkv" } ], "export": \#(fastExport) }"#)
         _ = try scratch.write("clipA.json", #"{ "version": 1, "clips": [ { "source": "clipA.mp4" } ], "export": \#(fastExport) }"#)
         _ = try scratch.write("missing-source.json", #"{ "version": 1, "clips": [ { "source": "gone.mp4" } ] }"#)

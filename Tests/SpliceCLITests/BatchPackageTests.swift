@@ -14,7 +14,7 @@ import Glibc
     static let small = #""ladder": "144p:150k", "segmentDuration": "1s""#
 
     /// `out`'s entries, hidden ones included.
-    static func entries(_ scratch: Scratch, _ folder: String = "out") throws -> [String] {
+    static func entries(_ scratch: ScratchDirectory, _ folder: String = "out") throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: scratch.file(folder).path).sorted()
     }
 
@@ -76,9 +76,32 @@ import Glibc
         let again = try BatchCommandTests.results(rerun.stdout)
         #expect(again[1]?["status"] as? String == "skipped")
         #expect(again[2]?["status"] as? String == "skipped")
+        // Skipped, each reports its duration: line 2 its file's, line 1 (a package only) its package's, read back
+        // through its HLS playlist: two 1 s segments.
+        #expect(again[1]?["duration"] as? Double == 2, "\(again[1] ?? [:])")
+        #expect(again[2]?["duration"] as? Double == 2, "\(again[2] ?? [:])")
         #expect(again[4]?["status"] as? String == "completed", "\(again[4] ?? [:])")
         #expect(try Self.entries(scratch, "out/p4") == ["144p-150k", "manifest.mpd", "master.m3u8"])
         #expect(try Self.entries(scratch) == ["2.mp4", "p1", "p2", "p4"])
+    }
+
+    /// A folder whose manifest is there but does not read as a package (not written by Splice) is neither skipped
+    /// nor overwritten: the job fails naming the manifest, and the folder is left as it was.
+    @Test func aManifestThatDoesNotReadFailsTheSkippedJob() async throws {
+        let scratch = try BatchCommandTests.folder()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.file("out/show"), withIntermediateDirectories: true)
+        let manifest = try scratch.write("out/show/master.m3u8", "not a playlist\n")
+        _ = try scratch.write("jobs.jsonl", #"{"document": "good.json", "hls": "out/show"}"#)
+        let run = try await SpliceTool.run(["batch", "jobs.jsonl"], in: scratch.url, timeout: 120)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("1 job: 0 completed, 0 skipped, 1 failed, 0 cancelled"), "\(run.stderr)")
+        let result = try BatchCommandTests.results(run.stdout)[1] ?? [:]
+        #expect(result["status"] as? String == "failed")
+        #expect((result["error"] as? String)?.hasPrefix("\(manifest.path) exists but does not read as a package") == true, "\(result)")
+        #expect(result["duration"] == nil)
+        #expect(try Self.entries(scratch, "out/show") == ["master.m3u8"])
+        #expect(try Data(contentsOf: manifest) == Data("not a playlist\n".utf8))
     }
 
     @Test func packageFoldersNeverCollideWithOtherJobsOutputs() async throws {

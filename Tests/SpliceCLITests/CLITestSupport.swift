@@ -6,29 +6,6 @@ import Splice
 import Glibc
 #endif
 
-/// The package's folders, found from this file.
-enum Package {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // SpliceCLITests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-
-    /// `Fixtures/media/<path>`.
-    static func fixture(_ path: String) -> URL { root.appendingPathComponent("Fixtures/media").appendingPathComponent(path) }
-
-    /// `Examples/<name>`.
-    static func example(_ name: String) -> URL { root.appendingPathComponent("Examples").appendingPathComponent(name) }
-
-    /// A real phone clip in the shared media folder beside the repository, when present.
-    static func sharedMedia(_ name: String) -> URL? {
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/media").appendingPathComponent(name)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
-}
-
-/// A fresh directory for one test, removed by `remove()` (the shared test-support one).
-typealias Scratch = ScratchDirectory
-
 /// Running the built `splice` executable.
 enum SpliceTool {
     /// The result of one run.
@@ -58,7 +35,7 @@ enum SpliceTool {
             candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("splice"))
         }
         candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("splice"))
-        candidates.append(Package.root.appendingPathComponent(".build/debug/splice"))
+        candidates.append(Fixture.packageRoot.appendingPathComponent(".build/debug/splice"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw Failure.executableNotFound(candidates.map(\.path))
         }
@@ -129,9 +106,9 @@ enum SpliceTool {
         }
 
         /// What the process has written to standard output so far.
-        var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+        var stdoutSoFar: String { TextFile.text(of: stdoutURL) }
         /// What the process has written to standard error so far.
-        var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+        var stderrSoFar: String { TextFile.text(of: stderrURL) }
     }
 
     static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Started {
@@ -160,33 +137,10 @@ enum SpliceTool {
         }
         return Run(
             status: started.process.exitCode ?? started.process.terminationSignal ?? -1,
-            stdout: (try? String(contentsOf: started.stdoutURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: started.stderrURL, encoding: .utf8)) ?? "")
+            stdout: TextFile.text(of: started.stdoutURL),
+            stderr: TextFile.text(of: started.stderrURL))
     }
 }
 
 /// Small export settings for fast tests: H.264 ultrafast, small audio.
 let fastExport = #"{ "settings": { "video": { "encoderPreset": "ultrafast", "rateControl": { "constantQuality": 30 } } } }"#
-
-/// Documents written into a scratch folder beside links to the canonical fixtures (`clipA.mp4`, `clipB.mp4`,
-/// `music.m4a`, `watermark.png`) and to the stills (`photo.jpg`, `alpha.png`).
-enum TestDocument {
-    static let linkedFixtures = [
-        "clipA.mp4": "canonical/clipA.mp4", "clipB.mp4": "canonical/clipB.mp4", "music.m4a": "canonical/music.m4a",
-        "watermark.png": "canonical/watermark.png", "photo.jpg": "stills/photo.jpg", "alpha.png": "stills/alpha.png",
-    ]
-
-    /// A scratch folder with the links.
-    static func folder() throws -> Scratch {
-        let scratch = try Scratch()
-        for (name, path) in linkedFixtures {
-            try FileManager.default.createSymbolicLink(at: scratch.file(name), withDestinationURL: Package.fixture(path))
-        }
-        return scratch
-    }
-}
-
-extension MediaTime {
-    /// Whole seconds, for short literals.
-    static func s(_ value: Int64) -> MediaTime { MediaTime(seconds: value) }
-}

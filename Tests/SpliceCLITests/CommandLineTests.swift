@@ -1,5 +1,6 @@
 import Foundation
 import Splice
+import SpliceTestSupport
 import Testing
 
 /// The built `splice` executable, run as a user runs it: exit codes, messages, and the files it writes, read back
@@ -174,7 +175,7 @@ struct CommandLineTests {
     }
 
     @Test func missingInputsAreClearErrors() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let noDocument = try await SpliceTool.run(["export", "nowhere.json", "-o", "out.mp4"], in: scratch.url)
         #expect(noDocument.status == 1)
@@ -182,7 +183,7 @@ struct CommandLineTests {
         let noMedia = try await SpliceTool.run(["probe", "nothing.mp4"], in: scratch.url)
         #expect(noMedia.status == 1)
         #expect(noMedia.stderr == "splice: cannot load \(scratch.file("nothing.mp4").path): no such file\n")
-        let notMedia = try await SpliceTool.run(["probe", Package.fixture("broken/garbage.mp4").path])
+        let notMedia = try await SpliceTool.run(["probe", Fixture.url("broken/garbage.mp4").path])
         #expect(notMedia.status == 1)
         #expect(notMedia.stderr.contains("not a media file"))
     }
@@ -197,7 +198,7 @@ struct CommandLineTests {
         let refused = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4"], in: scratch.url)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("already exists (use --overwrite to replace it)"))
-        #expect(try String(contentsOf: existing, encoding: .utf8) == "precious")
+        #expect(try TextFile.read(existing) == "precious")
         let replaced = try await SpliceTool.run(["export", "edit.json", "-o", "out.mp4", "--overwrite", "--progress", "none"], in: scratch.url)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(replaced.stderr.isEmpty)
@@ -228,14 +229,14 @@ struct CommandLineTests {
     }
 
     @Test func validateExpandAndGraphTheCanonicalExample() async throws {
-        let example = Package.example("canonical-edit.json").path
+        let example = Fixture.example("canonical-edit.json").path
         let valid = try await SpliceTool.run(["validate", example])
         #expect(valid.status == 0, "\(valid.stderr)")
         #expect(valid.stdout == "\(example): valid — short form, 8.000 s, 640x360 at 30 fps, 1 video + 2 audio tracks, 1 overlay\n")
 
         let expanded = try await SpliceTool.run(["expand", example])
         #expect(expanded.status == 0)
-        let checkedIn = try String(contentsOf: Package.example("canonical-full.json"), encoding: .utf8)
+        let checkedIn = try TextFile.read(Fixture.example("canonical-full.json"))
         #expect(expanded.stdout == checkedIn, "Examples/canonical-full.json is `splice expand Examples/canonical-edit.json`")
 
         let graph = try await SpliceTool.run(["graph", example])
@@ -246,15 +247,15 @@ struct CommandLineTests {
 
     @Test(arguments: ["canonical-edit.json", "canonical-full.json", "picture-in-picture.json", "slideshow.json", "vertical-phone-edit.json", "effects-tour.json"])
     func examplesAreValid(name: String) async throws {
-        let run = try await SpliceTool.run(["validate", Package.example(name).path])
+        let run = try await SpliceTool.run(["validate", Fixture.example(name).path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(": valid — "))
     }
 
     @Test func frameRendersThePictureAtATime() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let example = Package.example("canonical-edit.json").path
+        let example = Fixture.example("canonical-edit.json").path
         let run = try await SpliceTool.run(["frame", example, "--at", "105f", "-o", "frame.png"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "wrote frame.png (640x360 8-bit SDR, the frame at 3.500 s)\n")
@@ -282,13 +283,13 @@ struct CommandLineTests {
 @Suite("splice: colour")
 struct ColourCommandTests {
     @Test func probeShowsEachTracksColourAndHDR10Metadata() async throws {
-        let hlg = try await SpliceTool.run(["probe", Package.fixture("hdr/hlg.mov").path])
+        let hlg = try await SpliceTool.run(["probe", Fixture.url("hdr/hlg.mov").path])
         #expect(hlg.status == 0)
         #expect(hlg.stdout.contains("yuv420p10le  bt2020/arib-std-b67/bt2020nc limited 10-bit HDR (HLG)"), "\(hlg.stdout)")
-        let pq = try await SpliceTool.run(["probe", Package.fixture("hdr/pq.mp4").path])
+        let pq = try await SpliceTool.run(["probe", Fixture.url("hdr/pq.mp4").path])
         #expect(pq.stdout.contains("bt2020/smpte2084/bt2020nc limited 10-bit HDR (PQ) mastering 1000/0.0001 cd/m² MaxCLL 1000 MaxFALL 400"),
                 "\(pq.stdout)")
-        let full = try await SpliceTool.run(["probe", Package.fixture("hdr/full.mp4").path])
+        let full = try await SpliceTool.run(["probe", Fixture.url("hdr/full.mp4").path])
         #expect(full.stdout.contains("yuvj420p  bt709/bt709/bt709 full 8-bit SDR"), "\(full.stdout)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// Each command's refusals exit with the code docs/cli.md's table gives (1 invalid input, 2 usage), print the
@@ -11,7 +12,7 @@ struct ExitCodeTests {
         """
 
     /// A scratch folder with `edit.json` (``small``) and a two-segment plan of it, `plan.json`, parts in `plan.parts`.
-    static func planned() async throws -> Scratch {
+    static func planned() async throws -> ScratchDirectory {
         let scratch = try TestDocument.folder()
         try scratch.write("edit.json", small)
         let plan = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "plan.json"], in: scratch.url)
@@ -69,7 +70,7 @@ struct ExitCodeTests {
         let existing = try await SpliceTool.run(["join", "plan.json", "-o", "out.mp4"], in: scratch.url)
         #expect(existing.status == 1, "\(existing.stderr)")
         #expect(existing.stderr == "splice: out.mp4 already exists (use --overwrite to replace it)\n")
-        #expect(try String(contentsOf: scratch.file("out.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("out.mp4")) == "precious")
 
         let noFolder = try await SpliceTool.run(["join", "plan.json", "-o", "missing/out.mp4"], in: scratch.url)
         #expect(noFolder.status == 1, "\(noFolder.stderr)")
@@ -94,6 +95,35 @@ struct ExitCodeTests {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("cannot write \(output): the \(arguments[0] == "export" ? "directory" : "folder") /proc is not writable ("),
                 "\(run.stderr)")
+    }
+
+    /// An output that is a directory, or a file the edit reads (by any name: a hard or symbolic link), is refused
+    /// before any work, --overwrite or not: the export would fail at its last step, or replace its own source.
+    @Test(arguments: [
+        ("folder.mp4", "it is a directory"),
+        ("own.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+        ("hard.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+        ("soft.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+    ])
+    func anOutputThatIsADirectoryOrASourceIsInvalidInput(output: String, reason: String) async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let manager = FileManager.default
+        try manager.copyItem(at: scratch.file("clipA.mp4").resolvingSymlinksInPath(), to: scratch.file("own.mp4"))
+        try manager.linkItem(at: scratch.file("own.mp4"), to: scratch.file("hard.mp4"))
+        try manager.createSymbolicLink(at: scratch.file("soft.mp4"), withDestinationURL: scratch.file("own.mp4"))
+        try manager.createDirectory(at: scratch.file("folder.mp4"), withIntermediateDirectories: false)
+        try scratch.write("edit.json", Self.small.replacingOccurrences(of: "clipA.mp4", with: "own.mp4"))
+        let source = try Data(contentsOf: scratch.file("own.mp4"))
+        let before = scratch.contents
+        for segments in [[], ["--segments", "2"]] {
+            let run = try await SpliceTool.run(["export", "edit.json", "-o", output, "--overwrite", "--progress", "none"] + segments,
+                                               in: scratch.url)
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr == "splice: cannot export edit.json: cannot write \(scratch.file(output).path): \(reason)\n")
+        }
+        #expect(scratch.contents == before, "nothing written: \(scratch.contents)")
+        #expect(try Data(contentsOf: scratch.file("own.mp4")) == source)
     }
 
     /// Values outside the range the document sets, or outside the option's choices, are usage errors (2).
@@ -161,7 +191,7 @@ struct ExitCodeTests {
         (["-o", "kept.mp4"], 1, "splice: kept.mp4 already exists (a recording never replaces a file)\n"),
     ])
     func recordRefusesBeforeOpeningDevices(arguments: [String], status: Int32, message: String) async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try scratch.write("kept.mp4", "precious")
         let limit = arguments.contains("--max-duration") ? [] : ["--max-duration", "1s"]
@@ -169,11 +199,11 @@ struct ExitCodeTests {
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr == message.replacingOccurrences(of: "SCRATCH", with: scratch.url.path))
         #expect(scratch.contents == ["kept.mp4"], "nothing recorded: \(scratch.contents)")
-        #expect(try String(contentsOf: scratch.file("kept.mp4"), encoding: .utf8) == "precious")
+        #expect(try TextFile.read(scratch.file("kept.mp4")) == "precious")
     }
 
     @Test func repairNamesTheFileAndTheCause() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let missing = try await SpliceTool.run(["repair", "nowhere.mp4"], in: scratch.url)
         #expect(missing.status == 1)

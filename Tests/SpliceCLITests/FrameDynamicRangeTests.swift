@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 import Splice
 
@@ -14,9 +15,9 @@ struct FrameDynamicRangeTests {
     }
 
     @Test func matchSourceWritesTheSixteenBitHLGPicture() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let source = Package.fixture("hdr/hlg.mov")
+        let source = Fixture.url("hdr/hlg.mov")
         try scratch.write("hlg.json", #"{ "version": 1, "clips": [ { "source": "\#(source.path)" } ] }"#)
         let run = try await SpliceTool.run(["frame", "hlg.json", "--at", "0.5s", "--dynamic-range", "match-source",
                                             "-o", "hdr.png"], in: scratch.url)

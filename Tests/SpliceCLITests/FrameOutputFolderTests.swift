@@ -1,13 +1,14 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// `splice frame` checks its output folder before any work (docs/cli.md: exit 1, the cause named), as export does.
 @Suite("frame output folder")
 struct FrameOutputFolderTests {
     @Test func missingFolderIsRefusedBeforeAnyWork() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let example = Package.example("canonical-edit.json").path
+        let example = Fixture.example("canonical-edit.json").path
         let run = try await SpliceTool.run(["frame", example, "--at", "3.5s", "-o", "missing-dir/x.png"], in: scratch.url)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("splice: cannot write missing-dir/x.png: the folder "), "\(run.stderr)")
@@ -20,7 +21,7 @@ struct FrameOutputFolderTests {
     }
 
     @Test func fileInPlaceOfTheFolderIsNamed() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try scratch.write("notes", "a file, not a folder")
         let run = try await SpliceTool.run(["frame", "nowhere.json", "--at", "1s", "-o", "notes/x.png"], in: scratch.url)

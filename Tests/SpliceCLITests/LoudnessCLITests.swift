@@ -16,11 +16,11 @@ import Glibc
     }
 
     @Test func probeMeasuresLoudnessAsTextAndJSON() async throws {
-        let clip = Package.fixture("canonical/clipA.mp4").path
+        let clip = Fixture.url("canonical/clipA.mp4").path
         let text = try await SpliceTool.run(["probe", "--loudness", clip])
         #expect(text.status == 0)
         #expect(text.stdout == "\(clip)  integrated -12.7 LUFS  range 0.0 LU  true peak -11.8 dBTP\n")
-        let json = try await SpliceTool.run(["probe", "--loudness", "--json", clip, Package.fixture("rates/no-audio-25.mp4").path])
+        let json = try await SpliceTool.run(["probe", "--loudness", "--json", clip, Fixture.url("rates/no-audio-25.mp4").path])
         #expect(json.status == 1)  // the second file has no sound: named on stderr, the first still measured
         #expect(json.stderr.contains("no-audio-25.mp4 has no audio stream"))
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])

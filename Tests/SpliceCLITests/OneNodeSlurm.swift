@@ -176,7 +176,7 @@ final class OneNodeSlurm: @unchecked Sendable {
 
     /// The last lines a daemon wrote.
     func logTail(_ name: String, file: String? = nil) -> String {
-        let text = (try? String(contentsOf: scratch.file("log/\(file ?? name + ".out")"), encoding: .utf8)) ?? ""
+        let text = TextFile.text(of: scratch.file("log/\(file ?? name + ".out")"))
         return String(text.suffix(400))
     }
 
@@ -191,7 +191,7 @@ final class OneNodeSlurm: @unchecked Sendable {
             process.stop()
             return (-1, "\(name) \(arguments.joined(separator: " ")) did not finish before the deadline")
         }
-        return (process.exitCode ?? -1, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        return (process.exitCode ?? -1, TextFile.text(of: output))
     }
 
     /// Cancels every job left in this cluster's queue, waits (at most 5 s) for it to empty, then stops slurmd,
@@ -222,7 +222,7 @@ final class OneNodeSlurm: @unchecked Sendable {
             squeue.stop()
             return false
         }
-        return !((try? String(contentsOf: output, encoding: .utf8)) ?? "").isEmpty
+        return !TextFile.text(of: output).isEmpty
     }
 
     /// `count` distinct TCP ports that are free now (bound to port 0, then released).

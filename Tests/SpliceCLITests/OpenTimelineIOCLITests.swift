@@ -31,7 +31,7 @@ struct OpenTimelineIOCLITests {
         defer { scratch.remove() }
         let edit = scratch.file("edit.otio")
         _ = try await PythonVerifier.run(Self.script, [
-            edit.path, Package.fixture("canonical/clipA.mp4").path, "file://" + Package.fixture("canonical/clipB.mp4").path,
+            edit.path, Fixture.url("canonical/clipA.mp4").path, "file://" + Fixture.url("canonical/clipB.mp4").path,
         ])
         let validated = try await SpliceTool.run(["validate", edit.path])
         #expect(validated.status == 0, "\(validated.stderr)")
@@ -72,7 +72,7 @@ struct OpenTimelineIOCLITests {
         let scratch = try ScratchDirectory("otio-cli-write")
         defer { scratch.remove() }
         let timeline = scratch.file("canonical.otio")
-        let converted = try await SpliceTool.run(["convert", Package.example("canonical-edit.json").path, "-o", timeline.path])
+        let converted = try await SpliceTool.run(["convert", Fixture.example("canonical-edit.json").path, "-o", timeline.path])
         #expect(converted.status == 0, "\(converted.stderr)")
         let printed = try await PythonVerifier.run("""
             import sys
@@ -104,7 +104,7 @@ struct OpenTimelineIOCLITests {
             timeline.tracks.markers.append(otio.schema.Marker(name="open", marked_range=TR(RT(15, 30), RT(30, 30)), color="GREEN", comment="first take"))
             timeline.tracks[0][2].markers.append(otio.schema.Marker(name="b", marked_range=TR(RT(9, 30), RT(0, 30))))
             otio.adapters.write_to_file(timeline, path)
-            """, [edit.path, Package.fixture("canonical/clipA.mp4").path, Package.fixture("canonical/clipB.mp4").path])
+            """, [edit.path, Fixture.url("canonical/clipA.mp4").path, Fixture.url("canonical/clipB.mp4").path])
         let document = scratch.file("edit.json")
         let toDocument = try await SpliceTool.run(["convert", edit.path, "-o", document.path])
         #expect(toDocument.status == 0, "\(toDocument.stderr)")
@@ -153,7 +153,7 @@ struct OpenTimelineIOCLITests {
               { "OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [
                 { "OTIO_SCHEMA": "Clip.1", "name": "x", "source_range": \(range),
                   "effects": [ { "OTIO_SCHEMA": "Effect.1", "effect_name": "Blur" }, { "OTIO_SCHEMA": "Effect.1", "effect_name": "Glow" } ],
-                  "media_reference": { "OTIO_SCHEMA": "ExternalReference.1", "target_url": "\(Package.fixture("canonical/clipA.mp4").path)" } } ] } ] } }
+                  "media_reference": { "OTIO_SCHEMA": "ExternalReference.1", "target_url": "\(Fixture.url("canonical/clipA.mp4").path)" } } ] } ] } }
             """)
         let refused = try await SpliceTool.run(["validate", edit.path])
         #expect(refused.status == 1)

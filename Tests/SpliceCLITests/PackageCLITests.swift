@@ -19,7 +19,7 @@ import Glibc
         #expect(run.stderr.contains("180p-200k: 320x180, 2 segments"), "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("show").path).sorted()
         #expect(files == ["180p-200k", "360p-600k", "audio-128k", "manifest.mpd", "master.m3u8"])
-        let master = try String(contentsOf: scratch.file("show/master.m3u8"), encoding: .utf8)
+        let master = try TextFile.read(scratch.file("show/master.m3u8"))
         #expect(master.contains("RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO=\"audio\"\n360p-600k/playlist.m3u8\n"), "\(master)")
         let frames = try await MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                          "stream=nb_read_frames", "-of", "csv=p=0",

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// `export.passthroughAudioCuts` in a document and the lines `splice export` prints for it: with the `Passthrough`

@@ -9,14 +9,14 @@ struct RecordStreamTests {
     /// The pictures and sound of `url` as ffprobe counts them: (H.264 pictures, AAC frames).
     static func count(_ url: String) async throws -> (video: Int, audio: Int) {
         let ffprobe = try #require(Executable.find("ffprobe"), "ffprobe is not on PATH")
-        let scratch = try Scratch("cli-stream-probe")
+        let scratch = try ScratchDirectory("cli-stream-probe")
         defer { scratch.remove() }
         let out = scratch.file("probe.txt")
         let child = try ChildProcess(executable: ffprobe, arguments: ["-v", "error", "-count_frames", "-show_entries",
                                                                       "stream=codec_name,nb_read_frames", "-of", "csv=p=0", url],
                                      standardOutput: out)
         #expect(await child.wait(seconds: 60) && child.exitCode == 0)
-        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",") }
+        let lines = try TextFile.read(out).split(separator: "\n").map { $0.split(separator: ",") }
         let video = lines.first { $0.first == "h264" }.flatMap { Int($0.last ?? "") } ?? 0
         let audio = lines.first { $0.first == "aac" }.flatMap { Int($0.last ?? "") } ?? 0
         return (video, audio)
@@ -25,7 +25,7 @@ struct RecordStreamTests {
     @Test("-o take.mp4 --stream live/index.m3u8 for 3 s: the movie has 90 pictures, the finished playlist 3 s of segments read back by ffprobe (90 ± 2 pictures, AAC), both reported")
     func hlsBesideMovie() async throws {
         guard Executable.find("ffprobe") != nil else { return }
-        let scratch = try Scratch("cli-stream-hls")
+        let scratch = try ScratchDirectory("cli-stream-hls")
         defer { scratch.remove() }
         try FileManager.default.createDirectory(at: scratch.file("live"), withIntermediateDirectories: true)
         let movie = scratch.file("take.mp4"), playlist = scratch.file("live/index.m3u8")
@@ -40,14 +40,14 @@ struct RecordStreamTests {
         #expect(local.video == 90 && local.audio >= 140)
         // The stream starts after the movie and stops after it ends: a picture more or less.
         #expect(abs(live.video - 90) <= 2 && live.audio >= 138)
-        let text = try String(contentsOf: playlist, encoding: .utf8)
+        let text = try TextFile.read(playlist)
         #expect(text.contains("#EXT-X-ENDLIST"), "\(text)")
     }
 
     @Test("--stream rtmp://… alone, --max-duration 3s, into an ffmpeg RTMP listener: it receives 30 H.264 pictures and 46.9 AAC frames per second the command reports streamed; no movie is written")
     func rtmpAlone() async throws {
         guard let ffmpeg = Executable.find("ffmpeg"), Executable.find("ffprobe") != nil else { return }
-        let scratch = try Scratch("cli-stream-rtmp")
+        let scratch = try ScratchDirectory("cli-stream-rtmp")
         defer { scratch.remove() }
         let port = LoopbackPort.free()
         let received = scratch.file("received.flv")
@@ -59,7 +59,7 @@ struct RecordStreamTests {
         while !LoopbackPort.hasListener(port), listener.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
         let run = try await SpliceTool.run(["record", "--video", "virtual:camera-markers", "--max-duration", "3s",
                                             "--stream", "rtmp://127.0.0.1:\(port)/live/splice"])
-        #expect(run.status == 0, "\(run.stderr) \((try? String(contentsOf: scratch.file("listener.log"), encoding: .utf8)) ?? "")")
+        #expect(run.status == 0, "\(run.stderr) \(TextFile.text(of: scratch.file("listener.log")))")
         // --max-duration counts wall time when only streaming: a loaded machine sends less stream time than that.
         let prefix = "rtmp://127.0.0.1:\(port)/live/splice: streamed "
         let streamed = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }

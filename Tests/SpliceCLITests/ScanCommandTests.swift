@@ -17,7 +17,7 @@ struct ScanCommandTests {
     @Test("prints a JSON line per code per picture: exact strings, the first line of each at the frame it appears, corners within 2 % of the frame; --types and --every narrow it",
           .enabled(if: PythonVerifier.isAvailable))
     func printsCodes() async throws {
-        let scratch = try Scratch("cli-scan")
+        let scratch = try ScratchDirectory("cli-scan")
         defer { scratch.remove() }
         let movie = scratch.file("codes.mp4")
         let drawn = try await CodeVideo.make(at: movie)

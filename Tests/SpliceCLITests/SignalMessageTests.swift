@@ -10,7 +10,7 @@ import Glibc
 @Suite("signals in logs")
 struct SignalMessageTests {
     /// `splice export` of 80 s of clips at x264 veryslow into `out.mp4` with plain progress: long enough to stop.
-    static func startLongExport(in scratch: Scratch) throws -> SpliceTool.Started {
+    static func startLongExport(in scratch: ScratchDirectory) throws -> SpliceTool.Started {
         let clips = Array(repeating: #"{ "source": "clipA.mp4" }, { "source": "clipB.mp4" }"#, count: 10).joined(separator: ", ")
         try scratch.write("long.json", """
             { "version": 1, "clips": [ \(clips) ],

@@ -11,7 +11,7 @@ import Glibc
     @Test func ctrlCLeavesNoSheetAndNoPartFile() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Package.fixture("solid/red-2s-ffv1.mkv"))
+        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Fixture.url("solid/red-2s-ffv1.mkv"))
         let clips = Array(repeating: #"{ "source": "red.mkv" }"#, count: 60).joined(separator: ", ")
         _ = try scratch.write("long.json", #"{ "version": 1, "clips": [ \#(clips) ] }"#)
         try FileManager.default.createDirectory(at: scratch.file("board"), withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ import Glibc
     @Test func writesTheSheetsAndTheThumbnailTrack() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Package.fixture("solid/red-2s-ffv1.mkv"))
+        try FileManager.default.createSymbolicLink(at: scratch.file("red.mkv"), withDestinationURL: Fixture.url("solid/red-2s-ffv1.mkv"))
         _ = try scratch.write("red.json", #"{ "version": 1, "clips": [ { "source": "red.mkv" } ] }"#)
         try FileManager.default.createDirectory(at: scratch.file("board"), withIntermediateDirectories: true)
         let run = try await SpliceTool.run(["storyboard", "red.json", "-o", "board", "--every", "0.5s", "--grid", "2x2",
@@ -37,7 +37,7 @@ import Glibc
         #expect(run.stderr.contains("wrote 1 sheet and"))
         #expect(run.stderr.contains("(4 thumbnails of 64x48)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("board").path).sorted() == ["red-0.jpg", "red.vtt"])
-        #expect(try String(contentsOf: scratch.file("board/red.vtt"), encoding: .utf8) == """
+        #expect(try TextFile.read(scratch.file("board/red.vtt")) == """
             WEBVTT
 
             00:00:00.000 --> 00:00:00.500

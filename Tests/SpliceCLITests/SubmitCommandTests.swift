@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 import Splice
 
@@ -7,10 +8,10 @@ import Splice
 @Suite("splice submit")
 struct SubmitCommandTests {
     @Test func kubernetesManifestIsAnIndexedJobPerSegmentAndAJoin() async throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let plan = scratch.file("plan.json")
-        let planned = try await SpliceTool.run(["plan", Package.example("canonical-edit.json").path, "--segments", "3", "-o", plan.path])
+        let planned = try await SpliceTool.run(["plan", Fixture.example("canonical-edit.json").path, "--segments", "3", "-o", plan.path])
         #expect(planned.status == 0, "\(planned.stderr)")
         let manifest = try await SpliceTool.run(["submit", "--kubernetes", plan.path, "-o", scratch.file("out.mp4").path])
         #expect(manifest.status == 0)

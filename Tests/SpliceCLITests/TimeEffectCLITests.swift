@@ -10,7 +10,7 @@ struct TimeEffectCLITests {
     @Test func timeEffectsExampleExports() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let example = Package.example("time-effects.json").path
+        let example = Fixture.example("time-effects.json").path
         let validated = try await SpliceTool.run(["validate", example])
         #expect(validated.status == 0, "\(validated.stderr)")
         #expect(validated.stdout.contains(": valid — "))

@@ -15,7 +15,7 @@ import SpliceTestSupport
 
     /// `walk.mp4` in `scratch`: 6 s of H.264 (`ffmpeg`, a key frame every second) with A over 0–2 s, B over 2–4 s and
     /// C over 4–6 s written by `AssetWriter`.
-    static func writeRecording(in scratch: Scratch) async throws {
+    static func writeRecording(in scratch: ScratchDirectory) async throws {
         let plain = scratch.file("plain.mp4")
         let run = try await MediaTool.run("ffmpeg", [
             "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=6",

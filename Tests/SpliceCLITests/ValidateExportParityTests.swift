@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// `splice validate` makes exactly the checks `splice export` makes before it writes (one code path,

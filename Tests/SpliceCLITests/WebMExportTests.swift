@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 import Splice
 

@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 
@@ -25,7 +26,7 @@ struct CoreAnimationOverlayTests {
     }
 
     @Test func aLayerTakesNoOtherPlacement() async throws {
-        let problems = try await DocumentErrorTests.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1, "clips": [ { "source": "clipA.mp4" } ],
               "overlays": [ { "image": "watermark.png", "position": "top", "margin": 4,
                               "layer": { "position": { "x": 1, "y": 1 }, "bounds": { "x": 0, "y": 0, "width": 10, "height": 10 } } } ] }
@@ -40,7 +41,7 @@ struct CoreAnimationOverlayTests {
 @Suite("Documents: track IDs")
 struct DocumentTrackIDTests {
     @Test func aDocumentTrackIDOfZeroIsAProblem() async throws {
-        let problems = try await DocumentErrorTests.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1, "composition": { "tracks": [
                 { "trackID": 0, "mediaType": "video", "segments": [ { "source": "clipA.mp4", "track": "video", "at": "0s" } ] } ] } }
             """)

@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 
@@ -8,17 +9,6 @@ import VideoComposition
 /// them at once.
 @Suite("Document errors")
 struct DocumentErrorTests {
-    /// The problems of `text` as a document beside the canonical fixtures.
-    static func problems(_ text: String) async throws -> [DocumentProblem] {
-        do {
-            _ = try await TestDocument.load(text)
-            Issue.record("the document loaded without problems")
-            return []
-        } catch let error as DocumentError {
-            return error.problems
-        }
-    }
-
     static func expectSingle(_ problems: [DocumentProblem], path: String, line: Int?, column: Int?, message: String,
                              sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(problems.count == 1, "\(problems)", sourceLocation: sourceLocation)
@@ -29,7 +19,7 @@ struct DocumentErrorTests {
     }
 
     @Test func jsonSyntaxErrorGivesLineAndColumn() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             {
               "version": 1,
               "clips": [ { "source": "clipA.mp4" } ]
@@ -57,19 +47,19 @@ struct DocumentErrorTests {
         ("[1, 2]", "[", "a document is a JSON object ({ \"version\": 1, … }), not an array"),
     ])
     func syntaxSlipsAreNamed(text: String, marker: String, message: String) async throws {
-        let problems = try await Self.problems(text)
+        let problems = try await TestDocument.problems(text)
         Self.expectSingle(problems, path: "(document)", line: 1, column: Self.column(of: marker, in: text) ?? 1, message: message)
     }
 
     @Test func versionIsRequiredAndChecked() async throws {
-        Self.expectSingle(try await Self.problems(#"{ "clips": [] }"#), path: "(document)", line: 1, column: 1,
+        Self.expectSingle(try await TestDocument.problems(#"{ "clips": [] }"#), path: "(document)", line: 1, column: 1,
                           message: "the document has no \"version\": add \"version\": 1 at the top")
-        Self.expectSingle(try await Self.problems(#"{ "version": 2, "clips": [] }"#), path: "version", line: 1, column: 14,
+        Self.expectSingle(try await TestDocument.problems(#"{ "version": 2, "clips": [] }"#), path: "version", line: 1, column: 14,
                           message: "this splice reads version 1 documents, not version 2")
     }
 
     @Test func missingSourceFilesAreEachNamedWhereTheyAreWritten() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             {
               "version": 1,
               "clips": [
@@ -88,7 +78,7 @@ struct DocumentErrorTests {
     }
 
     @Test func aMisspeltClipsKeyIsNamedWithASuggestion() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             {
               "version": 1,
               "clipz": [ { "source": "clipA.mp4" } ]
@@ -99,7 +89,7 @@ struct DocumentErrorTests {
     }
 
     @Test func unknownFieldsAreErrorsWithASuggestion() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             {
               "version": 1,
               "_note": "comments start with an underscore",
@@ -122,17 +112,17 @@ struct DocumentErrorTests {
     ])
     func badValuesArePointedAt(field: String, path: String, marker: String, message: String) async throws {
         let text = #"{ "version": 1, "clips": [ { "source": "clipA.mp4", "# + field + " } ] }"
-        Self.expectSingle(try await Self.problems(text), path: path, line: 1, column: Self.column(of: marker, in: text), message: message)
+        Self.expectSingle(try await TestDocument.problems(text), path: path, line: 1, column: Self.column(of: marker, in: text), message: message)
     }
 
     @Test func nullIsNotAValue() async throws {
         let text = #"{ "version": 1, "clips": [ { "source": null } ] }"#
-        Self.expectSingle(try await Self.problems(text), path: "clips[0].source", line: 1, column: Self.column(of: "null", in: text),
+        Self.expectSingle(try await TestDocument.problems(text), path: "clips[0].source", line: 1, column: Self.column(of: "null", in: text),
                           message: "is null; a value is required")
     }
 
     @Test func expansionProblemsPointAtTheClip() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             {
               "version": 1,
               "clips": [

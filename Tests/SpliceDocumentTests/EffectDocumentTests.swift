@@ -2,6 +2,7 @@ import Composition
 import Export
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 
@@ -119,7 +120,7 @@ struct EffectDocumentTests {
     /// The example loads, validates, and passes every check export makes before writing (its graphs compiled,
     /// the filters it needs present); the expanded form names each effect's filter.
     @Test func effectsTourExampleIsValidAndExportable() async throws {
-        let loaded = try await CompositionDocument.load(from: Package.example("effects-tour.json"))
+        let loaded = try await CompositionDocument.load(from: Fixture.example("effects-tour.json"))
         let video = try #require(loaded.videoComposition)
         #expect(video.validate(for: loaded.composition).isEmpty)
         let kinds = Set(video.instructions.flatMap { $0.layerInstructions.flatMap { $0.effects.map { $0.parameter?.rawValue ?? "lookupTable" } } })

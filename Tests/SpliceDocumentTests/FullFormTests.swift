@@ -3,6 +3,7 @@ import Composition
 import Export
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 
@@ -10,16 +11,6 @@ import VideoComposition
 /// their document paths.
 @Suite("Full form")
 struct FullFormTests {
-    static func problems(_ text: String) async throws -> [DocumentProblem] {
-        do {
-            _ = try await TestDocument.load(text)
-            Issue.record("the document loaded without problems")
-            return []
-        } catch let error as DocumentError {
-            return error.problems
-        }
-    }
-
     /// A composition of clipA [0, 4) on video track 1; `instructions` is the JSON array of instructions.
     static func document(instructions: String, extra: String = "") -> String {
         """
@@ -64,7 +55,7 @@ struct FullFormTests {
         let withRate = try await TestDocument.load(Self.document(instructions: #"[ { "timeRange": { "start": "0f", "duration": "240f" }, "layerInstructions": [ { "trackID": 1 } ] } ]"#)
             .replacingOccurrences(of: #""frameDuration": "1/30""#, with: #""frameDuration": "1/60""#))
         #expect(withRate.videoComposition?.instructions.first?.timeRange == .ms(0, 4000), "240 frames at 60 fps")
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1, "composition": { "tracks": [ { "trackID": 1, "mediaType": "audio", "segments": [ { "source": "music.m4a", "at": "90f" } ] } ] } }
             """)
         #expect(problems.map(\.description) == [
@@ -73,7 +64,7 @@ struct FullFormTests {
     }
 
     @Test func instructionGapIsReportedAtTheInstruction() async throws {
-        let problems = try await Self.problems(Self.document(instructions: """
+        let problems = try await TestDocument.problems(Self.document(instructions: """
             [
                   { "timeRange": { "start": "0s", "duration": "2s" }, "layerInstructions": [ { "trackID": 1 } ] },
                   { "timeRange": { "start": "2s", "duration": "59/30" }, "layerInstructions": [ { "trackID": 1 } ] },
@@ -89,7 +80,7 @@ struct FullFormTests {
     }
 
     @Test func layerAndOverlayIssuesReachTheirFields() async throws {
-        let problems = try await Self.problems(Self.document(instructions: """
+        let problems = try await TestDocument.problems(Self.document(instructions: """
             [ { "timeRange": { "start": "0s", "duration": "4s" }, "layerInstructions": [
                     { "trackID": 1, "opacity": [ { "time": "1s", "value": 1.5 } ] },
                     { "trackID": 7 } ] } ]
@@ -108,7 +99,7 @@ struct FullFormTests {
     }
 
     @Test func segmentProblemsArePointed() async throws {
-        let problems = try await Self.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1,
               "composition": { "tracks": [
                 { "trackID": 1, "mediaType": "video", "segments": [

@@ -2,6 +2,7 @@ import Composition
 import Export
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 
 /// Documents that name other documents as sources: nested compositions, pre-composed; cycles refused.

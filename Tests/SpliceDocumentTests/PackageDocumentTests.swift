@@ -2,6 +2,7 @@ import Composition
 import Delivery
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 
 /// A document's `export.package`: an adaptive-bitrate package asked for with the command line's names, its
@@ -56,7 +57,7 @@ struct PackageDocumentTests {
     ])
     func badPackageFieldsAreProblemsAtTheirPlace(export: String, path: String, marker: String, message: String) async throws {
         let text = #"{ "version": 1, "clips": [ { "source": "clipA.mp4" } ], "export": { "# + export + " } }"
-        let problems = try await DocumentErrorTests.problems(text)
+        let problems = try await TestDocument.problems(text)
         DocumentErrorTests.expectSingle(problems, path: path, line: 1, column: DocumentErrorTests.column(of: marker, in: text),
                                         message: message)
     }

@@ -2,6 +2,7 @@ import Composition
 import Export
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 

@@ -2,6 +2,7 @@ import AudioMix
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 
@@ -15,7 +16,7 @@ struct ShortFormExpansionTests {
     }
 
     @Test func canonicalEdit() async throws {
-        let loaded = try await CompositionDocument.load(from: Package.example("canonical-edit.json"))
+        let loaded = try await CompositionDocument.load(from: Fixture.example("canonical-edit.json"))
         #expect(loaded.form == .short)
         let composition = loaded.composition
         #expect(composition.duration == .s(8))
@@ -40,7 +41,7 @@ struct ShortFormExpansionTests {
         #expect(video.overlays[0].frame == Rect(x: 640 - 160 - 16, y: 360 - 48 - 16, width: 160, height: 48))
         #expect(video.overlays[0].timeRange == .ms(0, 8000))
         if case .image(let url) = video.overlays[0].content {
-            #expect(url.path == Package.fixture("canonical/watermark.png").standardizedFileURL.path)
+            #expect(url.path == Fixture.url("canonical/watermark.png").standardizedFileURL.path)
         } else {
             Issue.record("the overlay is not the watermark image")
         }

@@ -1,5 +1,6 @@
 import Composition
 import Foundation
+import SpliceTestSupport
 import Testing
 import SpliceDocument
 
@@ -8,7 +9,7 @@ import SpliceDocument
 @Suite struct ShortFormSubtitleTests {
     /// clipA.mp4 (4 s) described with a subtitle track (ID 3) whose cues end at 3.5 s.
     static func movieWithSubtitles() async throws -> Asset {
-        var asset = try await Asset.load(from: Package.fixture("canonical/clipA.mp4"))
+        var asset = try await Asset.load(from: Fixture.url("canonical/clipA.mp4"))
         asset.tracks.append(AssetTrack(
             assetURL: asset.url, trackID: 3, mediaType: .subtitle, timeRange: .ms(0, 3500), naturalTimeScale: 1000,
             codecName: "mov_text", streamIndex: 2, languageCode: "ger", subtitle: SubtitleTrackFormat(cueCount: 2)))

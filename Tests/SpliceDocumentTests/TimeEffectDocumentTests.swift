@@ -1,6 +1,7 @@
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 
 /// Time effects in full-form documents: `reverse`, `freezeFrame` + `toDuration`, `speedRamp` — compiled to the
@@ -46,7 +47,7 @@ struct TimeEffectDocumentTests {
         let track = try #require(loaded.composition.track(withTrackID: 2))
         #expect(track.segments.map(\.timeEffect) == [.freezeFrame(.roomTone), .freezeFrame(.silence)])
         #expect(track.segments.map(\.timeMapping.target) == [.ms(0, 1500), .ms(1500, 2500)])
-        let problems = try await FullFormTests.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1,
               "composition": { "tracks": [
                 { "trackID": 2, "mediaType": "audio", "segments": [
@@ -60,7 +61,7 @@ struct TimeEffectDocumentTests {
     }
 
     @Test func problemsAreReportedAtTheEffectsFields() async throws {
-        let problems = try await FullFormTests.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1,
               "composition": { "tracks": [
                 { "trackID": 1, "mediaType": "video", "segments": [
@@ -115,7 +116,7 @@ struct TimeEffectShortFormTests {
     }
 
     @Test func conflictingFieldsAreReported() async throws {
-        let problems = try await FullFormTests.problems("""
+        let problems = try await TestDocument.problems("""
             { "version": 1,
               "clips": [ { "source": "clipA.mp4", "freezeFrame": "0.5s", "speed": 2 },
                          { "source": "clipA.mp4", "duration": "1s",

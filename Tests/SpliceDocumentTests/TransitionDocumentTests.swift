@@ -2,6 +2,7 @@ import AudioMix
 import Composition
 import Foundation
 import SpliceDocument
+import SpliceTestSupport
 import Testing
 import VideoComposition
 

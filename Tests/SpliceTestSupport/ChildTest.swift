@@ -52,7 +52,7 @@ public enum ChildTest {
             environment: childEnvironment, standardOutput: log, standardError: log)
         let timedOut = !process.waitBlocking(seconds: timeout)
         if timedOut { process.stop() }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = TextFile.text(of: log)
         return Result(status: process.exitCode ?? process.terminationSignal ?? -1, output: output, timedOut: timedOut)
     }
 }

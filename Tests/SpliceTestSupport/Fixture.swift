@@ -22,6 +22,9 @@ package enum Fixture {
     /// `Fixtures/media/<path>` loaded with `Asset.load(from:)`.
     package static func asset(_ path: String) async throws -> Asset { try await Asset.load(from: url(path)) }
 
+    /// `Examples/<name>`: the example documents shipped with the package.
+    package static func example(_ name: String) -> URL { packageRoot.appendingPathComponent("Examples").appendingPathComponent(name) }
+
     /// `Fixtures/goldens`.
     package static let goldens: URL = packageRoot.appendingPathComponent("Fixtures/goldens")
 

@@ -72,7 +72,7 @@ package enum MetadataReadBack {
         let child = try ChildProcess(executable: executable, arguments: arguments, standardOutput: log, standardError: errors)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60), "\(tool) did not finish")
-        #expect(child.exitCode == 0, "\(tool) failed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        #expect(child.exitCode == 0, "\(tool) failed: \(TextFile.text(of: errors))")
         return read(try JSONSerialization.jsonObject(with: Data(contentsOf: log)))
     }
 }

@@ -37,15 +37,8 @@ package enum PythonVerifier {
         }
         guard child.exitCode == 0 else {
             throw Failure(description: "the Python verifier failed (exit \(child.exitCode.map(String.init) ?? "by a signal")): "
-                + text(of: errors))
+                + TextFile.text(of: errors))
         }
-        return text(of: output)
-    }
-
-    /// A file's bytes as UTF-8 text; an empty file is not read (Foundation leaks the buffer it allocates for one).
-    private static func text(of url: URL) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return "" }
-        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+        return TextFile.text(of: output)
     }
 }

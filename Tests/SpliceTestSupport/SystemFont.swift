@@ -18,7 +18,7 @@ package enum SystemFont {
             child.stop()
             return nil
         }
-        guard child.exitCode == 0, let text = try? String(contentsOf: output, encoding: .utf8) else { return nil }
+        guard child.exitCode == 0, let text = try? TextFile.read(output) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 2, !lines[1].isEmpty else { return nil }
         let families = lines[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

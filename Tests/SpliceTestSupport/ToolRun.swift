@@ -37,7 +37,7 @@ extension Executable {
             child.stop()
             throw RunFailure(description: "\(name) \(arguments.joined(separator: " ")) did not end within \(timeout) s")
         }
-        return ToolRun(output: text(of: output), errors: text(of: errors), exitCode: child.exitCode)
+        return ToolRun(output: TextFile.text(of: output), errors: TextFile.text(of: errors), exitCode: child.exitCode)
     }
 
     /// ``run(_:_:timeout:)`` for a tool that must succeed: its standard output.
@@ -50,14 +50,5 @@ extension Executable {
                                 + "\(run.exitCode.map(String.init) ?? "by a signal")): \(run.errors)")
         }
         return run.output
-    }
-
-    /// A file's bytes as UTF-8 text. An empty file is not read: this Foundation's file reading (`Data(contentsOf:)`,
-    /// `String(contentsOf:encoding:)`) leaks the 4 KiB buffer it allocates for an empty file, which LeakSanitizer
-    /// reports.
-    private static func text(of url: URL) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return "" }
-        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 }

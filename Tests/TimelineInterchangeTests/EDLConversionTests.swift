@@ -33,10 +33,7 @@ struct EDLConversionTests {
         let scratch = try ScratchDirectory("otio-edl")
         defer { scratch.remove() }
         let film = MediaTime(value: 1, timescale: 24)
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, frameDuration: film, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, frameDuration: film, in: scratch)
-        let edit = scratch.file("edl.otio")
-        let printed = try await PythonVerifier.run(Self.script, [edit.path])
+        let (edit, printed) = try await OpenTimelineIOScript.buildTimeline(Self.script, named: "edl.otio", in: scratch, frameDuration: film)
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "42.0")
         let (loaded, _) = try await OpenTimelineIO.load(from: edit)
         #expect(loaded.composition.duration == film * 42)

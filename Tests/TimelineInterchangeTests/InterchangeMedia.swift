@@ -6,12 +6,6 @@ import SpliceTesting
 /// Media and second readers for the interchange tests: framecode clips (each picture's colour says which source
 /// frame it is), OpenTimelineIO's Python package, and the `ffmpeg` CLI decoding an export.
 enum InterchangeMedia {
-    /// The example document `name` in the package's Examples folder.
-    static func example(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples").appendingPathComponent(name)
-    }
-
     /// The clips' frame rate: NTSC film, 24000/1001 fps.
     static let frameDuration = MediaTime(value: 1001, timescale: 24000)
     /// Frames in each clip (its framecode counts 0 ..< 64).
@@ -28,6 +22,16 @@ enum InterchangeMedia {
             video: "color=c=black:s=64x64:r=\(frameDuration.timescale)/\(frameDuration.value),format=rgb24,geq=r='4*N':g='252-4*N':b=\(blue)",
             audio: audio, duration: frameDuration * frameCount, to: url)
         return url
+    }
+
+    /// The two clips most tests cut between: `a.mov` (blue 64) and `b.mov` (blue 192) in `scratch`, at
+    /// `frameDuration` (``framecodeClip(_:blue:frameDuration:audio:in:)``).
+    /// - Returns: their URLs.
+    /// - Throws: the clips' write failure.
+    @discardableResult
+    static func framecodeClips(in scratch: ScratchDirectory, frameDuration: MediaTime = frameDuration) throws -> (a: URL, b: URL) {
+        (try framecodeClip("a.mov", blue: 64, frameDuration: frameDuration, in: scratch),
+         try framecodeClip("b.mov", blue: 192, frameDuration: frameDuration, in: scratch))
     }
 
     /// What one decoded output picture shows: a source frame of the clip whose blue is `blue`, or black.
@@ -100,8 +104,7 @@ enum InterchangeMedia {
             child.stop()
             throw ToolFailure(description: "\(tool) did not end within 120 s")
         }
-        let text = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-        guard child.exitCode == 0 else { throw ToolFailure(description: "\(tool) failed: \(text(errors))") }
-        return text(output)
+        guard child.exitCode == 0 else { throw ToolFailure(description: "\(tool) failed: \(TextFile.text(of: errors))") }
+        return TextFile.text(of: output)
     }
 }

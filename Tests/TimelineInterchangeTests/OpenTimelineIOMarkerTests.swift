@@ -10,54 +10,38 @@ struct OpenTimelineIOMarkerTests {
     /// V1: A[10, 58) · gap 12 · B[0, 24), 84 frames at 24000/1001 fps; markers on the Stack ("top", frames 5 + 10,
     /// GREEN, a comment), on A (a point at its media frame 20: composition frame 10, RED), on the gap (its frames
     /// 2 + 4: composition 50 + 4) and on the track (70 + 2, default colour).
-    static let script = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b = sys.argv[1:4]
-        ntsc = 24000 / 1001
-        def clip(url, start, duration):
-            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
-            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, ntsc), RT(duration, ntsc)))
+    static let script = OpenTimelineIOScript.building("""
         def marker(name, start, duration, **fields):
-            return otio.schema.Marker(name=name, marked_range=TR(RT(start, ntsc), RT(duration, ntsc)), **fields)
+            return otio.schema.Marker(name=name, marked_range=TR(RT(start, rate), RT(duration, rate)), **fields)
         timeline = otio.schema.Timeline(name="markers")
         video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
         first = clip(a, 10, 48)
         first.markers.append(marker("on a", 20, 0, color="RED"))
-        gap = otio.schema.Gap(source_range=TR(RT(0, ntsc), RT(12, ntsc)))
+        gap = otio.schema.Gap(source_range=TR(RT(0, rate), RT(12, rate)))
         gap.markers.append(marker("gap", 2, 4, color="BLUE"))
         video.extend([first, gap, clip(b, 0, 24)])
         video.markers.append(marker("track", 70, 2))
         timeline.tracks.append(video)
         timeline.tracks.markers.append(marker("top", 5, 10, color="GREEN", comment="from the top"))
         otio.adapters.write_to_file(timeline, path)
-        """
+        """)
 
     /// Prints every marker of a timeline in the timeline's time, as OpenTimelineIO places it (sorted by name):
     /// `name start+duration colour comment`, in frames at 24000/1001.
-    static let placedScript = """
-        import sys
-        import opentimelineio as otio
-        timeline = otio.adapters.read_from_file(sys.argv[1])
+    static let placedScript = OpenTimelineIOScript.reading("""
         rows = []
         for item in [timeline.tracks] + list(timeline.find_children()):
             for m in item.markers:
                 placed = m.marked_range if item is timeline.tracks else item.transformed_time_range(m.marked_range, timeline.tracks)
-                rate = 24000 / 1001
-                rows.append("%s %g+%g %s %s" % (m.name, round(placed.start_time.value_rescaled_to(rate), 6),
-                                                round(placed.duration.value_rescaled_to(rate), 6), m.color, m.comment or "-"))
+                rows.append("%s %s+%s %s %s" % (m.name, f(placed.start_time), f(placed.duration), m.color, m.comment or "-"))
         print("\\n".join(sorted(rows)))
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func markersBecomeChaptersAndComeBackAsMarkers() async throws {
         let scratch = try ScratchDirectory("otio-markers")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
+        let edit = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch).url
         let expected = [
             "gap 50+4 BLUE -", "on a 10+0 RED -", "top 5+10 GREEN from the top", "track 70+2 RED -",
         ]

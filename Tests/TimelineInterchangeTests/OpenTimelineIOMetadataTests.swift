@@ -9,14 +9,7 @@ import Testing
 struct OpenTimelineIOMetadataTests {
     /// V1 (metadata: a lane name): A[10, 34) with a studio's shot record, gap 6, B[0, 12) without metadata; A1 (a
     /// mix note): A's sound for 24 frames, tagged.
-    static let script = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b = sys.argv[1:4]
-        def clip(url, start, duration, **metadata):
-            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, 24), RT(64, 24)))
-            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, 24), RT(duration, 24)), metadata=metadata)
+    static let script = OpenTimelineIOScript.building(rate: "24", """
         timeline = otio.schema.Timeline(name="metadata")
         video = otio.schema.Track(kind=otio.schema.TrackKind.Video, metadata={"lane": "picture"})
         video.extend([clip(a, 10, 24, studio={"shot": "A042", "take": 3, "circled": True, "tags": ["hero", "wide"]}),
@@ -25,13 +18,11 @@ struct OpenTimelineIOMetadataTests {
         audio.append(clip(a, 0, 24, sound={"mic": "boom"}))
         timeline.tracks.extend([video, audio])
         otio.adapters.write_to_file(timeline, path)
-        """
+        """)
 
     /// Prints each track's and clip's metadata other than Splice's, as OpenTimelineIO reads it.
-    static let describeScript = """
-        import sys, json
-        import opentimelineio as otio
-        timeline = otio.adapters.read_from_file(sys.argv[1])
+    static let describeScript = OpenTimelineIOScript.reading(rate: "24", """
+        import json
         def other(item):
             metadata = json.loads(otio.core.serialize_json_to_string(item))["metadata"]
             return json.dumps({k: v for k, v in metadata.items() if k != "splice"}, sort_keys=True)
@@ -40,16 +31,13 @@ struct OpenTimelineIOMetadataTests {
             for item in track:
                 if isinstance(item, otio.schema.Clip):
                     print(" ", item.media_reference.target_url, other(item))
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func clipAndTrackMetadataSurviveTheDocument() async throws {
         let scratch = try ScratchDirectory("otio-metadata")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, frameDuration: MediaTime(value: 1, timescale: 24), in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, frameDuration: MediaTime(value: 1, timescale: 24), in: scratch)
-        let edit = scratch.file("edit.otio")
-        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
+        let edit = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch, frameDuration: MediaTime(value: 1, timescale: 24)).url
         let expected = [
             #"Video {"lane": "picture"}"#,
             #"  a.mov {"studio": {"circled": true, "shot": "A042", "tags": ["hero", "wide"], "take": 3}}"#,

@@ -9,14 +9,7 @@ import Testing
 struct OpenTimelineIONTSCTests {
     /// V1, at rate 29.97: A[10, 30) ⟋4|4⟍ B[20, 40) · A from 40 at 2× for 8 · A frozen at 50 for 5 · a Stack
     /// (B[0, 10) · A[0, 10)) trimmed to its frames [5, 15); 63 frames.
-    static let script = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b = sys.argv[1:4]
-        def clip(url, start, duration):
-            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, 29.97), RT(64, 29.97)))
-            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, 29.97), RT(duration, 29.97)))
+    static let script = OpenTimelineIOScript.building(rate: "29.97", """
         fast = clip(a, 40, 8)
         fast.effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
         frozen = clip(a, 50, 5)
@@ -28,21 +21,18 @@ struct OpenTimelineIONTSCTests {
         video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
         video.extend([clip(a, 10, 20), otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(4, 29.97),
                       out_offset=RT(4, 29.97)), clip(b, 20, 20), fast, frozen, stack])
-        timeline = otio.schema.Timeline(name="ntsc")
+        timeline = otio.schema.Timeline(name="rate")
         timeline.tracks.append(video)
         otio.adapters.write_to_file(timeline, path)
         print(timeline.duration().value, timeline.duration().rate)
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func everyKindOfItemRendersFrameExactAt2997() async throws {
         let scratch = try ScratchDirectory("otio-ntsc")
         defer { scratch.remove() }
         let frame = MediaTime(value: 1001, timescale: 30000)
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, frameDuration: frame, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, frameDuration: frame, in: scratch)
-        let edit = scratch.file("ntsc.otio")
-        let printed = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
+        let (edit, printed) = try await OpenTimelineIOScript.buildTimeline(Self.script, named: "ntsc.otio", in: scratch, frameDuration: frame)
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "63.0 29.97")
         let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
         defer { for file in timeline.nestedDocuments.keys { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) } }

@@ -8,36 +8,25 @@ import Testing
 @Suite("OpenTimelineIO: nested stacks")
 struct OpenTimelineIONestingTests {
     /// V1: A[10, 22) · a Stack (B[0, 12) · gap 6 · A[30, 36)) trimmed to its frames [3, 15) · B[40, 46).
-    static let script = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b = sys.argv[1:4]
-        ntsc = 24000 / 1001
-        def clip(url, start, duration):
-            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
-            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, ntsc), RT(duration, ntsc)))
+    static let script = OpenTimelineIOScript.building("""
         inner = otio.schema.Track(kind=otio.schema.TrackKind.Video)
-        inner.extend([clip(b, 0, 12), otio.schema.Gap(source_range=TR(RT(0, ntsc), RT(6, ntsc))), clip(a, 30, 6)])
-        stack = otio.schema.Stack(name="nested", source_range=TR(RT(3, ntsc), RT(12, ntsc)))
+        inner.extend([clip(b, 0, 12), otio.schema.Gap(source_range=TR(RT(0, rate), RT(6, rate))), clip(a, 30, 6)])
+        stack = otio.schema.Stack(name="nested", source_range=TR(RT(3, rate), RT(12, rate)))
         stack.append(inner)
-        stack.markers.append(otio.schema.Marker(name="inside", marked_range=TR(RT(5, ntsc), RT(0, ntsc))))
+        stack.markers.append(otio.schema.Marker(name="inside", marked_range=TR(RT(5, rate), RT(0, rate))))
         timeline = otio.schema.Timeline(name="nesting")
         video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
         video.extend([clip(a, 10, 12), stack, clip(b, 40, 6)])
         timeline.tracks.append(video)
         otio.adapters.write_to_file(timeline, path)
         print(timeline.duration().value)
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func aNestedStackRendersAsANestedComposition() async throws {
         let scratch = try ScratchDirectory("otio-nested")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        let printed = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
+        let (edit, printed) = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch)
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "30.0")
         let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
         defer { for file in timeline.nestedDocuments.keys { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) } }
@@ -60,27 +49,23 @@ struct OpenTimelineIONestingTests {
     }
 
     /// Every track's items, nested Stacks opened, as OpenTimelineIO reads them (frames at 24000/1001).
-    static let describeScript = """
-        import sys
-        import opentimelineio as otio
-        rate = 24000 / 1001
-        def f(time):
-            return "%g" % round(time.value_rescaled_to(rate), 6)
-        def items(track):
-            row = []
-            for item in track:
-                if isinstance(item, otio.schema.Stack):
-                    inner = "; ".join(items(t) for t in item)
-                    row.append("Stack[%s+%s](%s)" % (f(item.source_range.start_time), f(item.source_range.duration), inner))
-                elif isinstance(item, otio.schema.Clip):
-                    row.append("%s[%s+%s]" % (item.media_reference.target_url, f(item.source_range.start_time), f(item.source_range.duration)))
-                else:
-                    row.append("gap %s" % f(item.source_range.duration))
-            return track.kind + " " + " ".join(row)
-        timeline = otio.adapters.read_from_file(sys.argv[1])
-        for track in timeline.tracks:
-            print(items(track))
-        """
+    static func describeScript(rate: String = "24000 / 1001") -> String {
+        OpenTimelineIOScript.reading(rate: rate, """
+            def items(track):
+                row = []
+                for item in track:
+                    if isinstance(item, otio.schema.Stack):
+                        inner = "; ".join(items(t) for t in item)
+                        row.append("Stack[%s+%s](%s)" % (f(item.source_range.start_time), f(item.source_range.duration), inner))
+                    elif isinstance(item, otio.schema.Clip):
+                        row.append("%s[%s+%s]" % (item.media_reference.target_url, f(item.source_range.start_time), f(item.source_range.duration)))
+                    else:
+                        row.append("gap %s" % f(item.source_range.duration))
+                return track.kind + " " + " ".join(row)
+            for track in timeline.tracks:
+                print(items(track))
+            """)
+    }
 
     /// A document naming another document as a source is written with that document as a nested Stack: its
     /// tracks, trimmed to the part shown, with its video composition (a fade) kept for Splice.
@@ -89,8 +74,7 @@ struct OpenTimelineIONestingTests {
         let scratch = try ScratchDirectory("otio-nested-document")
         defer { scratch.remove() }
         let film = MediaTime(value: 1, timescale: 24)
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, frameDuration: film, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, frameDuration: film, in: scratch)
+        try InterchangeMedia.framecodeClips(in: scratch, frameDuration: film)
         _ = try scratch.write("inner.json", """
             { "version": 1, "clips": [ { "source": "a.mov", "start": "0.5s", "duration": "1s", "fadeOut": "0.5s" } ] }
             """)
@@ -103,7 +87,7 @@ struct OpenTimelineIONestingTests {
         let inner = try #require(nested[scratch.file("inner.json").standardizedFileURL.path])
         #expect(inner.videoComposition != nil)
         let written = try scratch.write("outer.otio", try OpenTimelineIO.text(for: loaded, nested: nested, relativeTo: scratch.url))
-        let described = try await PythonVerifier.run(Self.describeScript.replacingOccurrences(of: "24000 / 1001", with: "24"), [written.path])
+        let described = try await PythonVerifier.run(Self.describeScript(rate: "24"), [written.path])
         // The inner document's 24 frames of A from its frame 12 (picture and sound), shown from their frame 6; then
         // 12 frames of B. The outer sound track shows the same Stack.
         #expect(described.split(separator: "\n").map(String.init) == [
@@ -124,11 +108,8 @@ struct OpenTimelineIONestingTests {
     func aNestedStackIsWrittenBackAsANestedStack() async throws {
         let scratch = try ScratchDirectory("otio-nested-write")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov"])
-        let original = try await PythonVerifier.run(Self.describeScript, [edit.path])
+        let edit = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch).url
+        let original = try await PythonVerifier.run(Self.describeScript(), [edit.path])
         #expect(original.trimmingCharacters(in: .newlines)
                 == "Video a.mov[10+12] Stack[3+12](Video b.mov[0+12] gap 6 a.mov[30+6]) b.mov[40+6]", "\(original)")
 
@@ -138,7 +119,7 @@ struct OpenTimelineIONestingTests {
         #expect(nested.count == 1)
         let written = try scratch.write(
             "written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, nested: nested, relativeTo: scratch.url))
-        let described = try await PythonVerifier.run(Self.describeScript, [written.path])
+        let described = try await PythonVerifier.run(Self.describeScript(), [written.path])
         #expect(described == original, "\(described)")
 
         let (reread, again) = try await OpenTimelineIO.load(from: written)

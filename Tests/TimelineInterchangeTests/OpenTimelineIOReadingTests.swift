@@ -10,24 +10,17 @@ struct OpenTimelineIOReadingTests {
     /// Builds, with `opentimelineio`, at NTSC rates written three ways (23.976, 24000/1001 as a double, 24000/1001):
     /// V1: A[10, 34) · gap 12 · B[5, 29) · A from 40 at 2× for 12 · A frozen at 50 for 6; A1: A's sound for 54 frames,
     /// then B's for 24.
-    static let editScript = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b = sys.argv[1:4]
-        ntsc = 24000 / 1001
-        def media(url):
-            return otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
+    static let editScript = OpenTimelineIOScript.building("""
         def clip(name, url, start, duration, rate=23.976):
             return otio.schema.Clip(name=name, media_reference=media(url), source_range=TR(RT(start, rate), RT(duration, rate)))
         timeline = otio.schema.Timeline(name="edit", global_start_time=RT(86400, 24), metadata={"studio": {"shot": "A042"}})
         video = otio.schema.Track(name="V1", kind=otio.schema.TrackKind.Video)
         timeline.tracks.append(video)
         video.append(clip("a", a, 10, 24))
-        gap = otio.schema.Gap(source_range=TR(RT(0, ntsc), RT(12, ntsc)))
-        gap.markers.append(otio.schema.Marker(name="in the gap", marked_range=TR(RT(3, ntsc), RT(0, ntsc))))
+        gap = otio.schema.Gap(source_range=TR(RT(0, rate), RT(12, rate)))
+        gap.markers.append(otio.schema.Marker(name="in the gap", marked_range=TR(RT(3, rate), RT(0, rate))))
         video.append(gap)
-        video.append(clip("b", b, 5, 24, rate=ntsc))
+        video.append(clip("b", b, 5, 24, rate=rate))
         fast = clip("a fast", a, 40, 12)
         fast.effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
         fast.markers.append(otio.schema.Marker(name="fast", marked_range=TR(RT(46, 23.976), RT(4, 23.976)), color="RED"))
@@ -39,10 +32,10 @@ struct OpenTimelineIOReadingTests {
         timeline.tracks.append(audio)
         audio.append(clip("a sound", a, 0, 54))
         audio.append(clip("b sound", b, 0, 24))
-        timeline.tracks.markers.append(otio.schema.Marker(name="top", marked_range=TR(RT(5, ntsc), RT(2, ntsc)), comment="c"))
+        timeline.tracks.markers.append(otio.schema.Marker(name="top", marked_range=TR(RT(5, rate), RT(2, rate)), comment="c"))
         otio.adapters.write_to_file(timeline, path)
         print(timeline.duration().value, timeline.duration().rate)
-        """
+        """)
 
     /// What each output frame must show.
     static let expected: [InterchangeMedia.Shown] =
@@ -56,10 +49,7 @@ struct OpenTimelineIOReadingTests {
     func timelineBuiltByOpenTimelineIORendersFrameExact() async throws {
         let scratch = try ScratchDirectory("otio-read")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        let printed = try await PythonVerifier.run(Self.editScript, [edit.path, "a.mov", "b.mov"])
+        let (edit, printed) = try await OpenTimelineIOScript.buildTimeline(Self.editScript, in: scratch)
         #expect(printed.hasPrefix("78.0 23.976"))
 
         let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)

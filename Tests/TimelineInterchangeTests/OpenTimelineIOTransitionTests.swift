@@ -8,37 +8,27 @@ import Testing
 @Suite("OpenTimelineIO: transitions")
 struct OpenTimelineIOTransitionTests {
     /// V1: A[10, 34) ⟋6|6⟍ B[20, 44), a dissolve centred on the cut at frame 24; A1: the same on the sound.
-    static let script = """
-        import sys
-        import opentimelineio as otio
-        RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
-        path, a, b, kind = sys.argv[1:5]
-        ntsc = 24000 / 1001
-        def clip(url, start, duration):
-            media = otio.schema.ExternalReference(target_url=url, available_range=TR(RT(0, ntsc), RT(64, ntsc)))
-            return otio.schema.Clip(media_reference=media, source_range=TR(RT(start, ntsc), RT(duration, ntsc)))
+    static let script = OpenTimelineIOScript.building("""
+        kind = sys.argv[4]
         def dissolve():
             if kind == "dissolve":
-                return otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc))
-            return otio.schema.Transition(name=kind, transition_type="Custom_Transition", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc))
+                return otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, rate), out_offset=RT(6, rate))
+            return otio.schema.Transition(name=kind, transition_type="Custom_Transition", in_offset=RT(6, rate), out_offset=RT(6, rate))
         timeline = otio.schema.Timeline(name="dissolve")
         video = otio.schema.Track(kind=otio.schema.TrackKind.Video)
         video.extend([clip(a, 10, 24), dissolve(), clip(b, 20, 24)])
         audio = otio.schema.Track(kind=otio.schema.TrackKind.Audio)
-        audio.extend([clip(a, 10, 24), otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, ntsc), out_offset=RT(6, ntsc)), clip(b, 20, 24)])
+        audio.extend([clip(a, 10, 24), otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(6, rate), out_offset=RT(6, rate)), clip(b, 20, 24)])
         timeline.tracks.extend([video, audio])
         otio.adapters.write_to_file(timeline, path)
         print(timeline.duration().value)
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func smpteDissolveIsTheCrossDissolve() async throws {
         let scratch = try ScratchDirectory("otio-dissolve")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        let printed = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov", "dissolve"])
+        let (edit, printed) = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch, ["dissolve"])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "48.0")
         let (loaded, timeline) = try await OpenTimelineIO.load(from: edit)
         let frame = InterchangeMedia.frameDuration
@@ -70,13 +60,7 @@ struct OpenTimelineIOTransitionTests {
 
     /// Every track's items as OpenTimelineIO reads them: clips' source ranges and files, transitions' types, names
     /// and offsets, gaps' lengths, in frames at 24000/1001.
-    static let describeScript = """
-        import sys
-        import opentimelineio as otio
-        timeline = otio.adapters.read_from_file(sys.argv[1])
-        rate = 24000 / 1001
-        def f(time):
-            return "%g" % round(time.value_rescaled_to(rate), 6)
+    static let describeScript = OpenTimelineIOScript.reading("""
         for track in timeline.tracks:
             row = [track.kind]
             for item in track:
@@ -88,7 +72,7 @@ struct OpenTimelineIOTransitionTests {
                     row.append("gap %s" % f(item.source_range.duration))
             print(" ".join(row))
         print(f(timeline.duration()))
-        """
+        """)
 
     /// Splice writes its transitions back as Transition objects on one Track (not as two overlapping tracks), which
     /// OpenTimelineIO reads as the timeline it came from; read again, they give the same composition, video
@@ -97,10 +81,7 @@ struct OpenTimelineIOTransitionTests {
     func transitionsAreWrittenAsTransitions(kind: String) async throws {
         let scratch = try ScratchDirectory("otio-write-transitions")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let edit = scratch.file("edit.otio")
-        _ = try await PythonVerifier.run(Self.script, [edit.path, "a.mov", "b.mov", kind])
+        let edit = try await OpenTimelineIOScript.buildTimeline(Self.script, in: scratch, [kind]).url
         let original = try await PythonVerifier.run(Self.describeScript, [edit.path])
         let picture = kind == "dissolve" ? "SMPTE_Dissolve( 6|6)" : "Custom_Transition(wipeleft 6|6)"
         #expect(original.split(separator: "\n").map(String.init) == [
@@ -124,14 +105,11 @@ struct OpenTimelineIOTransitionTests {
     func documentsWithDissolvesRoundTripThroughTransitions(example: String) async throws {
         let scratch = try ScratchDirectory("otio-example-transitions")
         defer { scratch.remove() }
-        let loaded = try await CompositionDocument.load(from: InterchangeMedia.example("\(example).json"))
+        let loaded = try await CompositionDocument.load(from: Fixture.example("\(example).json"))
         let written = try scratch.write("\(example).otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
-        let counted = try await PythonVerifier.run("""
-            import sys
-            import opentimelineio as otio
-            timeline = otio.adapters.read_from_file(sys.argv[1])
+        let counted = try await PythonVerifier.run(OpenTimelineIOScript.reading("""
             print(len(timeline.video_tracks()), len(list(timeline.find_children(descended_from_type=otio.schema.Transition))))
-            """, [written.path])
+            """), [written.path])
         #expect(counted.trimmingCharacters(in: .whitespacesAndNewlines) == "1 2", "\(counted)")
         let (reread, _) = try await OpenTimelineIO.load(from: written)
         #expect(reread.composition == loaded.composition)
@@ -143,10 +121,7 @@ struct OpenTimelineIOTransitionTests {
     func customTransitionsMapToTheCatalogueOrAreRefusedByName() async throws {
         let scratch = try ScratchDirectory("otio-wipe")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let wipe = scratch.file("wipe.otio")
-        _ = try await PythonVerifier.run(Self.script, [wipe.path, "a.mov", "b.mov", "wipeleft"])
+        let wipe = try await OpenTimelineIOScript.buildTimeline(Self.script, named: "wipe.otio", in: scratch, ["wipeleft"]).url
         let (loaded, timeline) = try await OpenTimelineIO.load(from: wipe)
         #expect(timeline.transitions.first?.style == .wipeLeft)
         #expect(loaded.videoComposition?.instructions.compactMap(\.transition).map(\.style) == [.wipeLeft])

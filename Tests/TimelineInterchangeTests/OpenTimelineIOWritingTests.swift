@@ -28,10 +28,7 @@ struct OpenTimelineIOWritingTests {
         """
 
     /// Prints every track's items as OpenTimelineIO reads them: `schema start/rate+duration/rate [effects]`.
-    static let describeScript = """
-        import sys
-        import opentimelineio as otio
-        timeline = otio.adapters.read_from_file(sys.argv[1])
+    static let describeScript = OpenTimelineIOScript.reading("""
         def t(time):
             return "%g@%g" % (time.value, time.rate)
         print("duration", t(timeline.duration()))
@@ -42,14 +39,13 @@ struct OpenTimelineIOWritingTests {
                 target = item.media_reference.target_url if isinstance(item, otio.schema.Clip) else ""
                 print(" ", item.schema_name(), t(item.source_range.start_time), t(item.source_range.duration), effects, target)
                 print("   at", t(track.range_of_child(item).start_time))
-        """
+        """)
 
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func openTimelineIOReadsWhatSpliceWritesWithTheExactRanges() async throws {
         let scratch = try ScratchDirectory("otio-write")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        try InterchangeMedia.framecodeClips(in: scratch)
         let loaded = try await CompositionDocument.load(from: try scratch.write("edit.json", Self.document))
         let edit = try scratch.write("edit.otio", try OpenTimelineIO.text(for: loaded, relativeTo: scratch.url))
         let printed = try await PythonVerifier.run(Self.describeScript, [edit.path])
@@ -77,17 +73,13 @@ struct OpenTimelineIOWritingTests {
     func mediaPathsStayAbsoluteOrRelativeAsWritten() async throws {
         let scratch = try ScratchDirectory("otio-paths")
         defer { scratch.remove() }
-        let a = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
+        let a = try InterchangeMedia.framecodeClips(in: scratch).a
         let original = scratch.file("original.otio")
         _ = try await PythonVerifier.run(OpenTimelineIOReadingTests.editScript, [original.path, a.path, "b.mov"])
         let (loaded, timeline) = try await OpenTimelineIO.load(from: original)
-        let urls = """
-            import sys
-            import opentimelineio as otio
-            timeline = otio.adapters.read_from_file(sys.argv[1])
+        let urls = OpenTimelineIOScript.reading("""
             print(" ".join(sorted(set(clip.media_reference.target_url for clip in timeline.find_clips()))))
-            """
+            """)
         let here = try scratch.write("here.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))
         let printedHere = try await PythonVerifier.run(urls, [here.path])
         #expect(printedHere.trimmingCharacters(in: .whitespacesAndNewlines) == "\(a.path) b.mov")
@@ -104,10 +96,7 @@ struct OpenTimelineIOWritingTests {
     func aTimelineOpenTimelineIOMadeSurvivesTheTripThroughSplice() async throws {
         let scratch = try ScratchDirectory("otio-trip")
         defer { scratch.remove() }
-        _ = try InterchangeMedia.framecodeClip("a.mov", blue: 64, in: scratch)
-        _ = try InterchangeMedia.framecodeClip("b.mov", blue: 192, in: scratch)
-        let original = scratch.file("original.otio")
-        _ = try await PythonVerifier.run(OpenTimelineIOReadingTests.editScript, [original.path, "a.mov", "b.mov"])
+        let original = try await OpenTimelineIOScript.buildTimeline(OpenTimelineIOReadingTests.editScript, named: "original.otio", in: scratch).url
         let (loaded, timeline) = try await OpenTimelineIO.load(from: original)
         let written = try scratch.write(
             "written.otio", try OpenTimelineIO.text(for: loaded, timeline: timeline, relativeTo: scratch.url))

@@ -50,13 +50,11 @@ public final class AdaptiveBitratePackager: Sendable {
         var overwritesExistingOutput = false
     }
 
-    /// Where a run is: its progress, whether it ended, and the streams to tell.
+    /// Where a run is: whether one is writing or has completed, and its progress with the streams to tell.
     private struct State {
-        var progress: Double = 0
         var writing = false
         var completed = false
-        var ended = false
-        var continuations: [UUID: AsyncStream<Double>.Continuation] = [:]
+        var progress = ProgressBroadcast()
     }
 
     /// The composition.
@@ -116,20 +114,12 @@ public final class AdaptiveBitratePackager: Sendable {
     /// encoded time ÷ the duration up to 0.05 (the sound is encoded first, once), then the pictures rendered and
     /// encoded into every rendition ÷ the picture count up to 0.95 (up to 0.9 of the whole without sound), the
     /// encoders' flush 0.97 and the manifests 0.99; 1.0 only when the package is complete and in place.
-    public var progress: Double { state.withLock { $0.progress } }
+    public var progress: Double { state.withLock { $0.progress.value } }
 
     /// A stream of ``progress`` values (0…1, monotonic) that keeps only the newest value when the reader is slow;
     /// it finishes when ``write(to:)`` ends. Each access makes a new stream.
     public var progressUpdates: AsyncStream<Double> {
-        let (stream, continuation) = AsyncStream<Double>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        let ended: Bool = state.withLock { state in
-            continuation.yield(state.progress)
-            if !state.ended { state.continuations[id] = continuation }
-            return state.ended
-        }
-        if ended { continuation.finish() }
-        return stream
+        state.withLock { $0.progress.makeStream() }
     }
 
     /// Stops a running ``write(to:)`` promptly; it then throws `CancellationError` and nothing is left behind.
@@ -140,25 +130,14 @@ public final class AdaptiveBitratePackager: Sendable {
     }
 
     private func publish(progress value: Double) {
-        state.withLock { state in
-            guard value > state.progress, !state.ended else { return }
-            state.progress = value
-            for continuation in state.continuations.values { continuation.yield(value) }
-        }
+        state.withLock { _ = $0.progress.publish(value) }
     }
 
     private func end(completed: Bool) {
-        let continuations = state.withLock { state -> [AsyncStream<Double>.Continuation] in
-            state.ended = true
+        state.withLock { state in
             state.writing = false
             state.completed = completed
-            if completed { state.progress = 1 }
-            defer { state.continuations = [:] }
-            return Array(state.continuations.values)
-        }
-        for continuation in continuations {
-            if completed { continuation.yield(1) }
-            continuation.finish()
+            state.progress.finish(completed: completed)
         }
     }
 
@@ -209,8 +188,7 @@ public final class AdaptiveBitratePackager: Sendable {
         let claimed = state.withLock { state -> Bool in
             guard !state.writing, !state.completed else { return false }
             state.writing = true
-            state.ended = false
-            state.progress = 0
+            state.progress.restart()
             return true
         }
         guard claimed else { throw PackagingError.alreadyWritten }

@@ -198,10 +198,14 @@ enum AssetProbe {
         var duration = MediaTime.zero
         let sampleRate = Int32(clamping: info.sampleRate)
         if let first = scan.firstPresentedPTS {
-            start = try time(first, info, url: url)
+            // Where libavcodec puts the first frame kept: the skipped samples rescaled to the stream's ticks and
+            // rounded (`decode.c`), so the decoded frames land where the loader says the sound starts (Matroska's
+            // millisecond ticks round Opus's 312 samples of pre-skip to 7 ms).
+            var ticks = first
             if scan.skipAtFirstPresented > 0, sampleRate > 0 {
-                start = start + MediaTime(value: scan.skipAtFirstPresented, timescale: sampleRate)
+                ticks += av_rescale_q(scan.skipAtFirstPresented, AVRational(num: 1, den: sampleRate), info.timeBase)
             }
+            start = try time(ticks, info, url: url)
         } else if let streamStart = info.startTime {
             start = try time(streamStart, info, url: url)
         }

@@ -10,7 +10,8 @@ import Composition
 /// - A packet flagged `AV_PKT_FLAG_DISCARD` (libavformat marks samples before an edit list's start that way) is
 ///   decoded but never presented.
 /// - Audio: the `AV_PKT_DATA_SKIP_SAMPLES` side data (AAC priming from an edit list or iTunSMPB, MP3 encoder delay,
-///   Opus pre-skip) drops that many samples from the start, counting the discarded packets' samples first, exactly as
+///   Opus pre-skip, Matroska's `CodecDelay` as ``InputFile/markPriming(of:)`` marks it) drops that many samples from
+///   the start, counting the discarded packets' samples first, exactly as
 ///   libavcodec's `decode.c` applies it; its "discard padding" drops samples from the end of that packet. Each
 ///   packet's sample count is the codec's (`av_get_audio_frame_duration2`, e.g. 1024 for AAC), shortened to the
 ///   container's packet duration when the container's clock counts whole samples and says less (the last packet of
@@ -85,6 +86,7 @@ struct PacketScan {
             let more: Bool
             do {
                 more = try file.readPacket(into: packet)
+                if more { try file.markPriming(of: packet) }
             } catch let error as FFmpegError {
                 if FFmpegError.isCancellation(error, cancelled: file.cancellation.isCancelled) { throw CancellationError() }
                 throw AssetLoadingError.corruptOrTruncated(

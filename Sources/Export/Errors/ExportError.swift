@@ -6,7 +6,8 @@ import Foundation
 public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file already exists at the output URL and the session was not told to replace it (AVFoundation's rule).
     case outputFileExists(URL)
-    /// The output cannot be created there: missing directory, no permission, read-only file system.
+    /// The output cannot be created there: missing directory, no permission, read-only file system; or the output is
+    /// a directory, or a file the composition reads (replacing it would destroy the source).
     case outputNotWritable(URL, reason: String)
     /// Writing failed part-way (e.g. the disk is full); the partial file was removed.
     case writeFailed(URL, reason: String)

@@ -143,9 +143,36 @@ struct ExportPlanner {
         if let code = WritableFolder.creationError(in: directory) {
             throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(FailureReason.words(errno: code)))")
         }
-        if FileManager.default.fileExists(atPath: url.path) && !request.overwritesExistingFile {
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            throw ExportError.outputNotWritable(url, reason: "it is a directory")
+        }
+        if let trackID = trackReading(url) {
+            // The finished file replaces the output at the end: the source would be gone, and the edit with it.
+            throw ExportError.outputNotWritable(
+                url, reason: "it is a source of the composition (track \(trackID) reads it); write the export to another file")
+        }
+        if !request.overwritesExistingFile {
             throw ExportError.outputFileExists(url)
         }
+    }
+
+    /// The ID of the first composition track with a segment read from the file at `url` (the same file by device
+    /// and inode, whatever path or symbolic link names it), or nil.
+    private func trackReading(_ url: URL) -> Int32? {
+        func identity(_ url: URL) -> [Int]? {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
+                  let device = (attributes[.systemNumber] as? NSNumber)?.intValue,
+                  let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue else { return nil }
+            return [device, inode]
+        }
+        guard let output = identity(url) else { return nil }
+        for track in composition.tracks {
+            for segment in track.segments {
+                if let source = segment.sourceURL, identity(source) == output { return track.trackID }
+            }
+        }
+        return nil
     }
 
     /// The request's time range clipped to the composition's `[0, duration)`.

@@ -133,10 +133,13 @@ final class StreamDecoder {
         isAtEnd = false
     }
 
-    /// Reads the next packet of this stream; false at the end of the file or at a damaged tail.
+    /// Reads the next packet of this stream, its priming marked when only the stream states it
+    /// (``InputFile/markPriming(of:)``); false at the end of the file or at a damaged tail.
     private func readPacket() throws -> Bool {
         do {
-            return try source.readPacket(into: packet)
+            guard try source.readPacket(into: packet) else { return false }
+            try source.input.markPriming(of: packet)
+            return true
         } catch let error as FFmpegError where error == .invalidData {
             return false  // a damaged tail: the end of the stream rather than a failed export
         } catch {

@@ -154,6 +154,8 @@ struct SegmentJoiner {
         let audioOut = audioIndex >= 0 ? output.timeBase(ofStream: audioIndex) : AVRational(num: 1, den: 1)
 
         let frameTicks = plan.frameDuration.timestamp(in: videoOut) ?? 0
+        // The export's end: the last picture is shortened to end there, as a single export's encoder clock does.
+        let endTicks = plan.timeRange.duration.timestamp(in: videoOut, method: .towardNegativeInfinity)
         var segmentPosition = 0
         var part: SegmentPartReader? = nil
         var decodingIndex = 0
@@ -188,7 +190,8 @@ struct SegmentJoiner {
                     decodingIndex += 1
                     // Every part holds one picture per output frame (checked), so a picture lasts one frame; the parts'
                     // packets may come without a duration, and the muxer would then end the track a frame early.
-                    let duration = packet.duration > 0 ? av_rescale_q(packet.duration, reader.timeBase, videoOut) : frameTicks
+                    var duration = packet.duration > 0 ? av_rescale_q(packet.duration, reader.timeBase, videoOut) : frameTicks
+                    if let endTicks, endTicks > pts { duration = min(duration, endTicks - pts) }
                     packet.setTiming(presentation: pts, decoding: dts, duration: duration)
                     packet.prepareForMuxing(stream: videoIndex)
                     videoTime = MediaTime(pts: dts, timeBase: videoOut) ?? .zero
