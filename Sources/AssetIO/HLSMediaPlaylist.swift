@@ -1,7 +1,7 @@
 import Composition
 
-/// An HLS media playlist (RFC 8216) for video on demand over fragmented-MP4 segments: the text a client such as
-/// FFmpeg, AVPlayer or hls.js reads, made from each segment's exact duration.
+/// An HLS media playlist (RFC 8216) for video on demand over fragmented-MP4 or WebVTT segments: the text a client
+/// such as FFmpeg, AVPlayer or hls.js reads, made from each segment's exact duration.
 ///
 /// ```
 /// #EXTM3U
@@ -41,13 +41,13 @@ public struct HLSMediaPlaylist: Sendable, Hashable {
     /// The compatibility version written (`EXT-X-VERSION`).
     public static let version = 6
 
-    /// The initialization segment's URI (`EXT-X-MAP`).
-    public var initializationSegmentURI: String
+    /// The initialization segment's URI (`EXT-X-MAP`); nil for segments that need none (WebVTT).
+    public var initializationSegmentURI: String?
     /// The media segments, in order.
     public var segments: [Segment]
 
-    /// A playlist of `segments` after the initialization segment at `initializationSegmentURI`.
-    public init(initializationSegmentURI: String, segments: [Segment]) {
+    /// A playlist of `segments` after the initialization segment at `initializationSegmentURI` (nil: none).
+    public init(initializationSegmentURI: String?, segments: [Segment]) {
         self.initializationSegmentURI = initializationSegmentURI
         self.segments = segments
     }
@@ -73,8 +73,8 @@ public struct HLSMediaPlaylist: Sendable, Hashable {
     /// The playlist's text (UTF-8, lines ending in a line feed).
     public var text: String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:\(Self.version)", "#EXT-X-TARGETDURATION:\(targetDuration)",
-                     "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
-                     "#EXT-X-MAP:URI=\"\(initializationSegmentURI)\""]
+                     "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if let initializationSegmentURI { lines.append("#EXT-X-MAP:URI=\"\(initializationSegmentURI)\"") }
         for (segment, micros) in zip(segments, durationsInMicroseconds) {
             lines.append("#EXTINF:\(micros / 1_000_000).\(String(micros % 1_000_000).leftPadded(to: 6)),")
             lines.append(segment.uri)

@@ -79,8 +79,16 @@ package final class CompositionVideoRenderer {
     private let thread: VideoRenderThread
 
     /// Starts rendering every output frame of `rendering`.
-    package init(_ rendering: CompositionVideoRendering, cancellation: CancellationFlag) {
-        thread = VideoRenderThread(plan: rendering.plan, cancellation: cancellation)
+    ///
+    /// `feedsEncoder`: the frames go to software encoders running beside the render thread (as an export's do),
+    /// so the render thread works as an export's: two frames ahead and one decoder thread per four cores (the
+    /// encoders keep every core busy; more would only hold more pictures). Otherwise (a reader) four frames
+    /// ahead, with FFmpeg's automatic decoder threads.
+    package init(_ rendering: CompositionVideoRendering, feedsEncoder: Bool = false, cancellation: CancellationFlag) {
+        thread = feedsEncoder
+            ? VideoRenderThread(plan: rendering.plan, capacity: VideoRenderThread.capacityBesideEncoder,
+                                decoderThreads: VideoRenderThread.decoderThreadsBesideEncoder, cancellation: cancellation)
+            : VideoRenderThread(plan: rendering.plan, cancellation: cancellation)
     }
 
     /// The next frame in the canvas's pixel format (`pts` = its output frame index), nil after the last.

@@ -108,6 +108,10 @@ enum PackageCommand {
         if let audio = package.audioRendition {
             Console.error("\(audio.name): \(audio.segmentDurations.count) segments, average \(audio.averageBitRate / 1000) kb/s")
         }
+        for subtitles in package.subtitleRenditions {
+            Console.error("\(subtitles.name): WebVTT, \(subtitles.languageTag ?? "no language"), "
+                + "\(subtitles.segmentDurations.count) segments")
+        }
         for manifest in [package.masterPlaylist, package.dashManifest].compactMap({ $0 }) { Console.error("wrote \(manifest.path)") }
     }
 

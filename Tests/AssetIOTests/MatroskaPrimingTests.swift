@@ -3,7 +3,7 @@ import Testing
 import Splice
 import SpliceTestSupport
 
-/// Priming in Matroska (docs/timed-text.md). AAC written by the `ffmpeg` tool states none, which FFmpeg 5.1 cannot
+/// Priming in Matroska (docs/timed-text-metadata.md). AAC written by the `ffmpeg` tool states none, which FFmpeg 5.1 cannot
 /// know: 1 s of it into MP4 loads as 1 s, the priming trimmed by the edit list; into Matroska as 1.024 s, the priming
 /// decoded as sound — by Splice's loader and reader as by FFmpeg's own decode. A track stating its priming as
 /// `CodecDelay` (Opus, as FFmpeg writes it; AAC, as other muxers do) loads and decodes without it.

@@ -87,6 +87,29 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: scratch.file("bad").path))
     }
 
+    @Test func aDocumentsSubtitlesArePackagedAsWebVTT() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        _ = try scratch.write("captions.srt", "1\n00:00:00,500 --> 00:00:01,500\nBonjour\n\n2\n00:00:01,700 --> 00:00:03,000\nÀ bientôt\n")
+        _ = try scratch.write("edit.json", """
+            { "version": 1, "clips": [ { "source": "clipA.mp4", "duration": "2s" } ],
+              "subtitles": [ { "source": "captions.srt", "language": "fra" } ] }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "--hls", "show", "--dash", "show", "--ladder", "180p:200k",
+                                            "--segment-duration", "1s"], in: scratch.url, timeout: 240)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains(": WebVTT, fr, 2 segments"), "\(run.stderr)")
+        let master = try String(contentsOf: scratch.file("show/master.m3u8"), encoding: .utf8)
+        let media = master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") }.map(String.init) ?? ""
+        #expect(media.contains("LANGUAGE=\"fr\",NAME=\"French\",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO"), "\(master)")
+        #expect(master.contains(",SUBTITLES=\"subtitles\"\n180p-200k/playlist.m3u8\n"), "\(master)")
+        let uri = media.components(separatedBy: "URI=\"").last?.dropLast() ?? ""
+        // The first cue lies across the 1 s boundary: in both segments, read twice. The second is cut at the edit's end.
+        let packets = try await MediaTool.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,duration_time",
+                                                          "-of", "csv=p=0", scratch.file("show/\(uri)").path])
+        #expect(packets.output == "0.500000,1.000000\n0.500000,1.000000\n1.700000,0.300000\n", "\(packets.output)")
+    }
+
     @Test func packagingReportsProgressAsExportDoes() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }

@@ -35,6 +35,36 @@ public struct AdaptiveBitratePackage: Sendable, Hashable {
         public var timescale: Int32
     }
 
+    /// One subtitle rendition: a composition subtitle track as WebVTT, in segments aligned with the video's for HLS
+    /// (`segment0.vtt`, …, `playlist.m3u8`) and as one whole-programme file for DASH (`subtitles.vtt`), in its folder.
+    public struct SubtitleRendition: Sendable, Hashable {
+        /// The folder name under the package and the DASH `Representation@id`: `subtitles-TRACKID`.
+        public var name: String
+        /// The composition track's ID.
+        public var trackID: Int32
+        /// ISO 639-2 language (`eng`): the track's own, else its first source's (as an export writes it); nil when
+        /// neither states one.
+        public var languageCode: String?
+        /// The source track's title, if any.
+        public var title: String?
+        /// The source track's `default` disposition: `DEFAULT=YES` in HLS.
+        public var isDefault: Bool
+        /// The source track's `forced` disposition: `FORCED=YES` in HLS, the `forced-subtitle` role in DASH.
+        public var isForced: Bool
+        /// Each segment's duration: the video segments' (exact).
+        public var segmentDurations: [MediaTime]
+        /// The whole-programme file's bytes × 8 / the programme's duration, bits per second, rounded up.
+        public var bitRate: Int
+
+        /// The whole-programme WebVTT file's name in the rendition's folder.
+        public static let wholeProgrammeFileName = "subtitles.vtt"
+
+        /// RFC 5646's tag for the language (`en` for `eng`: the shortest ISO 639 code), nil when none is stated.
+        public var languageTag: String? {
+            languageCode.map { Locale.LanguageCode($0).identifier(.alpha2) ?? $0 }
+        }
+    }
+
     /// The package's folder.
     public var directory: URL
     /// `master.m3u8`, when HLS was asked for.
@@ -45,6 +75,8 @@ public struct AdaptiveBitratePackage: Sendable, Hashable {
     public var videoRenditions: [Rendition]
     /// The audio rendition (AAC, its own rendition group), nil when the composition has no sound.
     public var audioRendition: Rendition?
+    /// The subtitle renditions (WebVTT), one per enabled composition subtitle track with cues, in track order.
+    public var subtitleRenditions: [SubtitleRendition] = []
     /// The programme's duration (the composition's).
     public var duration: MediaTime
     /// The picture rate of every video rendition, frames per second as an exact time per frame.

@@ -27,6 +27,11 @@ import VideoComposition
 /// // out/show/master.m3u8, out/show/manifest.mpd, out/show/720p-3000k/{init.mp4,segment0.m4s,…,playlist.m3u8}, …
 /// ```
 ///
+/// Every enabled subtitle track of the composition with cues becomes a WebVTT rendition (`subtitles-TRACKID/`): HLS
+/// segments aligned with the video's, in an `EXT-X-MEDIA` subtitles group every variant names, and one
+/// whole-programme file in a DASH text `AdaptationSet` (``AdaptiveBitratePackage/SubtitleRendition``). The cues are
+/// placed as an export places them and written by the export's subtitle writer.
+///
 /// The package is written in a hidden folder beside `directory` (`.splice-package-UUID`), the playlists and
 /// manifest last, and renamed into place when complete (`rename(2)`): a failure or a cancellation leaves nothing,
 /// and a player never sees a playlist naming a segment that is not there yet. The hidden folder is locked
@@ -215,7 +220,11 @@ public final class AdaptiveBitratePackager: Sendable {
         var package = try await withTaskCancellationHandler {
             try await WorkerThread.run(name: "splice.package") { [self] in
                 do {
-                    return try encoding.run(into: staging, cancellation: cancellation) { publish(progress: $0) }
+                    var package = try encoding.run(into: staging, cancellation: cancellation) { publish(progress: $0) }
+                    package.subtitleRenditions = try SubtitleRenditions(composition: asset).write(
+                        into: staging, segmentDurations: package.videoRenditions.first?.segmentDurations ?? [],
+                        duration: package.duration, cancellation: cancellation)
+                    return package
                 } catch {
                     if cancellation.isCancelled { throw CancellationError() }
                     throw error
@@ -252,6 +261,13 @@ public final class AdaptiveBitratePackager: Sendable {
                     HLSMediaPlaylist.Segment(uri: "segment\(index).m4s", duration: duration)
                 }
                 let playlist = HLSMediaPlaylist(initializationSegmentURI: "init.mp4", segments: segments)
+                try write(playlist.text, to: staging.appendingPathComponent(rendition.name).appendingPathComponent(Self.mediaPlaylistName))
+            }
+            for rendition in package.subtitleRenditions {
+                let segments = rendition.segmentDurations.enumerated().map { index, duration in
+                    HLSMediaPlaylist.Segment(uri: SubtitleRenditions.segmentName(index), duration: duration)
+                }
+                let playlist = HLSMediaPlaylist(initializationSegmentURI: nil, segments: segments)
                 try write(playlist.text, to: staging.appendingPathComponent(rendition.name).appendingPathComponent(Self.mediaPlaylistName))
             }
             try write(HLSMasterPlaylist(package: package, mediaPlaylistName: Self.mediaPlaylistName).text,

@@ -10,6 +10,8 @@ import Foundation
 ///
 /// `@bandwidth` is the representation's peak segment bit rate, `@codecs` RFC 6381's, `segmentAlignment` and
 /// `startWithSAP="1"` hold because every segment of every rendition starts with an IDR picture at the same time.
+/// Each subtitle rendition is a text `AdaptationSet` (`mimeType="text/vtt"`, `lang` as RFC 5646 tags it, the
+/// `subtitle` or `forced-subtitle` role) with one `Representation` whose `BaseURL` is its whole-programme WebVTT file.
 public struct DASHManifest: Sendable, Hashable {
     /// The package the manifest describes.
     public var package: AdaptiveBitratePackage
@@ -82,6 +84,15 @@ public struct DASHManifest: Sendable, Hashable {
         if let audio = package.audioRendition {
             lines.append("    <AdaptationSet id=\"1\" contentType=\"audio\" mimeType=\"audio/mp4\" segmentAlignment=\"true\" startWithSAP=\"1\">")
             lines += representation(audio, indent: "      ")
+            lines.append("    </AdaptationSet>")
+        }
+        for (index, subtitles) in package.subtitleRenditions.enumerated() {
+            let language = subtitles.languageTag.map { " lang=\"\($0)\"" } ?? ""
+            lines.append("    <AdaptationSet id=\"\(2 + index)\" contentType=\"text\" mimeType=\"text/vtt\"\(language)>")
+            lines.append("      <Role schemeIdUri=\"urn:mpeg:dash:role:2011\" value=\"\(subtitles.isForced ? "forced-subtitle" : "subtitle")\"/>")
+            lines.append("      <Representation id=\"\(subtitles.name)\" bandwidth=\"\(subtitles.bitRate)\">")
+            lines.append("        <BaseURL>\(subtitles.name)/\(AdaptiveBitratePackage.SubtitleRendition.wholeProgrammeFileName)</BaseURL>")
+            lines.append("      </Representation>")
             lines.append("    </AdaptationSet>")
         }
         lines += ["  </Period>", "</MPD>"]

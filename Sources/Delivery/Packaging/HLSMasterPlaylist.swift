@@ -3,7 +3,9 @@ import Composition
 import Foundation
 
 /// An HLS master (multivariant) playlist (RFC 8216 §4.3.4): one `EXT-X-STREAM-INF` per video rendition, the audio
-/// rendition as an `EXT-X-MEDIA` group every variant names.
+/// rendition as an `EXT-X-MEDIA` group every variant names, and the subtitle renditions as an `EXT-X-MEDIA`
+/// subtitles group (`LANGUAGE` as RFC 5646 tags it, `NAME` the track's title or its language's English name,
+/// `DEFAULT` and `FORCED` from the track's dispositions, `AUTOSELECT=YES`) every variant names with `SUBTITLES`.
 ///
 /// ```
 /// #EXTM3U
@@ -21,6 +23,8 @@ import Foundation
 public struct HLSMasterPlaylist: Sendable, Hashable {
     /// The `EXT-X-MEDIA` group ID of the audio rendition.
     public static let audioGroupID = "audio"
+    /// The `EXT-X-MEDIA` group ID of the subtitle renditions.
+    public static let subtitlesGroupID = "subtitles"
 
     /// The package the playlist describes.
     public var package: AdaptiveBitratePackage
@@ -41,6 +45,19 @@ public struct HLSMasterPlaylist: Sendable, Hashable {
             lines.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(Self.audioGroupID)\",NAME=\"\(audio.name)\",DEFAULT=YES,"
                 + "AUTOSELECT=YES,CHANNELS=\"\(audio.channelCount ?? 2)\",URI=\"\(audio.name)/\(mediaPlaylistName)\"")
         }
+        var names: Set<String> = []
+        for subtitles in package.subtitleRenditions {
+            var name = subtitles.title ?? subtitles.languageTag.flatMap { Locale(identifier: "en").localizedString(forLanguageCode: $0) }
+                ?? subtitles.name
+            if names.contains(name) { name += " (\(subtitles.trackID))" }
+            names.insert(name)
+            var attributes = ["TYPE=SUBTITLES", "GROUP-ID=\"\(Self.subtitlesGroupID)\""]
+            if let language = subtitles.languageTag { attributes.append("LANGUAGE=\"\(language)\"") }
+            attributes += ["NAME=\"\(name.replacingOccurrences(of: "\"", with: "'"))\"", "DEFAULT=\(subtitles.isDefault ? "YES" : "NO")",
+                           "AUTOSELECT=YES", "FORCED=\(subtitles.isForced ? "YES" : "NO")",
+                           "URI=\"\(subtitles.name)/\(mediaPlaylistName)\""]
+            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+        }
         let rate = Double(package.frameDuration.timescale) / Double(package.frameDuration.value)
         for video in package.videoRenditions {
             var attributes = ["BANDWIDTH=\(video.peakBitRate + (audio?.peakBitRate ?? 0))",
@@ -49,6 +66,7 @@ public struct HLSMasterPlaylist: Sendable, Hashable {
             if let size = video.size { attributes.append("RESOLUTION=\(size.width)x\(size.height)") }
             attributes.append("FRAME-RATE=" + String(format: "%.3f", rate))
             if audio != nil { attributes.append("AUDIO=\"\(Self.audioGroupID)\"") }
+            if !package.subtitleRenditions.isEmpty { attributes.append("SUBTITLES=\"\(Self.subtitlesGroupID)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append("\(video.name)/\(mediaPlaylistName)")
         }

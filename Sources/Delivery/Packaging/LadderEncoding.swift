@@ -207,7 +207,7 @@ struct LadderEncoding {
         }
         var schedules = writers.map { _ in SegmentKeyFrameSchedule(interval: segmentDuration) }
 
-        let renderer = CompositionVideoRenderer(rendering, cancellation: cancellation)
+        let renderer = CompositionVideoRenderer(rendering, feedsEncoder: true, cancellation: cancellation)
         defer { renderer.stop() }
         var graph: FilterGraph?
         let scaled = try Frame()

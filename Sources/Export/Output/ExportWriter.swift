@@ -73,10 +73,9 @@ final class ExportWriter {
            try SubtitleWriter.writeFile(burnIn, to: burnInFile, cancellation: cancellation) {
             videoPlan?.subtitleBurnInFile = burnInFile
         }
-        // Two finished pictures ahead are enough to keep the encoder fed (it copies each picture in and returns),
-        // and each waiting picture is a full frame (3 MiB at 1080p 4:2:0, 12 MiB at 2160p).
         let video = videoPlan.map {
-            VideoRenderThread(plan: $0, capacity: 2, decoderThreads: VideoRenderThread.decoderThreadsBesideEncoder,
+            VideoRenderThread(plan: $0, capacity: VideoRenderThread.capacityBesideEncoder,
+                              decoderThreads: VideoRenderThread.decoderThreadsBesideEncoder,
                               cancellation: cancellation)
         }
         defer { video?.stop() }

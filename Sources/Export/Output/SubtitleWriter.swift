@@ -33,13 +33,18 @@ final class SubtitleWriter {
     private var outputs: [Output] = []
     private let packet: Packet
 
-    /// Reads the cues of every source, places them, and adds one stream per plan to `muxer` (before its header).
+    /// One track's cues placed on the export's timeline, with the text header its encoder starts from.
+    struct PlacedTrack {
+        var plan: SubtitleTrackPlan
+        var header: String
+        var cues: [PlacedCue]
+    }
+
+    /// Reads the cues of every source of each plan and places them (``SourceTimePlacement``); a track that shows no
+    /// cue is left out.
     /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a source whose cues cannot be read;
-    ///   ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks the text encoder;
-    ///   ``ExportError/unsupportedSettings(_:)`` when it refuses the track; `CancellationError`.
-    init(plans: [SubtitleTrackPlan], muxer: EncodingMuxer, cancellation: CancellationFlag) throws {
-        self.muxer = muxer
-        packet = try Packet()
+    ///   `CancellationError`.
+    static func place(_ plans: [SubtitleTrackPlan], cancellation: CancellationFlag) throws -> [PlacedTrack] {
         var cache: [String: SubtitleCues] = [:]
         func cues(of source: AssetTrack) throws -> SubtitleCues {
             let key = "\(source.assetURL.path)#\(source.streamIndex)@\(source.startTimeOffset)"
@@ -50,7 +55,7 @@ final class SubtitleWriter {
             cache[key] = read
             return read
         }
-        for plan in plans {
+        return try plans.compactMap { plan in
             var header: String?
             let ordered = try SourceTimePlacement.place(plan.track.segments) { source in
                 guard source.mediaType == .subtitle else { return [] }
@@ -58,10 +63,29 @@ final class SubtitleWriter {
                 if header == nil { header = read.header }
                 return read.cues.map { ($0.timeRange, $0.dialogue) }
             }.map { PlacedCue(start: $0.start, end: $0.end, dialogue: $0.item) }
-            guard let header, !ordered.isEmpty else { continue }
+            guard let header, !ordered.isEmpty else { return nil }
+            return PlacedTrack(plan: plan, header: header, cues: ordered)
+        }
+    }
+
+    /// Reads the cues of every source, places them, and adds one stream per plan to `muxer` (before its header).
+    /// - Throws: ``ExportError/sourceUnreadable(_:reason:)`` for a source whose cues cannot be read;
+    ///   ``ExportError/encoderUnavailable(_:)`` when the linked FFmpeg lacks the text encoder;
+    ///   ``ExportError/unsupportedSettings(_:)`` when it refuses the track; `CancellationError`.
+    convenience init(plans: [SubtitleTrackPlan], muxer: EncodingMuxer, cancellation: CancellationFlag) throws {
+        try self.init(placed: Self.place(plans, cancellation: cancellation), muxer: muxer)
+    }
+
+    /// Adds one stream per placed track to `muxer` (before its header), to write its cues (even none).
+    /// - Throws: ``ExportError/encoderUnavailable(_:)``, ``ExportError/unsupportedSettings(_:)``.
+    init(placed tracks: [PlacedTrack], muxer: EncodingMuxer) throws {
+        self.muxer = muxer
+        packet = try Packet()
+        for placed in tracks {
+            let plan = placed.plan
             let encoder: Encoder
             do {
-                encoder = try Encoder(subtitleEncoderNamed: plan.codec.encoderName, timeBase: Self.timeBase, header: header)
+                encoder = try Encoder(subtitleEncoderNamed: plan.codec.encoderName, timeBase: Self.timeBase, header: placed.header)
             } catch {
                 throw ExportError.encoderUnavailable(plan.codec.encoderName)
             }
@@ -77,7 +101,7 @@ final class SubtitleWriter {
             if let title = plan.title { tags.append(("title", title)) }
             muxer.output.setMetadata(tags, ofStream: stream)
             muxer.output.setDisposition(isDefault: plan.isDefault, isForced: plan.isForced, ofStream: stream)
-            outputs.append(Output(stream: stream, encoder: encoder, cues: ordered))
+            outputs.append(Output(stream: stream, encoder: encoder, cues: placed.cues))
         }
     }
 
@@ -130,8 +154,18 @@ final class SubtitleWriter {
     /// - Throws: as ``init(plans:muxer:cancellation:)``; ``ExportError/writing(_:to:cancelled:)`` when the file
     ///   cannot be written.
     static func writeFile(_ plan: SubtitleTrackPlan, to path: String, cancellation: CancellationFlag) throws -> Bool {
+        guard let placed = try place([plan], cancellation: cancellation).first else { return false }
+        try writeFile(placed, to: path, cancellation: cancellation)
+        return true
+    }
+
+    /// Writes `placed`'s cues (all of them, even none) into a subtitle file at `path` in its plan's codec's own
+    /// format (the `ass`, `srt` or `webvtt` muxer).
+    /// - Throws: as ``init(placed:muxer:)``; ``ExportError/openingOutput(_:for:)``,
+    ///   ``ExportError/writing(_:to:cancelled:)`` when the file cannot be written.
+    static func writeFile(_ placed: PlacedTrack, to path: String, cancellation: CancellationFlag) throws {
         let formatName: String
-        switch plan.codec {
+        switch placed.plan.codec {
         case .ass: formatName = "ass"
         case .subRip: formatName = "srt"
         case .webVTT: formatName = "webvtt"
@@ -144,8 +178,7 @@ final class SubtitleWriter {
         } catch {
             throw ExportError.openingOutput(error, for: url)
         }
-        let writer = try SubtitleWriter(plans: [plan], muxer: muxer, cancellation: cancellation)
-        guard !writer.outputs.isEmpty else { return false }
+        let writer = try SubtitleWriter(placed: [placed], muxer: muxer)
         do {
             try muxer.writeHeader()
             try writer.write(through: .positiveInfinity)
@@ -153,7 +186,5 @@ final class SubtitleWriter {
         } catch {
             throw ExportError.writing(error, to: url, cancelled: cancellation.isCancelled)
         }
-        return true
     }
-
 }

@@ -21,6 +21,8 @@ final class TrackFrameSelector {
     private let lastSegmentUsing: [String: Int]
     /// The segment index at which `readers` were last pruned.
     private var readersCheckedAt = -1
+    /// The most source readers (open files with their decoders) this selector has held at once.
+    private(set) var mostReadersOpen = 0
     /// The natural size (pixels) of the source whose frame the last ``frame(at:)`` returned.
     private(set) var shownNaturalSize: Size?
     /// The colour description of that source (the loader's, or the caller's correction of it).
@@ -53,6 +55,14 @@ final class TrackFrameSelector {
         if !reversedReaders.isEmpty, !track.segments[index...].contains(where: { $0.effect?.playsBackward == true }) {
             reversedReaders = [:]  // no reversed segment ahead: free its chunk of pictures
         }
+        // Close readers as soon as no later segment uses their source: a decoder holds its reference pictures and
+        // frame threads' buffers (tens of MiB at 1080p), so open decoders (and files) stay bounded on any timeline.
+        // Closed before the next source is opened, so that source's probe and first pictures never coexist with
+        // the pictures of a decoder that is done (at a cut from one 1080p clip to another: about 4 MiB of peak).
+        if index != readersCheckedAt {
+            readersCheckedAt = index
+            readers = readers.filter { (lastSegmentUsing[$0.key] ?? -1) >= index }
+        }
         let key = source.sourceStreamKey
         let reader: VideoSourceReader
         if let existing = readers[key] {
@@ -60,12 +70,7 @@ final class TrackFrameSelector {
         } else {
             reader = try VideoSourceReader(track: source, decoderThreads: decoderThreads, cancellation: cancellation)
             readers[key] = reader
-        }
-        // Close readers as soon as no later segment uses their source: a decoder holds its reference pictures and
-        // frame threads' buffers (tens of MiB at 1080p), so open decoders (and files) stay bounded on any timeline.
-        if index != readersCheckedAt {
-            readersCheckedAt = index
-            readers = readers.filter { (lastSegmentUsing[$0.key] ?? -1) >= index }
+            mostReadersOpen = max(mostReadersOpen, readers.count)
         }
         return try reader.frame(at: segment.sourceTime(at: time))
     }

@@ -33,6 +33,8 @@ final class VideoCompositor {
     private var instructionHint = 0
     /// How many filter graphs have been built so far (one per configuration change).
     private(set) var graphBuilds = 0
+    /// How many background pictures (whole canvases) are kept for the graphs.
+    var heldBackgrounds: Int { backgrounds.count }
 
     /// A compositor for `plan` whose sources are decoded with `decoderThreads` threads each (0: FFmpeg's choice,
     /// one per core).
@@ -98,6 +100,7 @@ final class VideoCompositor {
         if wanted != configuration {
             try finish(emit: emit)
             try build(wanted, startingAt: index)
+            releaseUnusedBackgrounds()
         }
         guard let graph, let compiled else { return }
 
@@ -238,8 +241,17 @@ final class VideoCompositor {
         return nil
     }
 
-    /// A solid 8-bit SDR frame of `color` (made once per colour by FFmpeg's `color` source); the graph converts it
-    /// into the canvas's colour space like any SDR picture.
+    /// Frees the background pictures the current graph does not draw: each is a whole canvas (3 MiB at 1080p
+    /// 4:2:0), and most graphs draw none (a layer covering the canvas is its own base). The one the graph draws stays,
+    /// so a run of frames drawn over one background makes it once.
+    private func releaseUnusedBackgrounds() {
+        guard !backgrounds.isEmpty, let configuration, let compiled else { return }
+        let drawsBackground = compiled.inputs.contains { if case .background = $0.0 { true } else { false } }
+        backgrounds = drawsBackground ? backgrounds.filter { $0.key == configuration.background } : [:]
+    }
+
+    /// A solid 8-bit SDR frame of `color` (made by FFmpeg's `color` source when a graph first draws it, kept while
+    /// the graphs draw it); the graph converts it into the canvas's colour space like any SDR picture.
     private func background(_ color: RenderColor) throws -> Frame {
         if let frame = backgrounds[color] { return frame }
         let frame = try SolidFrame.make(color: color, size: plan.renderSize)

@@ -23,6 +23,10 @@ final class VideoRenderThread {
     /// 1080p H.264, FFmpeg's automatic three threads on two cores hold about 20 MiB more than one).
     static let decoderThreadsBesideEncoder = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / 4))
 
+    /// Finished frames that may wait for an encoder: two keep it fed (it copies each picture in and returns), and
+    /// each waiting picture is a whole frame (3 MiB at 1080p 4:2:0, 12 MiB at 2160p).
+    static let capacityBesideEncoder = 2
+
     /// Starts rendering frames 0 ..< `plan.frameCount` of `plan`.
     /// - Parameters:
     ///   - capacity: how many finished frames may wait for the encoder (at least 1).

@@ -92,7 +92,7 @@ struct MetadataCarryTests {
     }
 
     /// An edit of two phone clips carries the metadata of the source of the first video segment in the export's
-    /// range, not the other's (AVFoundation's exports of a composition carry none; docs/timed-text.md sets the two
+    /// range, not the other's (AVFoundation's exports of a composition carry none; docs/timed-text-metadata.md sets the two
     /// rules side by side).
     @Test func anEditCarriesTheFirstVideoSegmentsSourceInTheRange() async throws {
         let scratch = try ScratchDirectory("metadata-first-source")

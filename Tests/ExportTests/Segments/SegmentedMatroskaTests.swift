@@ -46,7 +46,7 @@ import SpliceTestSupport
                                                             "-of", "csv=p=0"], in: scratch) else { return }
         #expect(reordered.first.flatMap { Int($0) }.map { $0 > 0 } == true, "no B-frames: \(reordered)")
         // Frame k at k/30 s rounded to the millisecond, every track 21 ms later: the AAC priming (1024 samples at
-        // 48 kHz) starts at 0 (docs/timed-text.md).
+        // 48 kHz) starts at 0 (docs/timed-text-metadata.md).
         let frameTimes: [Int] = (0..<60).map { (k: Int) -> Int in 21 + (k * 1000 + 15) / 30 }
         #expect(pictures == frameTimes, "\(pictures)")
         #expect(sound.first == 0)

@@ -1,0 +1,81 @@
+import Foundation
+import SpliceTestSupport
+import Testing
+@testable import Export
+import Splice
+import SpliceFFmpeg
+import SpliceTesting
+
+/// What the compositor keeps between frames: a source's decoder is closed before the next source opens, and a
+/// background picture is kept only while a graph draws it.
+@Suite("Render memory")
+struct RenderMemoryTests {
+    /// A 0.5 s, 30 fps, 320 × 240 picture from `source` (a lavfi video source), as 4:2:0 FFV1.
+    static func clip(_ scratch: ScratchDirectory, _ name: String, _ source: String) async throws -> Asset {
+        let url = scratch.url.appendingPathComponent("\(name).mkv")
+        try SyntheticMedia.write(video: "\(source)=s=320x240:r=30", audio: nil, duration: MediaTime(value: 1, timescale: 2),
+                                 pixelFormat: .yuv420p, to: url)
+        return try await Asset.load(from: url)
+    }
+
+    /// Clip A (`testsrc2`) and clip B (`smptebars`), in a scratch folder of their own.
+    static func twoClips() async throws -> (a: Asset, b: Asset, scratch: ScratchDirectory) {
+        let scratch = try ScratchDirectory("render-memory")
+        return (try await clip(scratch, "a", "testsrc2"), try await clip(scratch, "b", "smptebars"), scratch)
+    }
+
+    static let half = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2))
+
+    /// `clips` back to back on one track of a 320 × 240 canvas (the default video composition); `fade` ramps the
+    /// first clip's opacity 1 → 0 over its last 0.25 s, over the black background.
+    static func render(_ clips: [Asset], fade: Bool) throws -> (compositor: VideoCompositor, frames: Int, heldAt: [Int]) {
+        var composition = MutableComposition()
+        for (i, clip) in clips.enumerated() {
+            try composition.insertTimeRange(half, of: clip, at: MediaTime(value: Int64(i), timescale: 2))
+        }
+        var video = MutableVideoComposition(propertiesOf: composition)
+        if fade {
+            for i in video.instructions.indices {
+                for j in video.instructions[i].layerInstructions.indices {
+                    video.instructions[i].layerInstructions[j].setOpacityRamp(
+                        fromStartOpacity: 1, toEndOpacity: 0,
+                        timeRange: TimeRange(start: MediaTime(value: 1, timescale: 4), duration: MediaTime(value: 1, timescale: 4)))
+                    video.instructions[i].layerInstructions[j].setOpacity(1, at: MediaTime(value: 1, timescale: 2))
+                }
+            }
+        }
+        let plan = try ExportPlanner.videoPlan(
+            composition: composition, tracks: composition.tracks, videoComposition: video,
+            range: TimeRange(start: .zero, duration: composition.duration), maximumSize: nil)
+        let compositor = try VideoCompositor(plan: plan, cancellation: CancellationFlag())
+        var frames = 0
+        var heldAt: [Int] = []
+        for index in 0..<plan.frameCount {
+            try compositor.render(frame: index) { _ in frames += 1 }
+            heldAt.append(compositor.heldBackgrounds)
+        }
+        try compositor.finish { _ in frames += 1 }
+        return (compositor, frames, heldAt)
+    }
+
+    /// Two sources one after the other: the first one's decoder is closed before the second opens (one reader at
+    /// a time); a source used again later stays open beside the one between (two at once).
+    @Test func aFinishedSourceClosesBeforeTheNextOpens() async throws {
+        let (a, b, _) = try await Self.twoClips()
+        let cut = try Self.render([a, b], fade: false)
+        #expect(cut.frames == 30)
+        #expect(cut.compositor.trackRenderers.values.map(\.mostReadersOpen) == [1])
+        let back = try Self.render([a, b, a], fade: false)
+        #expect(back.frames == 45)
+        #expect(back.compositor.trackRenderers.values.map(\.mostReadersOpen) == [2])
+    }
+
+    /// The fade over the black background keeps one background picture while it is drawn (frames 8–14: the ramp
+    /// from 0.25 s); the next clip covers the canvas, and the picture is freed with the fade's graph.
+    @Test func aBackgroundIsKeptOnlyWhileDrawn() async throws {
+        let (a, b, _) = try await Self.twoClips()
+        let run = try Self.render([a, b], fade: true)
+        #expect(run.frames == 30)
+        #expect(run.heldAt == Array(repeating: 0, count: 8) + Array(repeating: 1, count: 7) + Array(repeating: 0, count: 15))
+    }
+}
