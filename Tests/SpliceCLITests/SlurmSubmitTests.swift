@@ -49,13 +49,13 @@ struct SlurmSubmitTests {
         let plan = try SegmentPlanFile.read(from: planURL)
         #expect(plan.segments.map(\.firstFrame) == [0, 80, 160])
 
-        // A directory where part 1 must go: the render of segment 1 finishes but cannot rename its file into place.
+        // A directory where part 1 must go: the render of segment 1 refuses it before any work (exit 1).
         try FileManager.default.createDirectory(at: plan.partURL(1).appendingPathComponent("left-over"), withIntermediateDirectories: true)
         let failed = try await SpliceTool.run(["submit", "--slurm", planURL.path, "-o", output.path],
                                               environment: slurm.environment, timeout: 120)
         #expect(failed.status == 3, "stdout: \(failed.stdout) stderr: \(failed.stderr)")
         #expect(failed.stdout.contains("renders segments 0, 1, 2"), "\(failed.stdout)")
-        #expect(failed.stderr.contains("segment 1 FAILED (exit 3:0; log \(plan.partsDirectory)/slurm-"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("segment 1 FAILED (exit 1:0; log \(plan.partsDirectory)/slurm-"), "\(failed.stderr)")
         #expect(failed.stderr.contains(plan.partURL(1).path), "the task's own error names the part: \(failed.stderr)")
         #expect(!failed.stderr.contains("segment 0 ") && !failed.stderr.contains("segment 2 "), "\(failed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path), "a failed submission leaves no output")
