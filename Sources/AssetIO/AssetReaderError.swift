@@ -72,7 +72,7 @@ public enum AssetReaderError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidSettings(let reason):
             return "invalid output settings: \(reason)"
         case .readFailed(let url, let track, let time, let reason):
-            let at = time.map { " after \($0.seconds) s" } ?? ""
+            let at = time.map { " after \($0.secondsText)" } ?? ""
             return "reading track \(track) of \(url.path) failed\(at): \(reason)"
         case .sampleDataNoLongerValid(let output):
             return "a picture of \(output) read with alwaysCopiesSampleData false is no longer valid: it lasts only "

@@ -54,7 +54,7 @@ public enum AssetWriterError: Error, Sendable, Hashable, CustomStringConvertible
         case .appendBeforeSessionStart(let input): return "\(input): sample appended before startSession(atSourceTime:)"
         case .appendAfterMarkAsFinished(let input): return "\(input): sample appended after markAsFinished()"
         case .nonIncreasingTime(let input, let previous, let appended):
-            return "\(input): appended time \(appended) (\(appended.seconds) s) is not after the previous \(previous) (\(previous.seconds) s)"
+            return "\(input): appended time \(appended) (\(appended.secondsText)) is not after the previous \(previous) (\(previous.secondsText))"
         case .timeBeforeSessionStart(let input, let time, let start):
             return "\(input): time \(time) is before the session start \(start)"
         case .timeAfterSessionEnd(let input, let time, let end):

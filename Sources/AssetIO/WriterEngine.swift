@@ -272,7 +272,7 @@ final class WriterEngine {
                 nextFragment = following
             }
         } catch {
-            throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.seconds) s")
+            throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.secondsText)")
         }
     }
 

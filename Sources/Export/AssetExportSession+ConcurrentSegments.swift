@@ -72,13 +72,34 @@ extension AssetExportSession {
         }
         // The audio weighs as a tenth of the video frames: it renders much faster than they encode.
         if let audio = segmented.audioSession(of: segmentPlan) { sessions.append((audio, Double(segmentPlan.frameCount) / 10)) }
-        try await renderConcurrently(sessions)
+        do {
+            try await renderConcurrently(sessions)
+        } catch {
+            throw Self.naming(output, in: error, partsIn: parts)
+        }
         publish(progress: 0.9)
         let cancellation = self.cancellation
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
                               subtitles: plan.subtitles, chapters: plan.chapters, timedMetadata: plan.timedMetadata,
                               streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata), cancellation: cancellation).run()
+        }
+    }
+
+    /// `error` of a part's or the audio's export, naming `output` where it named a file in the work folder `parts`
+    /// (which the caller never asked for and which is removed): the part's file name follows the reason.
+    private static func naming(_ output: URL, in error: any Error, partsIn parts: URL) -> any Error {
+        func isWorkFile(_ url: URL) -> Bool {
+            url.standardizedFileURL.path == parts.standardizedFileURL.path
+                || url.standardizedFileURL.path.hasPrefix(parts.standardizedFileURL.path + "/")
+        }
+        switch error {
+        case ExportError.writeFailed(let url, let reason) where isWorkFile(url):
+            return ExportError.writeFailed(output, reason: "\(reason) (writing its part \(url.lastPathComponent))")
+        case ExportError.outputNotWritable(let url, let reason) where isWorkFile(url):
+            return ExportError.outputNotWritable(output, reason: "\(reason) (writing its part \(url.lastPathComponent))")
+        default:
+            return error
         }
     }
 

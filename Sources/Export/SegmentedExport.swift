@@ -155,10 +155,19 @@ public struct SegmentedExport: Sendable {
     /// with the audio to `outputURL` (`faststart`), through a temporary file: on any error nothing is left there.
     /// - Throws: ``SegmentError/partMissing(index:_:)`` or ``SegmentError/partDamaged(index:_:reason:)`` naming the
     ///   first bad part; ``SegmentError/audioDamaged(_:reason:)``; ``ExportError/outputFileExists(_:)`` unless
-    ///   `overwrite`; write errors as ``ExportError``; `CancellationError`.
+    ///   `overwrite`; ``ExportError/outputNotWritable(_:reason:)`` for an output that is a directory, a source of
+    ///   the composition or a file of the plan (before any work); write errors as ``ExportError``; `CancellationError`.
     public func join(_ plan: SegmentPlan, to outputURL: URL, overwrite: Bool = false) async throws {
+        // The output is checked as an export checks it (a directory, a source of the edit, an existing file without
+        // `overwrite`), and against the plan's own files, before the audio is rendered.
+        let whole = try wholeExportPlan(plan, outputURL: outputURL, overwrite: overwrite)
+        for file in plan.segments.map({ plan.partURL($0.index) }) + [plan.audioURL]
+        where ExportPlanner.isSameFile(file, outputURL) {
+            throw ExportError.outputNotWritable(
+                outputURL, reason: "it is a file of the segment plan (\(file.path)), which the join reads; write the joined "
+                    + "file to another file")
+        }
         try await renderAudio(of: plan)
-        let whole = try wholeExportPlan(plan, outputURL: outputURL)
         let cancellation = CancellationFlag()
         try await withTaskCancellationHandler {
             try await WorkerThread.run(name: "splice.join") {
@@ -175,9 +184,9 @@ public struct SegmentedExport: Sendable {
     /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks, timed metadata tracks,
     /// chapters and stream tags the join writes. Planned only (nothing is read or written).
     /// - Throws: the planning errors of ``AssetExportSession/export()``.
-    private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL) throws -> ExportPlan {
+    private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL, overwrite: Bool) throws -> ExportPlan {
         let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)
-        session.overwritesExistingFile = true
+        session.overwritesExistingFile = overwrite
         session.chapterMetadataGroups = chapterMetadataGroups
         session.timedMetadataGroups = timedMetadataGroups
         return try session.makePlan()

@@ -18,4 +18,31 @@ package enum WritableFolder {
         unlink(probe)
         return nil
     }
+
+    /// Why no file can be made in `folder` (``creationError(in:)``), in words: ``FailureReason/words(errno:)``, except
+    /// that `ENOENT` for a folder that exists means its file system makes no new files, as procfs and sysfs do;
+    /// the words then name that file system.
+    /// - Parameter folder: an existing folder.
+    /// - Returns: nil when a file could be made.
+    package static func creationFailure(in folder: URL) -> String? {
+        guard let code = creationError(in: folder) else { return nil }
+        guard code == ENOENT else { return FailureReason.words(errno: code) }
+        return "its file system (\(fileSystemName(of: folder))) does not let files be created"
+    }
+
+    /// The type of the file system `folder` is on (`proc`, `sysfs`, …): that of the longest mount point above it in
+    /// `/proc/self/mounts`, or "unknown".
+    private static func fileSystemName(of folder: URL) -> String {
+        let path = folder.resolvingSymlinksInPath().path
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return "unknown" }
+        var best: (point: String, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            let point = String(fields[1])
+            let above = point == "/" || path == point || path.hasPrefix(point + "/")
+            if above, point.count >= (best?.point.count ?? 0) { best = (point, String(fields[2])) }
+        }
+        return best?.type ?? "unknown"
+    }
 }

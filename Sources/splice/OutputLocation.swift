@@ -56,8 +56,8 @@ enum OutputLocation {
             Console.error("splice: cannot write \(path): the folder \(folder.path) does not exist")
             throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) does not exist")
         }
-        if let code = WritableFolder.creationError(in: folder) {
-            Console.error("splice: cannot write \(path): the folder \(folder.path) is not writable (\(FailureReason.words(errno: code)))")
+        if let reason = WritableFolder.creationFailure(in: folder) {
+            Console.error("splice: cannot write \(path): the folder \(folder.path) is not writable (\(reason))")
             throw CommandExit(status: .invalidInput, detail: "cannot write \(path): the folder \(folder.path) is not writable")
         }
     }

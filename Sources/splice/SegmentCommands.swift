@@ -31,7 +31,7 @@ enum SegmentCommands {
         }
         for segment in plan.segments {
             Console.out("segment \(segment.index): frames \(segment.firstFrame)..<\(segment.firstFrame + segment.frameCount) "
-                + "(\(segment.frameCount) frames, \(segment.timeRange.start.seconds)s – \(segment.timeRange.end.seconds)s)")
+                + "(\(segment.frameCount) frames, \(segment.timeRange.start.secondsText) – \(segment.timeRange.end.secondsText))")
         }
         Console.out("plan: \(planURL.path) (\(plan.segments.count) segments, parts in \(plan.partsDirectory))")
     }

@@ -12,6 +12,8 @@ import Glibc
 /// when `clearsLine` — a bar on a terminal — so plain logs never carry escape codes.
 final class SignalCancellation {
     private let source: DispatchSourceRead
+    /// Uptime of the first signal, in nanoseconds; nil while none came.
+    private let first = Locked<UInt64?>(nil)
     private static let signals: [Int32] = [SIGINT, SIGTERM]
     /// How long after the first signal a second one counts as "quit at once" (nanoseconds): 0.5 s.
     static let repeatInterval: UInt64 = 500_000_000
@@ -27,7 +29,7 @@ final class SignalCancellation {
     ///   - cancel: called once, on the first signal.
     init(clearsLine: Bool = false, _ cancel: @escaping @Sendable () -> Void) {
         let readEnd = SignalPipe.readEnd
-        let first = Locked<UInt64?>(nil)  // uptime of the first signal, in nanoseconds
+        let first = self.first
         source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "splice.signals"))
         source.setEventHandler {
             var byte: UInt8 = 0
@@ -67,9 +69,13 @@ final class SignalCancellation {
             : "splice: received SIGTERM: cancelling (a second signal quits at once)"
     }
 
-    /// Removes the handlers and restores the default actions.
+    /// Removes the handlers and restores the default actions — unless a signal already cancelled the command: its
+    /// run ends with 130 (docs/cli.md), so a signal that comes between here and the process's exit (the second of
+    /// a pair, late) exits with 130 at once rather than killing the process with the signal's default action.
     func restore() {
-        for number in Self.signals { signal(number, SIG_DFL) }
+        let cancelled = first.withLock { $0 != nil }
+        let action: __sighandler_t? = cancelled ? exitCancelled : SIG_DFL
+        for number in Self.signals { signal(number, action) }
         source.cancel()
     }
 }
@@ -98,4 +104,9 @@ nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
 private func signalReceived(_ number: Int32) {
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(signalWriteEnd, &byte, 1)
+}
+
+/// The handler after a cancelled run's ``SignalCancellation/restore()``: exits with 130 (`_exit(2)`, async-signal-safe).
+private func exitCancelled(_ number: Int32) {
+    _exit(ExitStatus.cancelled.rawValue)
 }

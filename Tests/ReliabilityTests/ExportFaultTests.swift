@@ -75,6 +75,26 @@ extension Reliability {
             #expect(try Data(contentsOf: scratch.file("out.mp4")) == Self.precious)
         }
 
+        /// The same fault in a concurrent segments export: the error names the output asked for, not the hidden part
+        /// that hit the limit (its name follows the reason), and the work folder is gone.
+        @Test func aFileSizeLimitInConcurrentSegmentsNamesTheOutput() async throws {
+            let scratch = try ScratchDirectory("fsize-segments")
+            defer { scratch.remove() }
+            let result = try await onWorkerThread {
+                try ChildTest.run(filter: "ExportFaultTests/fileSizeLimitChild", role: "fsize",
+                                  environment: ["SPLICE_FSIZE_DIR": scratch.url.path, "SPLICE_FSIZE_SEGMENTS": "2"], timeout: 120)
+            }
+            #expect(result.status == 0 && !result.timedOut, "child: \(result.output.suffix(3000))")
+            let reports = result.reports
+            #expect(reports["error"] == "writeFailed", "\(reports)")
+            #expect(reports["url"] == scratch.file("out.mp4").path, "\(reports)")
+            let reason = reports["reason"] ?? ""
+            #expect(reason.wholeMatch(of: /the file is too large for this file system or limit \(writing its part part-000[01]\.mp4\)/) != nil,
+                    "\(reports)")
+            #expect(reports["contents"] == "out.mp4", "\(reports)")
+            #expect(try Data(contentsOf: scratch.file("out.mp4")) == Self.precious)
+        }
+
         @Test(.enabled(if: ChildTest.is("fsize")))
         func fileSizeLimitChild() async throws {
             let directory = try #require(ProcessInfo.processInfo.environment["SPLICE_FSIZE_DIR"])
@@ -84,11 +104,13 @@ extension Reliability {
             let output = URL(fileURLWithPath: directory).appendingPathComponent("out.mp4")
             let session = try Self.session(try await Fixture.composition("canonical/clipA.mp4", seconds: 4), output: output,
                                            settings: Self.largeOutput)
+            session.concurrentSegments = ProcessInfo.processInfo.environment["SPLICE_FSIZE_SEGMENTS"].flatMap { Int($0) }
             do {
                 try await session.export()
                 ChildTest.report("error", "none")
-            } catch ExportError.writeFailed(_, let reason) {
+            } catch ExportError.writeFailed(let url, let reason) {
                 ChildTest.report("error", "writeFailed")
+                ChildTest.report("url", url.path)
                 ChildTest.report("reason", reason)
             } catch {
                 ChildTest.report("error", "\(ErrorKind.name(error)): \(error)")

@@ -76,6 +76,15 @@ extension Reliability {
             return named == url && expected == StreamCut(dataEnd: dataEnd, indexedEnd: indexedEnd)
         }
 
+        /// The message writes both times as every message of the package does: seconds with three decimals.
+        @Test func theMessageWritesTheTimesWithThreeDecimals() {
+            let error = ExportError.sourceTruncated(URL(fileURLWithPath: "/clips/a.mp4"), trackID: 2,
+                                                    dataEnd: MediaTime(value: 48_270, timescale: 160_000),
+                                                    indexedEnd: MediaTime(value: 39, timescale: 10))
+            #expect("\(error)" == "source /clips/a.mp4 is cut short: the data of its track 2 ends at 0.302 s, though its "
+                + "index lists samples up to 3.900 s")
+        }
+
         static let cut = 226_318 * 3 / 10
 
         @Test(arguments: [false, true])

@@ -79,8 +79,33 @@ struct ExitCodeTests {
                 "no audio rendered, no part")
     }
 
+    /// `join` refuses an output that is a directory, a source of the edit or a file of the plan as `export` does,
+    /// `--overwrite` or not, before the audio is rendered.
+    @Test(arguments: [
+        ("folder.mp4", "it is a directory"),
+        ("clipA.mp4", "it is a source of the composition (track 1 reads it); write the export to another file"),
+        ("plan.parts/part-0000.mp4", "it is a file of the segment plan (PART), which the join reads; write the joined file to another file"),
+    ])
+    func joinRefusesAnOutputThatIsADirectoryASourceOrAPart(output: String, reason: String) async throws {
+        let scratch = try await Self.planned()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.file("folder.mp4"), withIntermediateDirectories: false)
+        let part = try await SpliceTool.run(["render-segment", "plan.json", "--index", "0"], in: scratch.url)
+        #expect(part.status == 0, "\(part.stderr)")
+        let partPath = scratch.file("plan.parts/part-0000.mp4").path
+        let partData = try Data(contentsOf: URL(fileURLWithPath: partPath))
+        let run = try await SpliceTool.run(["join", "plan.json", "-o", output, "--overwrite"], in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        let expected = reason.replacingOccurrences(of: "PART", with: partPath)
+        #expect(run.stderr == "splice join: cannot write \(scratch.file(output).path): \(expected)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("plan.parts").path) == ["part-0000.mp4"],
+                "no audio rendered")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: partPath)) == partData)
+    }
+
     /// A folder no file can be made in is the caller's to fix (exit 1), found before any rendering — also where
-    /// the permission bits say yes: `/proc` refuses new files even to root.
+    /// the permission bits say yes: `/proc` refuses new files even to root, and the message names its file system
+    /// rather than `ENOENT`'s "does not exist".
     @Test(arguments: [
         (["frame", "edit.json", "--at", "1s", "-o", "/proc/f.png"], "/proc/f.png"),
         (["frame", "edit.json", "--at", "1s", "-o", "/proc/poster.jpg"], "/proc/poster.jpg"),
@@ -93,7 +118,9 @@ struct ExitCodeTests {
         try scratch.write("edit.json", Self.small)
         let run = try await SpliceTool.run(arguments, in: scratch.url)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("cannot write \(output): the \(arguments[0] == "export" ? "directory" : "folder") /proc is not writable ("),
+        let folder = arguments[0] == "export" ? "directory" : "folder"
+        #expect(run.stderr.contains(
+            "cannot write \(output): the \(folder) /proc is not writable (its file system (proc) does not let files be created)"),
                 "\(run.stderr)")
     }
 

@@ -19,20 +19,26 @@ struct SignalMessageTests {
         return try SpliceTool.start(["export", "long.json", "-o", "out.mp4", "--progress", "plain"], in: scratch.url)
     }
 
-    @Test func sigtermInAPlainLogIsNamedWithoutEscapeCodes() async throws {
-        let scratch = try TestDocument.folder()
-        defer { scratch.remove() }
-        let started = try Self.startLongExport(in: scratch)
-        // Watched from a plain thread: a polling task can resume after the export has finished (see whenCondition).
+    /// Starts ``startLongExport(in:)``, calls `stop` with it (from a plain thread: a polling task can resume after the
+    /// export has finished, see whenCondition) once its progress shows, and waits for its end.
+    static func exportStopped(in scratch: ScratchDirectory, by stop: @escaping @Sendable (SpliceTool.Started) -> Void)
+        async throws -> SpliceTool.Run {
+        let started = try startLongExport(in: scratch)
         let stoppedWhileRunning = await whenCondition(timeout: 60, {
             started.stderrSoFar.contains("progress ") || !started.process.isRunning
         }) { () -> Bool in
             guard started.process.isRunning else { return false }
-            started.process.send(SIGTERM)
+            stop(started)
             return true
         }
         #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
-        let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
+        return try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
+    }
+
+    @Test func sigtermInAPlainLogIsNamedWithoutEscapeCodes() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let run = try await Self.exportStopped(in: scratch) { $0.process.send(SIGTERM) }
         #expect(run.status == 130, "\(run.stderr)")
         #expect(run.stderr.contains("splice: received SIGTERM: cancelling"), "\(run.stderr)")
         #expect(!run.stderr.contains("Ctrl-C"), "\(run.stderr)")
@@ -45,21 +51,28 @@ struct SignalMessageTests {
     @Test func aSignalDeliveredTwiceAtOnceCancelsCleanly() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
-        let started = try Self.startLongExport(in: scratch)
-        let stoppedWhileRunning = await whenCondition(timeout: 60, {
-            started.stderrSoFar.contains("progress ") || !started.process.isRunning
-        }) { () -> Bool in
-            guard started.process.isRunning else { return false }
+        let run = try await Self.exportStopped(in: scratch) { started in
             // Two deliveries 5 ms apart: back to back, the kernel would merge them into one.
             started.process.send(SIGTERM)
             usleep(5_000)
             started.process.send(SIGTERM)
-            return true
         }
-        #expect(stoppedWhileRunning == true, "the export must still be running when stopped")
-        let run = try await SpliceTool.finish(started, arguments: ["export"], timeout: 30)
         #expect(run.status == 130, "\(run.stderr)")
         #expect(run.stderr.contains("export cancelled; no file was written"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") || $0 == "out.mp4" } == [])
+    }
+
+    /// A signal repeated back to back until the process is gone — some land while it cancels, some after it has
+    /// restored the default actions on its way out — ends the run with 130 whichever lands when: never with the
+    /// signal's own status (15), and nothing is left behind.
+    @Test func aSignalRepeatedUntilTheProcessEndsExitsWith130() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let run = try await Self.exportStopped(in: scratch) { started in
+            // Back to back: one is pending at every moment, the one after restore() included.
+            while started.process.isRunning { started.process.send(SIGTERM) }
+        }
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0 == "out.mp4" } == [])
     }
 }

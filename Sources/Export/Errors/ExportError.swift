@@ -57,8 +57,8 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidAudioMix(let issues): return "invalid audio mix: " + issues.map(\.description).joined(separator: "; ")
         case .sourceUnreadable(let url, let reason): return "cannot read source \(url.path): \(reason)"
         case .sourceTruncated(let url, let trackID, let dataEnd, let indexedEnd):
-            return "source \(url.path) is cut short: the data of its track \(trackID) ends at \(dataEnd.seconds) s, though "
-                + "its index lists samples up to \(indexedEnd.seconds) s"
+            return "source \(url.path) is cut short: the data of its track \(trackID) ends at \(dataEnd.secondsText), though "
+                + "its index lists samples up to \(indexedEnd.secondsText)"
         case .encoderUnavailable(let name): return "the linked FFmpeg has no encoder '\(name)'"
         case .filterUnavailable(let name):
             return "the linked FFmpeg has no filter '\(name)' (an LGPL build lacks some GPL filters)"

@@ -23,7 +23,7 @@ extension ExportPlanner {
                           let reason = FilterGraphCompiler.highBitDepthRefusal(of: parameter) else { continue }
                     throw ExportError.unsupportedSettings(
                         "\(reason), so it cannot be drawn on this composition's \(canvas.summary) canvas (the layer of "
-                            + "track \(layer.trackID) in the instruction at \(instruction.timeRange.start.seconds) s); "
+                            + "track \(layer.trackID) in the instruction at \(instruction.timeRange.start.secondsText)); "
                             + "export as SDR, or use exposure, temperature, a lookup table, blur or sharpen")
                 }
             }

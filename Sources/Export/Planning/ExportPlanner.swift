@@ -140,8 +140,8 @@ struct ExportPlanner {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) does not exist")
         }
-        if let code = WritableFolder.creationError(in: directory) {
-            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(FailureReason.words(errno: code)))")
+        if let reason = WritableFolder.creationFailure(in: directory) {
+            throw ExportError.outputNotWritable(url, reason: "the directory \(directory.path) is not writable (\(reason))")
         }
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue {
@@ -160,19 +160,26 @@ struct ExportPlanner {
     /// The ID of the first composition track with a segment read from the file at `url` (the same file by device
     /// and inode, whatever path or symbolic link names it), or nil.
     private func trackReading(_ url: URL) -> Int32? {
-        func identity(_ url: URL) -> [Int]? {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
-                  let device = (attributes[.systemNumber] as? NSNumber)?.intValue,
-                  let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue else { return nil }
-            return [device, inode]
-        }
-        guard let output = identity(url) else { return nil }
+        guard Self.fileIdentity(url) != nil else { return nil }
         for track in composition.tracks {
             for segment in track.segments {
-                if let source = segment.sourceURL, identity(source) == output { return track.trackID }
+                if let source = segment.sourceURL, Self.isSameFile(source, url) { return track.trackID }
             }
         }
         return nil
+    }
+
+    /// True when `a` and `b` name one existing file (by device and inode, through hard and symbolic links).
+    static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+        guard let identity = fileIdentity(a) else { return false }
+        return fileIdentity(b) == identity
+    }
+
+    private static func fileIdentity(_ url: URL) -> [Int]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
+              let device = (attributes[.systemNumber] as? NSNumber)?.intValue,
+              let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue else { return nil }
+        return [device, inode]
     }
 
     /// The request's time range clipped to the composition's `[0, duration)`.

@@ -191,7 +191,7 @@ final class SmartRenderPacketSource {
             do {
                 try stream.seek(toTimestamp: timestamp)
             } catch {
-                throw ExportError.sourceUnreadable(track.assetURL, reason: "cannot seek to the key frame at \(group.keyFrameTime.seconds) s: \(error)")
+                throw ExportError.sourceUnreadable(track.assetURL, reason: "cannot seek to the key frame at \(group.keyFrameTime.secondsText): \(error)")
             }
         }
         let packet = try Packet()
@@ -203,7 +203,7 @@ final class SmartRenderPacketSource {
             if time > key { break }
         }
         throw ExportError.sourceUnreadable(
-            track.assetURL, reason: "the key frame at \(group.keyFrameTime.seconds) s the smart render plan copies from is not there")
+            track.assetURL, reason: "the key frame at \(group.keyFrameTime.secondsText) the smart render plan copies from is not there")
     }
 
     /// The packets a copied piece of `groups` holds: all of theirs but the first group's leading pictures.
@@ -260,7 +260,7 @@ final class SmartRenderPacketSource {
         guard dts <= pts else {
             throw ExportError.renderingFailed(
                 stage: "joining smart-rendered pieces",
-                reason: "the piece at frame \(piece.frames.lowerBound) would be decoded after it is shown (decoding delay \(delay.seconds) s)")
+                reason: "the piece at frame \(piece.frames.lowerBound) would be decoded after it is shown (decoding delay \(delay.secondsText))")
         }
         let duration = packet.duration > 0
             ? av_rescale_q(packet.duration, reader.timeBase, out) : (input.frameDuration.timestamp(in: out) ?? 1)

@@ -74,7 +74,7 @@ extension SmartRenderVerifier {
                 do {
                     digest = try frame.pictureDigest()
                 } catch {
-                    throw Failure(description: "a picture of \(label) at \(time.seconds) s has no pixels (\(error))")
+                    throw Failure(description: "a picture of \(label) at \(time.secondsText) has no pixels (\(error))")
                 }
                 try log.record(digest, at: index(time), label: label)
             }
