@@ -67,6 +67,6 @@ enum MediaToolRun {
         let child = try ChildProcess(executable: path, arguments: arguments, standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 120), "\(name) did not finish")
-        return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return TextFile.text(of: log)
     }
 }
