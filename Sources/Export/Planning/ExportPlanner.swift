@@ -160,10 +160,13 @@ struct ExportPlanner {
     /// The ID of the first composition track with a segment read from the file at `url` (the same file by device
     /// and inode, whatever path or symbolic link names it), or nil.
     private func trackReading(_ url: URL) -> Int32? {
-        guard Self.fileIdentity(url) != nil else { return nil }
+        guard let output = Self.fileIdentity(url) else { return nil }
+        var checked = Set<URL>()  // each source file is looked up once, however many segments read it
         for track in composition.tracks {
             for segment in track.segments {
-                if let source = segment.sourceURL, Self.isSameFile(source, url) { return track.trackID }
+                if let source = segment.sourceURL, checked.insert(source).inserted, Self.fileIdentity(source) == output {
+                    return track.trackID
+                }
             }
         }
         return nil
