@@ -17,12 +17,12 @@ extension FilterGraphCompiler {
     /// image generator, which compiles the same configuration, draws the same picture.
     static func transitionBase(_ configuration: GraphConfiguration, _ transition: TransitionConfiguration) throws
         -> (chains: [String], inputs: [(CompiledGraph.Input, PictureFormat)],
-            opacityTargets: [CompiledGraph.Input: String], base: String) {
+            opacityTargets: [CompiledGraph.Input: OpacityTarget], base: String) {
         let canvas = configuration.canvas
         let color = configuration.color
         var chains: [String] = []
         var inputs: [(CompiledGraph.Input, PictureFormat)] = []
-        var opacityTargets: [CompiledGraph.Input: String] = [:]
+        var opacityTargets: [CompiledGraph.Input: OpacityTarget] = [:]
         // `xfade`'s black and white are code values 0 and the maximum, i.e. full range: the styles that show them
         // run in full range so that they dip to true black (limited range would go below it and clip).
         let fullRange = ["fadeblack", "fadewhite", "rectcrop", "circlecrop"].contains(transition.filterName)

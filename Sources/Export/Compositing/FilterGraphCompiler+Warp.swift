@@ -73,10 +73,10 @@ extension FilterGraphCompiler {
 
         var chain = steps
         chain += normalizationSteps(for: layer.input, canvas: color, keepAlpha: true, chromaSubsampled: false)
-        var opacityTarget: String?
+        var opacityTarget: OpacityTarget?
         if layer.opacity != 1 {
-            let target = "lut@\(name)"
-            chain.append("\(target)=y=val:u=val:v=val:a=val*\(format(layer.opacity ?? 1))")
+            let target = OpacityTarget(filter: "lut@\(name)", form: .alphaScale)
+            chain.append(target.declaration(opacity: layer.opacity ?? 1))
             if layer.opacity == nil { opacityTarget = target }
         }
         let pad = "pad=w=\(frameWidth):h=\(frameHeight):x=\(margin):y=\(margin)"

@@ -20,6 +20,7 @@ enum FilterGraphCompilerError: Error {
 /// - any other affine (shear): `perspective` on an edge-extended picture with a transparent margin (``warp``);
 /// - a singular transform (determinant 0): nothing (the picture covers no pixel);
 /// - opacity: the layer's alpha plane scaled by `lut` (`a=val*opacity`), blended by `overlay`;
+///   a layer covering an 8-bit black canvas is blended with black by its `lut` alone, the same pixels (``OpacityTarget``);
 /// - a transition: its two layers each over the background, joined by `xfade` (``transitionBase(_:_:)``);
 /// - effects: their filters on the cropped picture before the transform (``effectSteps(for:transform:color:)``).
 /// Every picture is brought into the canvas's colour space and format (``CanvasColor``: 8-bit SDR BT.709 unless the
@@ -30,7 +31,7 @@ enum FilterGraphCompiler {
     static func compile(_ configuration: GraphConfiguration) throws -> CompiledGraph {
         var chains: [String] = []
         var inputs: [(CompiledGraph.Input, PictureFormat)] = []
-        var opacityTargets: [CompiledGraph.Input: String] = [:]
+        var opacityTargets: [CompiledGraph.Input: OpacityTarget] = [:]
         var effectCommands: [CompiledGraph.Input: [EffectCommand]] = [:]
         let canvas = configuration.canvas
         let color = configuration.color
@@ -52,6 +53,15 @@ enum FilterGraphCompiler {
             let (steps, commands) = try coveringSteps(bottom, canvas: canvas, color: color, name: "l\(index)")
             if !commands.isEmpty { effectCommands[.layer(index)] = commands }
             chains.append("[\(label)]" + (steps.isEmpty ? "null" : steps.joined(separator: ",")) + "[base0]")
+            base = "base0"
+            layers.removeFirst()
+        } else if let (index, bottom) = layers.first, blendsOverBlack(bottom, configuration) {
+            inputs.append((.layer(index), bottom.input))
+            let (steps, commands) = try coveringSteps(bottom, canvas: canvas, color: color, name: "l\(index)")
+            if !commands.isEmpty { effectCommands[.layer(index)] = commands }
+            let target = OpacityTarget(filter: "lut@l\(index)", form: .overBlack)
+            if bottom.opacity == nil { opacityTargets[.layer(index)] = target }
+            chains.append("[L\(index)]" + (steps + [target.declaration(opacity: bottom.opacity ?? 1)]).joined(separator: ",") + "[base0]")
             base = "base0"
             layers.removeFirst()
         } else {
@@ -78,8 +88,8 @@ enum FilterGraphCompiler {
         for (index, overlay) in configuration.imageOverlays.enumerated() {
             let width = max(1, try pixels(overlay.frame.width)), height = max(1, try pixels(overlay.frame.height))
             var steps = ["scale=\(width):\(height)"] + graphicSteps(canvas: color)
-            let target = "lut@i\(index)"
-            steps.append("lut@i\(index)=y=val:u=val:v=val:a=val*\(format(overlay.opacity ?? 1))")
+            let target = OpacityTarget(filter: "lut@i\(index)", form: .alphaScale)
+            steps.append(target.declaration(opacity: overlay.opacity ?? 1))
             if overlay.opacity == nil { opacityTargets[.imageOverlay(index)] = target }
             inputs.append((.imageOverlay(index), overlay.input))
             stage += 1
@@ -142,6 +152,16 @@ enum FilterGraphCompiler {
             && (try? pixels(t.d * Double(layer.input.height))) == canvas.height
     }
 
+    /// True when `layer` would ``coversCanvas(_:canvas:)`` but for its opacity, over the black background of an
+    /// 8-bit SDR canvas: one `lut` then blends it with black (``OpacityTarget/Form/overBlack``), the same pixels as
+    /// its alpha scaled and `overlay` over the background.
+    static func blendsOverBlack(_ layer: LayerConfiguration, _ configuration: GraphConfiguration) -> Bool {
+        var opaque = layer
+        opaque.opacity = 1
+        return layer.opacity != 1 && configuration.background == .black && configuration.color == .standard
+            && configuration.transition == nil && coversCanvas(opaque, canvas: configuration.canvas)
+    }
+
     /// The chain of a layer that ``coversCanvas(_:canvas:)``: its effects, its conversion into the canvas format,
     /// and a scale when its size differs from the canvas's (2:1 pixels widened, 1920x1080 on a 1280x720 canvas);
     /// with the commands of its effects driven per frame when a `name` is given (``effectSteps(for:transform:color:name:)``).
@@ -170,7 +190,7 @@ enum FilterGraphCompiler {
         /// Canvas position (pixels) of the chain's output.
         var x: Int
         var y: Int
-        var opacityTarget: String?
+        var opacityTarget: OpacityTarget?
         /// The layer's effects driven per frame (``EffectCommand``).
         var effectCommands: [EffectCommand] = []
     }
@@ -263,15 +283,15 @@ enum FilterGraphCompiler {
             needsAlpha = true
         }
 
-        var opacityTarget: String?
+        var opacityTarget: OpacityTarget?
         if layer.opacity != 1 || needsAlpha {
             let alphaFormat = "format=\(color.pixelFormatName(alpha: true))"
             if !steps.contains(alphaFormat) {
                 steps.append(alphaFormat)
             }
             if layer.opacity != 1 {
-                let target = "lut@\(name)"
-                steps.append("\(target)=y=val:u=val:v=val:a=val*\(format(layer.opacity ?? 1))")
+                let target = OpacityTarget(filter: "lut@\(name)", form: .alphaScale)
+                steps.append(target.declaration(opacity: layer.opacity ?? 1))
                 if layer.opacity == nil { opacityTarget = target }
             }
         }

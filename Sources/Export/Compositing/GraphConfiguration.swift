@@ -80,8 +80,8 @@ struct CompiledGraph {
     }
     var description: String
     var inputs: [(Input, PictureFormat)]
-    /// Filter instance names of layers/overlays whose opacity is driven per frame: `lut@…`.
-    var opacityTargets: [Input: String]
+    /// The filters of layers/overlays whose opacity is driven per frame.
+    var opacityTargets: [Input: OpacityTarget]
     /// The effects of layers whose amounts are sent per frame (``LayerConfiguration/sendsEffectAmounts``).
     var effectCommands: [Input: [EffectCommand]] = [:]
 }

@@ -114,7 +114,9 @@ final class VideoCompositor {
                 case .imageOverlay(let i): opacity = imageConfigurations[i].opacity ?? 1
                 case .background: opacity = 1
                 }
-                try graph.sendCommand(target: target, command: "a", argument: "val*\(FilterGraphCompiler.format(opacity))")
+                for option in target.options(opacity: opacity) {
+                    try graph.sendCommand(target: target.filter, command: option.name, argument: option.expression)
+                }
             }
             if case .layer(let i) = role, let commands = compiled.effectCommands[role] {
                 try send(commands, amounts: layerEffects[i], to: graph)
