@@ -76,7 +76,7 @@ import Testing
                 == ["segment0.vtt", "segment1.vtt", "subtitles.vtt", "playlist.m3u8"])
         #expect(scratch.contents.sorted() == ["captions.srt", "clip.mov", "package"], "no staging folder is left")
         for index in 0..<2 {
-            let segment = try String(contentsOf: folder.appendingPathComponent("segment\(index).vtt"), encoding: .utf8)
+            let segment = try TextFile.read(folder.appendingPathComponent("segment\(index).vtt"))
             #expect(segment.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:0\n"), "\(segment)")
         }
 
