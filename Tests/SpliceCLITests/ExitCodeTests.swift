@@ -206,6 +206,18 @@ struct ExitCodeTests {
         #expect(!scratch.contents.contains("missing"), "no folder made")
     }
 
+    @Test func planNamesAPartsFolderThatCannotBeMade() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        try scratch.write("file", "a regular file")
+        let run = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "plan.json", "--parts", "file/parts"],
+                                           in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "splice plan: cannot write \(scratch.file("file/parts").path): Not a directory\n")
+        #expect(!scratch.contents.contains("plan.json"), "no plan written")
+    }
+
     /// Refused before any capture device is opened: a usage error for a value, 1 for the output location.
     @Test(arguments: [
         (["-o", "take.avi"], 2, "splice record: the movie is .mp4 or .mov: give a file name ending in one of them, not 'take.avi'\n"
