@@ -84,6 +84,6 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Splice", "SpliceFFmpeg", "SpliceTesting", "SpliceTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Splice", "SpliceDocument", "SpliceFFmpeg", "SpliceTestSupport"]),
         // Reads Sources/ as text: Export's folders are layers that point one way (README, "Architecture").
-        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "ArchitectureTests", dependencies: ["SpliceTestSupport"]),
     ]
 )

@@ -61,8 +61,8 @@ extension AssetExportSession {
         do {
             segmentPlan = try segmented.makePlan(segmentCount: count, fileType: plan.fileType, documentPath: output.path,
                                                  partsDirectory: parts)
-        } catch let error as CocoaError {
-            throw ExportError.outputNotWritable(output, reason: "the parts directory \(parts.path) cannot be made: \(error.localizedDescription)")
+        } catch {
+            throw Self.naming(output, in: error, partsIn: parts)
         }
         var sessions: [(session: AssetExportSession, weight: Double)] = []
         for segment in segmentPlan.segments {
@@ -86,18 +86,23 @@ extension AssetExportSession {
         }
     }
 
-    /// `error` of a part's or the audio's export, naming `output` where it named a file in the work folder `parts`
-    /// (which the caller never asked for and which is removed): the part's file name follows the reason.
-    private static func naming(_ output: URL, in error: any Error, partsIn parts: URL) -> any Error {
-        func isWorkFile(_ url: URL) -> Bool {
-            url.standardizedFileURL.path == parts.standardizedFileURL.path
-                || url.standardizedFileURL.path.hasPrefix(parts.standardizedFileURL.path + "/")
+    /// `error` of the plan, a part's or the audio's export, naming `output` where it named the work folder `parts`
+    /// or a file in it (which the caller never asked for and which is removed): what it named follows the reason —
+    /// `(writing its part part-0001.mp4)` for a file, `(in its work folder .splice-segments-UUID)` for the folder.
+    static func naming(_ output: URL, in error: any Error, partsIn parts: URL) -> any Error {
+        let folder = parts.standardizedFileURL.path
+        func context(_ url: URL) -> String? {
+            let path = url.standardizedFileURL.path
+            if path == folder { return "in its work folder \(url.lastPathComponent)" }
+            return path.hasPrefix(folder + "/") ? "writing its part \(url.lastPathComponent)" : nil
         }
         switch error {
-        case ExportError.writeFailed(let url, let reason) where isWorkFile(url):
-            return ExportError.writeFailed(output, reason: "\(reason) (writing its part \(url.lastPathComponent))")
-        case ExportError.outputNotWritable(let url, let reason) where isWorkFile(url):
-            return ExportError.outputNotWritable(output, reason: "\(reason) (writing its part \(url.lastPathComponent))")
+        case ExportError.writeFailed(let url, let reason):
+            guard let context = context(url) else { return error }
+            return ExportError.writeFailed(output, reason: "\(reason) (\(context))")
+        case ExportError.outputNotWritable(let url, let reason):
+            guard let context = context(url) else { return error }
+            return ExportError.outputNotWritable(output, reason: "\(reason) (\(context))")
         default:
             return error
         }

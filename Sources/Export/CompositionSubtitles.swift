@@ -30,10 +30,13 @@ package struct CompositionSubtitles: Sendable {
         }
     }
 
-    /// The subtitle tracks of `composition` over its whole duration (none when it has none).
-    /// - Throws: ``ExportError/invalidComposition(_:)`` when the composition is empty.
-    package init(composition: MutableComposition) throws {
-        let range = try CompositionVideoRendering.clipped(TimeRange(start: .zero, duration: composition.duration), to: composition)
+    /// The subtitle tracks of `composition` over `timeRange` (none when it has none): cues outside it are left out and
+    /// a cue crossing its end is cut there, as an export of that range cuts them.
+    /// - Parameter timeRange: the programme's range on the composition's timeline; nil: its whole duration.
+    /// - Throws: ``ExportError/invalidComposition(_:)`` when the composition is empty or the range lies outside it.
+    package init(composition: MutableComposition, timeRange: TimeRange? = nil) throws {
+        let range = try CompositionVideoRendering.clipped(timeRange ?? TimeRange(start: .zero, duration: composition.duration),
+                                                          to: composition)
         plans = try ExportPlanner(composition: composition, settings: nil, preset: nil, request: ExportRequest())
             .makeSubtitlePlans(range: range, fileType: .mkv, codec: .webVTT)
     }

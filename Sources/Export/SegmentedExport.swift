@@ -59,11 +59,16 @@ public struct SegmentedExport: Sendable {
     ///   - documentPath: the composition document the workers load (stored in the plan).
     ///   - partsDirectory: where parts go; created when missing.
     /// - Throws: the planning errors of ``AssetExportSession/export()``; ``SegmentError/invalidPlan(_:)`` when the
-    ///   export has no video, `segmentCount` < 1 or the file type is audio-only.
+    ///   export has no video, `segmentCount` < 1 or the file type is audio-only;
+    ///   ``ExportError/outputNotWritable(_:reason:)`` naming `partsDirectory` when it cannot be made.
     public func makePlan(segmentCount: Int, fileType: FileType, documentPath: String, partsDirectory: URL) throws -> SegmentPlan {
         guard segmentCount >= 1 else { throw SegmentError.invalidPlan("the segment count \(segmentCount) must be at least 1") }
         guard fileType.supportsVideo else { throw SegmentError.invalidPlan("a .\(fileType.rawValue) file holds no video") }
-        try FileManager.default.createDirectory(at: partsDirectory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: partsDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError.outputNotWritable(partsDirectory, reason: FailureReason.words(for: error))
+        }
         let session = makeSession(settings: settings, output: partsDirectory.appendingPathComponent("plan-check.\(fileType.rawValue)"),
                                   fileType: fileType, range: timeRange)
         session.overwritesExistingFile = true

@@ -24,12 +24,18 @@ package enum FailureReason {
     }
 
     /// The words for any error of a file operation: an ``FFmpegError`` that wraps an `errno` as ``words(errno:)``,
-    /// any other ``FFmpegError`` as FFmpeg's message with the C function that failed, anything else as it
-    /// describes itself.
+    /// any other ``FFmpegError`` as FFmpeg's message with the C function that failed, a Foundation error with a
+    /// POSIX cause (`FileManager`'s, whose `NSUnderlyingErrorKey` holds the `errno`) as ``words(errno:)``, anything
+    /// else as it describes itself.
     package static func words(for error: any Error) -> String {
         if let error = error as? FFmpegError {
             if let code = error.posixCode { return words(errno: code) }
             return error.description
+        }
+        let foundation = error as NSError
+        let underlying = (foundation.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        for candidate in [foundation, underlying].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return words(errno: Int32(candidate.code))
         }
         return String(describing: error)
     }

@@ -1,5 +1,4 @@
 import Composition
-import Foundation
 
 /// A file cut short: its container's index lists samples of a stream whose bytes lie beyond the file's end, so the
 /// stream's data ends before the time the index promises.
@@ -30,18 +29,11 @@ package struct SourceTruncation: Error, Hashable, CustomStringConvertible {
         self.indexedSize = indexedSize
     }
 
-    /// "stream 0's data ends at 0.769933 s, though the file's index lists samples up to 2.289989 s (the file has
-    /// 1000000 bytes, the index needs 1783875): the file is cut short".
+    /// "stream 0's data ends at 0.770 s, though the file's index lists samples up to 2.290 s (the file has 1000000
+    /// bytes, the index needs 1783875): the file is cut short" — times with three decimals, as every message gives
+    /// them (``Composition/MediaTime/secondsText``).
     package var description: String {
-        "stream \(streamIndex)'s data ends at \(Self.seconds(dataEnd)) s, though the file's index lists samples up to "
-            + "\(Self.seconds(indexedEnd)) s (the file has \(fileSize) bytes, the index needs \(indexedSize)): the file is cut short"
-    }
-
-    /// `time` in seconds with up to six decimals, trailing zeros dropped.
-    private static func seconds(_ time: MediaTime) -> String {
-        var text = String(format: "%.6f", time.seconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        "stream \(streamIndex)'s data ends at \(dataEnd.secondsText), though the file's index lists samples up to "
+            + "\(indexedEnd.secondsText) (the file has \(fileSize) bytes, the index needs \(indexedSize)): the file is cut short"
     }
 }

@@ -278,8 +278,8 @@ final class SyntheticMediaWriter {
         }
         guard result == .frame else {
             throw ExportError.unsupportedSettings(
-                "the \(stream.isAudio ? "audio" : "video") source ended at \(stream.position.seconds) s, before the "
-                    + "requested duration \(duration.seconds) s")
+                "the \(stream.isAudio ? "audio" : "video") source ended at \(stream.position.secondsText), before the "
+                    + "requested duration \(duration.secondsText)")
         }
         defer { frame.unref() }
         if stream.isAudio {

@@ -1,4 +1,5 @@
 import Foundation
+import SpliceTestSupport
 import Testing
 
 /// The `Export` module's folders are layers: a folder uses only the folders listed after it in ``layers`` (the
@@ -53,7 +54,7 @@ struct ExportLayeringTests {
             guard relative.hasSuffix(".swift") else { continue }
             let parts = relative.split(separator: "/")
             let layer = parts.count == 1 ? "." : String(parts[0])
-            let text = try String(contentsOfFile: base + relative, encoding: .utf8)
+            let text = try TextFile.read(URL(fileURLWithPath: base + relative))
             files.append((layer, relative, code(text)))
         }
         return files

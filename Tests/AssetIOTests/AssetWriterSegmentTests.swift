@@ -79,8 +79,8 @@ struct AssetWriterSegmentTests {
     /// `init.mp4` followed by media segment `index`: the file a client decodes that segment from.
     static func joined(_ folder: URL, segment index: Int) throws -> URL {
         let url = folder.appendingPathComponent("joined\(index).mp4")
-        let bytes = try Data(contentsOf: folder.appendingPathComponent("init.mp4"))
-            + Data(contentsOf: folder.appendingPathComponent("segment\(index).m4s"))
+        let bytes = try BinaryFile.read(folder.appendingPathComponent("init.mp4"))
+            + BinaryFile.read(folder.appendingPathComponent("segment\(index).m4s"))
         try bytes.write(to: url)
         return url
     }
@@ -110,7 +110,7 @@ struct AssetWriterSegmentTests {
         #expect(reports.allSatisfy { $0.trackReports.contains { $0.mediaType == .audio && $0.trackID == 2 } })
         #expect(reports.map(\.sequenceNumber) == [0, 1, 2])
 
-        let text = try String(contentsOf: playlistURL, encoding: .utf8)
+        let text = try TextFile.read(playlistURL)
         #expect(text == """
             #EXTM3U
             #EXT-X-VERSION:6
@@ -198,7 +198,7 @@ struct AssetWriterSegmentTests {
         let reports = recorder.segments.compactMap(\.report)
         let starts = reports.map { $0.trackReports.first { $0.mediaType == .video }?.earliestPresentationTimeStamp }
         #expect(starts == [MediaTime(seconds: 10), MediaTime(seconds: 11), MediaTime(seconds: 12)])
-        let initBytes = try Data(contentsOf: scratch.url.appendingPathComponent("init.mp4"))
+        let initBytes = try BinaryFile.read(scratch.url.appendingPathComponent("init.mp4"))
         #expect(initBytes.range(of: Data("cmfc".utf8)) != nil)
         let first = try await CommandLineTool.run("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_entries",

@@ -33,7 +33,7 @@ struct AssetWriterSettingsTests {
 
     /// The top-level box types of an MP4/MOV file, in order.
     static func topLevelBoxes(of url: URL) throws -> [String] {
-        let data = try Data(contentsOf: url)
+        let data = try BinaryFile.read(url)
         var boxes: [String] = [], offset = 0
         while offset + 8 <= data.count {
             var size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }

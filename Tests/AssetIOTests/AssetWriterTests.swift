@@ -12,7 +12,7 @@ struct AssetWriterTests {
         let raw = scratch.file("out.rgb")
         _ = try await CommandLineTool.run("ffmpeg", ["-v", "error", "-i", url.path, "-fps_mode", "passthrough",
                                                      "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path])
-        let bytes = [UInt8](try Data(contentsOf: raw))
+        let bytes = [UInt8](try BinaryFile.read(raw))
         let size = width * height * 3
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
     }

@@ -136,7 +136,7 @@ struct CompositionOutputTests {
 
         let raw = scratch.file("export.s16")
         _ = try await CommandLineTool.run("ffmpeg", ["-v", "error", "-i", exported.path, "-map", "0:a:0", "-f", "s16le", raw.path])
-        let expected = [UInt8](try Data(contentsOf: raw))
+        let expected = [UInt8](try BinaryFile.read(raw))
         #expect(expected.count == 144_000 * 4)
         #expect(bytes == expected)
 

@@ -57,7 +57,7 @@ import SpliceTestSupport
         let first = try await CommandLineTool.probe(mkv, stream: "a:0", section: "packet", entries: "pts").first
         #expect(first == ["0"])
         // The headers before the first Cluster (0x1F43B675) hold no CodecDelay element (0x56AA).
-        let bytes = try Data(contentsOf: mkv)
+        let bytes = try BinaryFile.read(mkv)
         let cluster = try #require(bytes.range(of: Data([0x1F, 0x43, 0xB6, 0x75])))
         #expect(bytes[..<cluster.lowerBound].range(of: Data([0x56, 0xAA])) == nil)
         let loaded = try await Asset.load(from: mkv)
@@ -69,7 +69,7 @@ import SpliceTestSupport
 
     /// Little-endian 32-bit float samples of a raw `f32le` file.
     static func floats(_ url: URL) throws -> [Float] {
-        let data = try Data(contentsOf: url)
+        let data = try BinaryFile.read(url)
         return stride(from: 0, to: data.count - 3, by: 4).map { (offset: Int) -> Float in
             var bits: UInt32 = 0
             for byte in (0..<4).reversed() { bits = bits << 8 | UInt32(data[data.startIndex + offset + byte]) }
@@ -94,7 +94,7 @@ import SpliceTestSupport
         _ = try await CommandLineTool.run("ffmpeg", [
             "-v", "error", "-f", "lavfi", "-i", "testsrc=s=160x120:r=30:d=1", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=1",
             "-c:v", "libx264", "-bf", "0", "-c:a", "libopus", mkv.path])
-        let bytes = try Data(contentsOf: mkv)
+        let bytes = try BinaryFile.read(mkv)
         let cluster = try #require(bytes.range(of: Data([0x1F, 0x43, 0xB6, 0x75])))
         #expect(bytes[..<cluster.lowerBound].range(of: Data([0x56, 0xAA])) != nil)
         #expect(try await CommandLineTool.probe(mkv, stream: "a:0", section: "packet", entries: "pts").first == ["-7"])
@@ -144,7 +144,7 @@ import SpliceTestSupport
         let plain = scratch.file("plain.mkv")
         _ = try await CommandLineTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=1",
                                                      "-c:a", "aac", "-write_crc32", "0", plain.path])
-        var bytes = try Data(contentsOf: plain)
+        var bytes = try BinaryFile.read(plain)
         let language = try #require(bytes.range(of: Data([0x22, 0xB5, 0x9C, 0x83, 0x75, 0x6E, 0x64])))
         bytes.replaceSubrange(language, with: [0x56, 0xAA, 0x84, 0x01, 0x45, 0x85, 0x55])
         let mkv = scratch.file("delay.mkv")

@@ -65,7 +65,7 @@ struct TranscodeEqualsExportTests {
         func pcm(_ url: URL, _ name: String) async throws -> Data {
             let raw = scratch.file(name)
             _ = try await CommandLineTool.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-f", "s16le", raw.path])
-            return try Data(contentsOf: raw)
+            return try BinaryFile.read(raw)
         }
         let exportedSound = try await pcm(exported, "export.s16")
         let transcodedSound = try await pcm(transcoded, "transcode.s16")

@@ -2,6 +2,7 @@ import Capture
 import Composition
 import Foundation
 import SpliceFFmpeg
+import SpliceTestSupport
 internal import CMedia
 
 /// Runs a session with `devices` and one movie output recording to `url`, and returns how the recording ended.
@@ -197,7 +198,7 @@ func decodeMovie(_ url: URL, lumaStride: Int = 1, keepsLastPicture: Bool = true,
 
 /// The types of the top-level boxes of an ISO media file, in order.
 func topLevelBoxes(_ url: URL) throws -> [String] {
-    let data = try Data(contentsOf: url)
+    let data = try BinaryFile.read(url)
     var types: [String] = []
     var offset = 0
     while offset + 8 <= data.count {

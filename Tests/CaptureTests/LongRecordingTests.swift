@@ -144,7 +144,7 @@ struct LongRecordingTests {
 
     /// The resident set of process `pid`, bytes (`VmRSS` of `/proc/PID/status`); nil once it is gone.
     static func residentBytes(of pid: pid_t) -> Int64? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard let status = try? TextFile.read(URL(fileURLWithPath: "/proc/\(pid)/status")),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else { return nil }
         return kilobytes * 1024

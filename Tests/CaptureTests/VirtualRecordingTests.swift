@@ -59,7 +59,7 @@ struct VirtualRecordingTests {
         let result = try await record([.virtualCamera()], to: url) { $0.maxRecordedDuration = MediaTime(seconds: 1) }
         #expect(result.error == .fileAlreadyExists(url.path))
         #expect(!result.recordingSuccessfullyFinished)
-        #expect(try Data(contentsOf: url) == Data("keep me".utf8))
+        #expect(try BinaryFile.read(url) == Data("keep me".utf8))
     }
 
     @Test("maxRecordedFileSize: ends with maximumFileSizeReached, no larger than the limit, playable")

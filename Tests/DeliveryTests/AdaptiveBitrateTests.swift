@@ -94,8 +94,8 @@ import Testing
             let folder = root.appendingPathComponent(rendition.name)
             for index in 0..<4 {
                 let joined = scratch.file("\(rendition.name)-\(index).mp4")
-                try (Data(contentsOf: folder.appendingPathComponent("init.mp4"))
-                     + Data(contentsOf: folder.appendingPathComponent("segment\(index).m4s"))).write(to: joined)
+                try (BinaryFile.read(folder.appendingPathComponent("init.mp4"))
+                     + BinaryFile.read(folder.appendingPathComponent("segment\(index).m4s"))).write(to: joined)
                 let first = try await SecondReaders.run("ffprobe", [
                     "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_entries",
                     "frame=key_frame,pict_type,pts_time", "-of", "csv=p=0", joined.path]).output
@@ -131,7 +131,7 @@ import Testing
                     == "\(rendition.size!.width),\(rendition.size!.height),120")
             #expect(frames.errors.isEmpty)
         }
-        let requests = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let requests = TextFile.text(of: log)
         #expect(requests.contains("GET /master.m3u8"))
         #expect(requests.contains("GET /120p-200k/segment3.m4s"))
 
@@ -232,7 +232,7 @@ import Testing
         #expect(String(level) == fields.last)
         #expect(rendition.codecs == "hvc1.\(profile).\(String(compatibility, radix: 16, uppercase: true)).L\(level)."
                 + String(constraints, radix: 16, uppercase: true), "\(rendition.codecs)")
-        let master = try String(contentsOf: scratch.file("package/master.m3u8"), encoding: .utf8)
+        let master = try TextFile.read(scratch.file("package/master.m3u8"))
         #expect(master.contains("CODECS=\"\(rendition.codecs),mp4a.40.2\""), "\(master)")
         let keyFrames = try await SecondReaders.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey",
                                                                 "-show_entries", "frame=pts_time,pict_type", "-of", "csv=p=0",

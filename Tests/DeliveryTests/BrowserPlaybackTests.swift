@@ -15,7 +15,7 @@ import Testing
         let raw = scratch.file("pixel.rgb")
         _ = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", png.path, "-vf", "crop=1:1:\(x):\(y)", "-f", "rawvideo",
                                                    "-pix_fmt", "rgb24", raw.path])
-        return try Data(contentsOf: raw).map(Int.init)
+        return try BinaryFile.read(raw).map(Int.init)
     }
 
     /// Drives headless Chromium through the DevTools protocol on a pipe (`--remote-debugging-pipe`: commands on
@@ -113,7 +113,7 @@ import Testing
         let shot = scratch.file("shot.png")
         let status = try await PythonVerifier.run(Self.browse, [chromium, "\(base)/index.html", shot.path], timeout: 150)
         #expect(status == "playing paused\n", "the page's video events")
-        let requests = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let requests = TextFile.text(of: log)
         #expect(requests.contains("GET /show/master.m3u8"), "\(requests)")
         #expect(requests.contains("GET /show/180p-400k/segment1.m4s"), "\(requests)")
         #expect(requests.contains("GET /show/audio-128k/init.mp4"), "\(requests)")

@@ -22,15 +22,9 @@ enum SecondReaders {
             child.stop()
             throw Failure(description: "\(name) did not end within 120 s")
         }
-        let result = (contents(output), contents(errors))
+        let result = (TextFile.text(of: output), TextFile.text(of: errors))
         guard child.exitCode == 0 else { throw Failure(description: "\(name) \(arguments) failed: \(result.1)") }
         return result
-    }
-
-    private static func contents(_ url: URL) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return "" }
-        return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 
     /// The `ffmpeg -af ebur128=peak=true` summary of `url`: integrated loudness (LUFS) and true peak (dBFS, as the
@@ -79,9 +73,7 @@ enum SecondReaders {
             """, folder.path], standardOutput: portFile, standardError: log)
         var port: String?
         for _ in 0..<500 where port == nil {
-            // (an empty file is not read: Foundation leaks the buffer it allocates for one)
-            let size = (try? FileManager.default.attributesOfItem(atPath: portFile.path)[.size] as? Int) ?? 0
-            let text = size > 0 ? (try? String(contentsOf: portFile, encoding: .utf8)) ?? "" : ""
+            let text = TextFile.text(of: portFile)
             if text.hasSuffix("\n") { port = text.trimmingCharacters(in: .whitespacesAndNewlines) } else { try await Task.sleep(nanoseconds: 20_000_000) }
         }
         guard let port else {

@@ -26,7 +26,7 @@ import Testing
         defer { scratch.remove() }
         let raw = scratch.file("picture.rgb")
         _ = try await SecondReaders.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
-        let bytes = [UInt8](try Data(contentsOf: raw))
+        let bytes = [UInt8](try BinaryFile.read(raw))
         #expect(bytes.count == width * height * 3, "\(url.lastPathComponent) is not \(width)x\(height)")
         return bytes
     }
@@ -75,7 +75,7 @@ import Testing
             func stamp(_ ms: Int) -> String { String(format: "00:00:%02d.%03d", ms / 1000, ms % 1000) }
             expected += "\n\(stamp(start)) --> \(stamp(end))\nboard-\(index / 8).jpg#xywh=\((index % 8) % 4 * 64),\((index % 8) / 4 * 36),64,36\n"
         }
-        #expect(try String(contentsOf: storyboard.webVTT, encoding: .utf8) == expected)
+        #expect(try TextFile.read(storyboard.webVTT) == expected)
     }
 
     @Test func cuesEndAtTheDurationWhenTheIntervalDoesNotDivideIt() async throws {
@@ -91,7 +91,7 @@ import Testing
         // The written track: 9 cues tiling 0…6 s without a gap, the last one ending at the duration.
         let written = try await StoryboardGenerator(asset: composition, settings: StoryboardSettings(interval: seventh, tileWidth: 32))
             .write(to: scratch.url, name: "sevenths")
-        let cues = try String(contentsOf: written.webVTT, encoding: .utf8).split(separator: "\n").filter { $0.contains(" --> ") }
+        let cues = try TextFile.read(written.webVTT).split(separator: "\n").filter { $0.contains(" --> ") }
             .map { $0.components(separatedBy: " --> ") }
         #expect(cues.count == 9)
         #expect(cues.first?.first == "00:00:00.000")

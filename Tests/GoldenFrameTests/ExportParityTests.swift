@@ -78,7 +78,7 @@ struct ExportParityTests {
         // to the image generator above on every machine.
         let log = try await FrameDigestLog(contentsOf: url)
         #expect(log.frames.count == 60 && Set(log.frames.map(\.md5)).count == 60, "60 different frames")
-        let golden = try String(contentsOf: S.goldens.url(forGolden: "export-parity-ffv1", extension: "framemd5"), encoding: .utf8)
+        let golden = try TextFile.read(S.goldens.url(forGolden: "export-parity-ffv1", extension: "framemd5"))
         func timing(_ text: String) -> [String] {
             text.split(separator: "\n").map { line in
                 line.hasPrefix("#") ? String(line) : line.split(separator: ",").dropLast().joined(separator: ",")

@@ -77,7 +77,7 @@ extension Reliability {
         /// The inputs of a corpus directory, in MANIFEST.tsv order when there is one.
         static func corpusInputs(_ directory: URL) throws -> [DamagedInput] {
             let manifest = directory.appendingPathComponent("MANIFEST.tsv")
-            if let text = try? String(contentsOf: manifest, encoding: .utf8) {
+            if let text = try? TextFile.read(manifest) {
                 return text.split(separator: "\n").dropFirst().map { line in
                     let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                     let name = String(fields[0])

@@ -55,7 +55,7 @@ extension Reliability {
             }
             #expect(session.status == .failed)
             #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["out.mp4"])
-            #expect(try Data(contentsOf: output) == Self.precious)
+            #expect(try BinaryFile.read(output) == Self.precious)
         }
 
         /// The same fault without a tmpfs: the export runs in a child process whose file size is limited with
@@ -72,7 +72,7 @@ extension Reliability {
             #expect(reports["error"] == "writeFailed", "\(reports)")
             #expect(reports["reason"] == "the file is too large for this file system or limit", "\(reports)")
             #expect(reports["contents"] == "out.mp4", "\(reports)")
-            #expect(try Data(contentsOf: scratch.file("out.mp4")) == Self.precious)
+            #expect(try BinaryFile.read(scratch.file("out.mp4")) == Self.precious)
         }
 
         /// The same fault in a concurrent segments export: the error names the output asked for, not the hidden part
@@ -92,7 +92,7 @@ extension Reliability {
             #expect(reason.wholeMatch(of: /the file is too large for this file system or limit \(writing its part part-000[01]\.mp4\)/) != nil,
                     "\(reports)")
             #expect(reports["contents"] == "out.mp4", "\(reports)")
-            #expect(try Data(contentsOf: scratch.file("out.mp4")) == Self.precious)
+            #expect(try BinaryFile.read(scratch.file("out.mp4")) == Self.precious)
         }
 
         @Test(.enabled(if: ChildTest.is("fsize")))
@@ -169,7 +169,7 @@ extension Reliability {
                 return url == output && reason.contains("permission denied")
             }
             #expect(FileFlags.chattr("-i", scratch.url))
-            #expect(try Data(contentsOf: output) == Self.precious)
+            #expect(try BinaryFile.read(output) == Self.precious)
             #expect(scratch.contents == ["out.mp4"], "left behind: \(scratch.contents)")
         }
 
@@ -208,7 +208,7 @@ extension Reliability {
                 return url == inputs[1] && reason.contains("no such file")
             }
             #expect(outputs.contents == ["out.mp4"])
-            #expect(try Data(contentsOf: outputs.file("out.mp4")) == Self.precious)
+            #expect(try BinaryFile.read(outputs.file("out.mp4")) == Self.precious)
         }
 
         // MARK: Encoder
@@ -230,7 +230,7 @@ extension Reliability {
                 return reason.contains("rejected") && reason.contains(named)
             }
             #expect(scratch.contents == ["out.mp4"], "\(label): the temporary file must be gone")
-            #expect(try Data(contentsOf: output) == Self.precious)
+            #expect(try BinaryFile.read(output) == Self.precious)
         }
     }
 }

@@ -101,7 +101,7 @@ import Glibc
         #expect((result["error"] as? String)?.hasPrefix("\(manifest.path) exists but does not read as a package") == true, "\(result)")
         #expect(result["duration"] == nil)
         #expect(try Self.entries(scratch, "out/show") == ["master.m3u8"])
-        #expect(try Data(contentsOf: manifest) == Data("not a playlist\n".utf8))
+        #expect(try BinaryFile.read(manifest) == Data("not a playlist\n".utf8))
     }
 
     @Test func packageFoldersNeverCollideWithOtherJobsOutputs() async throws {

@@ -91,14 +91,14 @@ enum SpliceTool {
         func threads(named name: String) -> Int {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
             return tasks.filter {
-                (try? String(contentsOfFile: "/proc/\(process.pid)/task/\($0)/comm", encoding: .utf8))?
+                (try? TextFile.read(URL(fileURLWithPath: "/proc/\(process.pid)/task/\($0)/comm")))?
                     .trimmingCharacters(in: .whitespacesAndNewlines) == name
             }.count
         }
 
         /// True once the process has a handler installed for `signal` (`SigCgt` in `/proc/PID/status`).
         func catches(_ signal: Int32) -> Bool {
-            guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
+            guard let status = try? TextFile.read(URL(fileURLWithPath: "/proc/\(process.pid)/status")),
                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
                   let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
             else { return false }

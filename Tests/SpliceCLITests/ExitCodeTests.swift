@@ -93,14 +93,14 @@ struct ExitCodeTests {
         let part = try await SpliceTool.run(["render-segment", "plan.json", "--index", "0"], in: scratch.url)
         #expect(part.status == 0, "\(part.stderr)")
         let partPath = scratch.file("plan.parts/part-0000.mp4").path
-        let partData = try Data(contentsOf: URL(fileURLWithPath: partPath))
+        let partData = try BinaryFile.read(URL(fileURLWithPath: partPath))
         let run = try await SpliceTool.run(["join", "plan.json", "-o", output, "--overwrite"], in: scratch.url)
         #expect(run.status == 1, "\(run.stderr)")
         let expected = reason.replacingOccurrences(of: "PART", with: partPath)
         #expect(run.stderr == "splice join: cannot write \(scratch.file(output).path): \(expected)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("plan.parts").path) == ["part-0000.mp4"],
                 "no audio rendered")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: partPath)) == partData)
+        #expect(try BinaryFile.read(URL(fileURLWithPath: partPath)) == partData)
     }
 
     /// A folder no file can be made in is the caller's to fix (exit 1), found before any rendering — also where
@@ -141,7 +141,7 @@ struct ExitCodeTests {
         try manager.createSymbolicLink(at: scratch.file("soft.mp4"), withDestinationURL: scratch.file("own.mp4"))
         try manager.createDirectory(at: scratch.file("folder.mp4"), withIntermediateDirectories: false)
         try scratch.write("edit.json", Self.small.replacingOccurrences(of: "clipA.mp4", with: "own.mp4"))
-        let source = try Data(contentsOf: scratch.file("own.mp4"))
+        let source = try BinaryFile.read(scratch.file("own.mp4"))
         let before = scratch.contents
         for segments in [[], ["--segments", "2"]] {
             let run = try await SpliceTool.run(["export", "edit.json", "-o", output, "--overwrite", "--progress", "none"] + segments,
@@ -150,7 +150,7 @@ struct ExitCodeTests {
             #expect(run.stderr == "splice: cannot export edit.json: cannot write \(scratch.file(output).path): \(reason)\n")
         }
         #expect(scratch.contents == before, "nothing written: \(scratch.contents)")
-        #expect(try Data(contentsOf: scratch.file("own.mp4")) == source)
+        #expect(try BinaryFile.read(scratch.file("own.mp4")) == source)
     }
 
     /// Values outside the range the document sets, or outside the option's choices, are usage errors (2).
@@ -204,6 +204,18 @@ struct ExitCodeTests {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr == "splice: cannot write missing/plan.json: the folder \(scratch.file("missing").path) does not exist\n")
         #expect(!scratch.contents.contains("missing"), "no folder made")
+    }
+
+    @Test func planNamesAPartsFolderThatCannotBeMade() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", Self.small)
+        try scratch.write("file", "a regular file")
+        let run = try await SpliceTool.run(["plan", "edit.json", "--segments", "2", "-o", "plan.json", "--parts", "file/parts"],
+                                           in: scratch.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "splice plan: cannot write \(scratch.file("file/parts").path): Not a directory\n")
+        #expect(!scratch.contents.contains("plan.json"), "no plan written")
     }
 
     /// Refused before any capture device is opened: a usage error for a value, 1 for the output location.

@@ -9,7 +9,7 @@ import Splice
 struct FrameDynamicRangeTests {
     /// The PNG's bit depth per channel and colour type, from its IHDR chunk (bytes 24 and 25).
     static func header(_ url: URL) throws -> (bitDepth: UInt8, colorType: UInt8) {
-        let bytes = [UInt8](try Data(contentsOf: url))
+        let bytes = [UInt8](try BinaryFile.read(url))
         try #require(bytes.count > 26 && bytes[12..<16].elementsEqual("IHDR".utf8))
         return (bytes[24], bytes[25])
     }
@@ -35,7 +35,7 @@ struct FrameDynamicRangeTests {
         generator.dynamicRangePolicy = .matchSource
         let (picture, _) = try await generator.image(at: MediaTime(value: 1, timescale: 2))
         #expect(picture.pixelFormat == .rgba64 && picture.dynamicRange == .hlg)
-        #expect(try Data(contentsOf: scratch.file("hdr.png")) == picture.pngData())
+        #expect(try BinaryFile.read(scratch.file("hdr.png")) == picture.pngData())
 
         let plain = try await SpliceTool.run(["frame", "hlg.json", "--at", "0.5s", "-o", "sdr.png"], in: scratch.url)
         #expect(plain.status == 0, "\(plain.stderr)")

@@ -99,7 +99,7 @@ import Glibc
                                             "--segment-duration", "1s"], in: scratch.url, timeout: 240)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains(": WebVTT, fr, 2 segments"), "\(run.stderr)")
-        let master = try String(contentsOf: scratch.file("show/master.m3u8"), encoding: .utf8)
+        let master = try TextFile.read(scratch.file("show/master.m3u8"))
         let media = master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") }.map(String.init) ?? ""
         #expect(media.contains("LANGUAGE=\"fr\",NAME=\"French\",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO"), "\(master)")
         #expect(master.contains(",SUBTITLES=\"subtitles\"\n180p-200k/playlist.m3u8\n"), "\(master)")

@@ -56,7 +56,7 @@ import Glibc
         _ = try await MediaTool.run("ffmpeg", ["-v", "error", "-i", scratch.file("board/red-0.jpg").path, "-vf",
                                                "crop=8:8:92:68,scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24",
                                                scratch.file("pixel.rgb").path])
-        let pixel = [UInt8](try Data(contentsOf: scratch.file("pixel.rgb")))  // the mean of 8 × 8 pixels in the last tile
+        let pixel = [UInt8](try BinaryFile.read(scratch.file("pixel.rgb")))  // the mean of 8 × 8 pixels in the last tile
         #expect(pixel.count == 3)
         if pixel.count == 3 {
             #expect(pixel[0] >= 250 && pixel[1] <= 5 && pixel[2] <= 5, "\(pixel)")

@@ -93,7 +93,7 @@ import SpliceTestSupport
             """)
         let run = try await SpliceTool.run(["export", "edit.json", "-o", "captions.vtt"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
-        let text = try String(contentsOf: scratch.file("captions.vtt"), encoding: .utf8)
+        let text = try TextFile.read(scratch.file("captions.vtt"))
         #expect(text.hasPrefix("WEBVTT\n"), "\(text)")
         let cues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", scratch.file("captions.vtt").path, "-f", "srt", "-"])
         #expect(cues == "1\n00:00:00,100 --> 00:00:00,600\nNarrator\n\n2\n00:00:01,400 --> 00:00:01,900\nTail\n\n")

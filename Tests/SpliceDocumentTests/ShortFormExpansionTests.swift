@@ -186,6 +186,6 @@ struct ShortFormExpansionTests {
         #expect(reloaded.export == loaded.export)
         #expect(reloaded.export.metadata == [MetadataItem(key: "title", value: "Round trip")])
         #expect(try reloaded.expandedJSON() == (try loaded.expandedJSON()))
-        #expect(try String(contentsOf: full, encoding: .utf8).contains(#""image": "watermark.png""#), "paths stay relative")
+        #expect(try TextFile.read(full).contains(#""image": "watermark.png""#), "paths stay relative")
     }
 }

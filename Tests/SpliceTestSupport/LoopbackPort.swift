@@ -38,7 +38,7 @@ package enum LoopbackPort {
     /// True when a socket listens on TCP `port` (IPv4), read from `/proc/net/tcp` without connecting: a one-shot
     /// server (`ffmpeg -listen 1`) would take a probing connection for its client.
     package static func hasListener(_ port: Int) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        guard let table = try? TextFile.read(URL(fileURLWithPath: "/proc/net/tcp")) else { return false }
         let local = String(format: ":%04X", port)
         // Columns: sl, local_address (hex ip:port), rem_address, st (0A = LISTEN), …
         return table.split(separator: "\n").dropFirst().contains { line in

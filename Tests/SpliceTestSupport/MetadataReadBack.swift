@@ -73,6 +73,6 @@ package enum MetadataReadBack {
         defer { child.stop() }
         #expect(await child.wait(seconds: 60), "\(tool) did not finish")
         #expect(child.exitCode == 0, "\(tool) failed: \(TextFile.text(of: errors))")
-        return read(try JSONSerialization.jsonObject(with: Data(contentsOf: log)))
+        return read(try JSONSerialization.jsonObject(with: BinaryFile.read(log)))
     }
 }

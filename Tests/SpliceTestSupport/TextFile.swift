@@ -6,14 +6,12 @@ import Foundation
 /// `String(contentsOf:encoding:)`, `Data(contentsOf:)` and `FileManager.contents(atPath:)` (swift-foundation's
 /// `readBytesFromFile`) leak the 4 KiB buffer they allocate each time they read an empty file — a tool's empty
 /// standard output, a log nothing was written to yet — which LeakSanitizer reports under `scripts/asan`; a
-/// `FileHandle` read to its end does not.
+/// `FileHandle` read to its end does not (``BinaryFile``, the twin for bytes).
 package enum TextFile {
     /// The file's bytes as UTF-8 text (invalid sequences replaced).
     /// - Throws: `FileHandle`'s error when the file cannot be opened or read.
     package static func read(_ url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        String(decoding: try BinaryFile.read(url), as: UTF8.self)
     }
 
     /// ``read(_:)``, or "" when the file cannot be read (missing, not yet written).

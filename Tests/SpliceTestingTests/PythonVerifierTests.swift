@@ -7,7 +7,7 @@ import Testing
 @Suite struct PythonVerifierTests {
     @Test(.enabled(if: PythonVerifier.isAvailable))
     func installedVersionsAreThePinnedOnes() async throws {
-        let requirements = try String(contentsOf: Fixture.packageRoot.appendingPathComponent("scripts/python/requirements.txt"), encoding: .utf8)
+        let requirements = try TextFile.read(Fixture.packageRoot.appendingPathComponent("scripts/python/requirements.txt"))
         let pinned = requirements.split(separator: "\n")
             .map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }

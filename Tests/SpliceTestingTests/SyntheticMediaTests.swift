@@ -162,7 +162,14 @@ struct SyntheticMediaTests {
             Issue.record("a source shorter than the duration must throw")
         } catch let error as ExportError {
             guard case .unsupportedSettings(let reason) = error else { Issue.record("\(error)"); return }
-            #expect(reason.contains("ended at 1.0 s"), "\(reason)")
+            #expect(reason == "the video source ended at 1.000 s, before the requested duration 2.000 s", "\(reason)")
+        }
+        do {
+            try SyntheticMedia.write(video: nil, audio: "sine=f=440:r=48000:d=0.25", duration: MediaTime(value: 1, timescale: 3), to: url)
+            Issue.record("a sound source shorter than the duration must throw")
+        } catch let error as ExportError {
+            guard case .unsupportedSettings(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason == "the audio source ended at 0.250 s, before the requested duration 0.333 s", "\(reason)")
         }
         #expect(!FileManager.default.fileExists(atPath: url.path), "a failed write leaves no file")
         try SyntheticMedia.write(video: "testsrc2=s=64x64:r=30", audio: nil, duration: MediaTime(seconds: 1), to: url)

@@ -59,7 +59,7 @@ enum InterchangeMedia {
         let raw = scratch.file("frames.rgb")
         _ = try await run(tool: "ffmpeg", ["-v", "error", "-i", url.path, "-fps_mode", "passthrough", "-vf", "scale=1:1:flags=area",
                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path])
-        let bytes = [UInt8](try Data(contentsOf: raw))
+        let bytes = [UInt8](try BinaryFile.read(raw))
         return stride(from: 0, to: bytes.count - 2, by: 3).map { index in bytes[index..<index + 3].map(Int.init) }
     }
 
@@ -71,7 +71,7 @@ enum InterchangeMedia {
         let raw = scratch.file("sound.f32")
         _ = try await run(tool: "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000",
                                            "-f", "f32le", "-y", raw.path])
-        let samples = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let samples = try BinaryFile.read(raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         var onsets: [Int] = []
         var lastLoud = -4800
         for (index, sample) in samples.enumerated() {

@@ -77,7 +77,8 @@ public struct AdaptiveBitratePackage: Sendable, Hashable {
     public var audioRendition: Rendition?
     /// The subtitle renditions (WebVTT), one per enabled composition subtitle track with cues, in track order.
     public var subtitleRenditions: [SubtitleRendition] = []
-    /// The programme's duration (the composition's).
+    /// The programme's duration: to the end of the composition's last video or audio track (a subtitle track that
+    /// ends later does not lengthen it).
     public var duration: MediaTime
     /// The picture rate of every video rendition, frames per second as an exact time per frame.
     public var frameDuration: MediaTime

@@ -32,6 +32,10 @@ import VideoComposition
 /// whole-programme file in a DASH text `AdaptationSet` (``AdaptiveBitratePackage/SubtitleRendition``). The cues are
 /// placed as an export places them and written by the export's subtitle writer.
 ///
+/// The programme lasts to the end of the composition's last video or audio track. A subtitle track whose last cue
+/// ends later does not lengthen it: the subtitle segments end with the last video segment and a cue crossing the end
+/// is cut there. (An export keeps AVFoundation's rule instead: its file lasts as the composition's longest track.)
+///
 /// The package is written in a hidden folder beside `directory` (`.splice-package-UUID`), the playlists and
 /// manifest last, and renamed into place when complete (`rename(2)`): a failure or a cancellation leaves nothing,
 /// and a player never sees a playlist naming a segment that is not there yet. The hidden folder is locked

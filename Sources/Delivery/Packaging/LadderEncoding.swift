@@ -127,7 +127,7 @@ struct LadderEncoding {
     /// how far it is (0…0.95: the sound's share up to 0.05, then the pictures'; not always increasing by itself —
     /// the packager keeps the published value monotonic).
     func run(into folder: URL, cancellation: CancellationFlag, progress: (Double) -> Void) throws -> AdaptiveBitratePackage {
-        let range = TimeRange(start: .zero, duration: composition.duration)
+        let range = TimeRange(start: .zero, duration: Self.programmeDuration(of: composition))
         let videoIDs = composition.tracks(withMediaType: .video).map(\.trackID)
         let rendering: CompositionVideoRendering
         do {
@@ -147,6 +147,14 @@ struct LadderEncoding {
         }
         return AdaptiveBitratePackage(directory: folder, masterPlaylist: nil, dashManifest: nil, videoRenditions: video,
                                       audioRendition: audio, duration: range.duration, frameDuration: rendering.frameDuration)
+    }
+
+    /// How long a package of `composition` lasts: to the end of its last video or audio track. A subtitle or timed
+    /// metadata track that ends later does not lengthen the package (its cues are cut there), unlike an export, whose
+    /// file lasts as the composition's longest track (``MutableComposition/duration``, as AVFoundation's): a package
+    /// has no picture to show beside a cue past the video's last segment.
+    static func programmeDuration(of composition: MutableComposition) -> MediaTime {
+        composition.tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }.map(\.timeRange.end).max() ?? .zero
     }
 
     /// Mixes the sound once (the export's mixer) and encodes it as the AAC rendition `audio-BITRATEk`.

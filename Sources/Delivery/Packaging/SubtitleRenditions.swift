@@ -18,13 +18,14 @@ struct SubtitleRenditions {
     var composition: MutableComposition
 
     /// Writes each subtitle track into `folder/subtitles-TRACKID/`: `segmentK.vtt` over the video segments of
-    /// `segmentDurations` (from 0) and `subtitles.vtt`, the whole programme.
+    /// `segmentDurations` (from 0) and `subtitles.vtt`, the whole programme — its first `duration`: a cue ending
+    /// after the programme is cut at its end, and one starting after it is left out.
     /// - Returns: the renditions written (none when the composition has no subtitle track with a cue).
     /// - Throws: ``PackagingError/writeFailed(_:reason:)`` when a folder cannot be made, the export's errors for
     ///   cues that cannot be read or written, `CancellationError`.
     func write(into folder: URL, segmentDurations: [MediaTime], duration: MediaTime,
                cancellation: CancellationFlag) throws -> [AdaptiveBitratePackage.SubtitleRendition] {
-        let subtitles = try CompositionSubtitles(composition: composition)
+        let subtitles = try CompositionSubtitles(composition: composition, timeRange: TimeRange(start: .zero, duration: duration))
         var windows: [TimeRange] = []
         var start = MediaTime.zero
         for segment in segmentDurations {

@@ -152,7 +152,7 @@ struct AssetLoadingErrorTests {
     func truncatedRealFileIsCorruptOrTruncated(name: String, keptBytes: Int) async throws {
         let folder = try ScratchDirectory("loader")
         defer { folder.remove() }
-        let whole = try Data(contentsOf: Fixture.sharedMedia(name))
+        let whole = try BinaryFile.read(Fixture.sharedMedia(name))
         let url = try folder.write("cut-\(name)", whole.prefix(keptBytes))
         let error = await loadingError(url)
         guard case .corruptOrTruncated(url, let reason)? = error else {

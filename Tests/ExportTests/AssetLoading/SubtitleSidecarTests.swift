@@ -73,7 +73,7 @@ import SpliceTestSupport
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
         #expect(child.exitCode == 0)
-        return try String(contentsOf: log, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")
+        return try TextFile.read(log).replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     /// `captions` (a sidecar) on a 3 s test picture, exported to Matroska (SubRip), its cues read back.

@@ -15,7 +15,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
-        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any]
+        let root = try JSONSerialization.jsonObject(with: BinaryFile.read(log)) as? [String: Any]
         let streams = root?["streams"] as? [[String: Any]] ?? []
         return Dictionary(uniqueKeysWithValues: streams.compactMap { stream in
             (stream["index"] as? Int).map { ($0, stream["tags"] as? [String: String] ?? [:]) }

@@ -13,7 +13,7 @@ struct DocumentationSampleTests {
     /// Each `// sample: NAME` … `// end sample` region of DocumentationSamples.swift, dedented.
     static func samples() throws -> [String: String] {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DocumentationSamples.swift")
-        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        let lines = try TextFile.read(file).components(separatedBy: "\n")
         var samples: [String: String] = [:]
         var name: String?
         var indent = 0
@@ -36,7 +36,7 @@ struct DocumentationSampleTests {
 
     /// The ```` ```swift ```` blocks of `document`, each without its leading `import` lines and the blank line after.
     static func swiftBlocks(in document: String) throws -> [String] {
-        let text = try String(contentsOf: Fixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+        let text = try TextFile.read(Fixture.packageRoot.appendingPathComponent(document))
         var blocks: [String] = []
         var current: [String]?
         for line in text.components(separatedBy: "\n") {

@@ -47,7 +47,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
-        #expect(child.exitCode == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(child.exitCode == 0, "\(TextFile.text(of: log))")
         return try await Asset.load(from: url)
     }
 
@@ -61,7 +61,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 30))
-        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        return try TextFile.read(log).split(separator: "\n").map(String.init)
     }
 
     @Test func chaptersFollowCutsRipplesEmptyRangesAndSpeedChanges() async throws {

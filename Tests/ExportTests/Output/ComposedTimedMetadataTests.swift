@@ -28,7 +28,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
-        #expect(child.exitCode == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(child.exitCode == 0, "\(TextFile.text(of: log))")
         let groups = [(a, 0), (b, 2000), (c, 4000)].map { TimedMetadataGroup(timeRange: range($0.1, $0.1 + 2000), items: $0.0) }
         return try await TimedMetadataRecording.write(scratch.file("walk.mp4"), copying: Asset.load(from: plain), groups: groups)
     }
@@ -183,7 +183,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
-        #expect(child.exitCode == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(child.exitCode == 0, "\(TextFile.text(of: log))")
         let reason = "track 2's sample at 0.500 s is not a timed metadata sample (a 16-bit length, then UTF-8 key=value lines)"
         await #expect(throws: AssetLoadingError.corruptOrTruncated(url, reason: reason)) { _ = try await Asset.load(from: url) }
         await #expect(throws: ExportError.sourceUnreadable(url, reason: reason)) { _ = try await Asset.loadTimedMetadataGroups(from: url) }

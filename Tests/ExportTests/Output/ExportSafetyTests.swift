@@ -27,7 +27,7 @@ struct ExportSafetyTests {
         session.outputURL = output
         await #expect(throws: ExportError.outputFileExists(output)) { try await session.export() }
         #expect(session.status == .failed)
-        #expect(try Data(contentsOf: output) == Data("precious".utf8))
+        #expect(try BinaryFile.read(output) == Data("precious".utf8))
         #expect(scratch.contents == ["out.mp4"])
     }
 

@@ -120,18 +120,18 @@ struct ExportTemporaryFileTests {
         try Data("complete".utf8).write(to: URL(fileURLWithPath: temporary.path))
         #expect(scratch.contents.isEmpty)
         try temporary.commit(to: target, replacing: false)
-        #expect(try Data(contentsOf: target) == Data("complete".utf8))
+        #expect(try BinaryFile.read(target) == Data("complete".utf8))
         #expect(scratch.contents == ["out.bin"])
 
         // Not replacing: an existing file is an error and stays; replacing: it is swapped atomically.
         let second = TemporaryOutputFile(for: target)
         try Data("newer".utf8).write(to: URL(fileURLWithPath: second.path))
         #expect(throws: ExportError.outputFileExists(target)) { try second.commit(to: target, replacing: false) }
-        #expect(try Data(contentsOf: target) == Data("complete".utf8))
+        #expect(try BinaryFile.read(target) == Data("complete".utf8))
         let third = TemporaryOutputFile(for: target)
         try Data("newer".utf8).write(to: URL(fileURLWithPath: third.path))
         try third.commit(to: target, replacing: true)
-        #expect(try Data(contentsOf: target) == Data("newer".utf8))
+        #expect(try BinaryFile.read(target) == Data("newer".utf8))
         #expect(scratch.contents == ["out.bin"])
     }
 }

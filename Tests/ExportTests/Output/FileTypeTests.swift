@@ -63,7 +63,7 @@ struct FileTypeTests {
 
     /// Top-level box types of an ISO BMFF file, in order.
     static func topLevelBoxes(_ url: URL) throws -> [String] {
-        let data = try Data(contentsOf: url)
+        let data = try BinaryFile.read(url)
         var boxes: [String] = []
         var offset = 0
         while offset + 8 <= data.count {

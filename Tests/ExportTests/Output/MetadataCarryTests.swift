@@ -21,7 +21,7 @@ struct MetadataCarryTests {
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 30))
-        let data = try Data(contentsOf: log)
+        let data = try BinaryFile.read(log)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
         let format = try #require(json["format"] as? [String: Any])
         return format["tags"] as? [String: String] ?? [:]

@@ -17,7 +17,7 @@ import SpliceTestSupport
         defer { child.stop() }
         #expect(await child.wait(seconds: 60))
         #expect(child.exitCode == 0)
-        let objects = try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [[String: Any]]
+        let objects = try JSONSerialization.jsonObject(with: BinaryFile.read(log)) as? [[String: Any]]
         return try #require(objects?.first)
     }
 

@@ -45,7 +45,7 @@ struct ProcessHeapTests {
     @Test(.enabled(if: ChildTest.is("huge-pages")))
     func hugePagesChild() throws {
         ChildTest.report("disabled", "\(ProcessHeap.disableTransparentHugePages())")
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let status = try TextFile.read(URL(fileURLWithPath: "/proc/self/status"))
         let enabled = status.split(separator: "\n").first { $0.hasPrefix("THP_enabled:") }
         ChildTest.report("THP_enabled", enabled.map { $0.split(separator: "\t").last.map(String.init) ?? "" } ?? "missing")
 

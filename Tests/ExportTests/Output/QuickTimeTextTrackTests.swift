@@ -58,6 +58,6 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 30))
-        return try String(contentsOf: log, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try TextFile.read(log).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

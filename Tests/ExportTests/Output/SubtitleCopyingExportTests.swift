@@ -99,7 +99,7 @@ import SpliceTestSupport
         ], standardOutput: log, standardError: log)
         defer { child.stop() }
         #expect(await child.wait(seconds: 30))
-        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        return try TextFile.read(log).split(separator: "\n").map(String.init)
     }
 
     @Test func passthroughAndSmartRenderingWriteTheEncodingPathsCues() async throws {

@@ -41,7 +41,7 @@ import SpliceTestSupport
         defer { child.stop() }
         #expect(await child.wait(seconds: 60), "\(tool) did not finish")
         #expect(child.exitCode == 0, "\(tool) \(arguments) failed")
-        return (try? String(contentsOf: log, encoding: .utf8))?.replacingOccurrences(of: "\r\n", with: "\n")
+        return (try? TextFile.read(log))?.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     static func export(_ composition: MutableComposition, to url: URL, codec: SubtitleCodec? = nil) async throws {

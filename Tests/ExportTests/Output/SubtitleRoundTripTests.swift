@@ -151,7 +151,7 @@ import SpliceTestSupport
             guard let cues = try await SubtitleExportTests.cues(of: url) else { return }
             #expect(cues == Self.editedCues, "\(name)")
         }
-        let webVTT = try String(contentsOf: scratch.file("out.vtt"), encoding: .utf8)
+        let webVTT = try TextFile.read(scratch.file("out.vtt"))
         #expect(webVTT.hasPrefix("WEBVTT\n"), "\(webVTT)")
         #expect(webVTT.contains("00:01.300 --> 00:02.000"), "\(webVTT)")
 
@@ -160,7 +160,7 @@ import SpliceTestSupport
         session.timeRange = TimeRange(start: .ms(800), end: .ms(2800))
         let trimmed = scratch.file("trimmed.srt")
         try await session.exportSubtitles(ofTrackWithID: trackID, to: trimmed)
-        #expect(try String(contentsOf: trimmed, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n") == """
+        #expect(try TextFile.read(trimmed).replacingOccurrences(of: "\r\n", with: "\n") == """
             1
             00:00:00,000 --> 00:00:00,200
             Hello <i>world</i>

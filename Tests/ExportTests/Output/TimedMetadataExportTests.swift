@@ -56,7 +56,7 @@ import SpliceTestSupport
         ])
         #expect(copied.isEmpty, "\(copied)")
         // Each sample: a 16-bit length, then `key=value` lines, percent-encoded; the empty sample between them.
-        let bytes = try [UInt8](Data(contentsOf: payload))
+        let bytes = try [UInt8](BinaryFile.read(payload))
         let first = "com.apple.quicktime.location.ISO6709=+48.8584+002.2945/"
         let second = "com.apple.quicktime.location.ISO6709=+48.8606+002.3376/\nnote=a%3Db %7Bx%7D%0Asecond line 100%25"
         #expect(bytes == [0, UInt8(first.utf8.count)] + Array(first.utf8) + [0, 0] + [0, UInt8(second.utf8.count)] + Array(second.utf8),

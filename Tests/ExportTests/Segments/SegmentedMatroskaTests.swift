@@ -17,8 +17,8 @@ import SpliceTestSupport
                                      standardOutput: log, standardError: errors)
         defer { child.stop() }
         #expect(await child.wait(seconds: 60), "ffprobe did not finish")
-        #expect(child.exitCode == 0, "ffprobe: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
-        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(child.exitCode == 0, "ffprobe: \(TextFile.text(of: errors))")
+        return try TextFile.read(log).split(separator: "\n").map(String.init)
     }
 
     /// The presentation times (milliseconds, as stored) of the packets of `stream` (`v` or `a`), in time order.

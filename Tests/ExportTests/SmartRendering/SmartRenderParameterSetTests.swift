@@ -102,7 +102,7 @@ struct SmartRenderParameterSetTests {
 
     /// The four-character code of the first video sample entry in an MP4/MOV file (`avc1`, `avc3`, `hvc1`, `hev1`).
     static func sampleEntry(of url: URL) throws -> String? {
-        let data = try [UInt8](Data(contentsOf: url))
+        let data = try [UInt8](BinaryFile.read(url))
         let codes = ["avc1", "avc3", "hvc1", "hev1"].map { ($0, Array($0.utf8)) }
         guard let stsd = data.indices.dropLast(8).first(where: { data[$0..<($0 + 4)] == [0x73, 0x74, 0x73, 0x64][...] }) else {
             return nil

@@ -47,7 +47,7 @@ struct SmartRenderVerifierTests {
             }
         }
         #expect(position > 0, "no packet at 6 s")
-        var bytes = try Data(contentsOf: output)
+        var bytes = try BinaryFile.read(output)
         let index = Int(position)
         try #require(index > 0 && index < bytes.count)
         bytes[index] ^= 0x55

@@ -22,7 +22,7 @@ extension FFmpegCommandLine {
             standardOutput: log, standardError: log)
         defer { child.stop() }
         guard await child.wait(seconds: timeout) else { throw Failure.timedOut(url.path) }
-        let data = try Data(contentsOf: raw)
+        let data = try BinaryFile.read(raw)
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         // Interleaved stereo: every other sample is channel 0.
         return stride(from: 0, to: samples.count - 1, by: 2).map { samples[$0] }

@@ -33,7 +33,7 @@ enum FFmpegCommandLine {
             standardOutput: log, standardError: log)
         defer { child.stop() }
         guard await child.wait(seconds: timeout) else { throw Failure.timedOut(url.path) }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = TextFile.text(of: log)
         if child.exitCode == 0 { return output }
         return output + "\n(exit status \(child.exitCode.map(String.init) ?? "signal \(child.terminationSignal ?? 0)"))"
     }

@@ -146,9 +146,7 @@ struct Bytes {
 
     init(_ storage: [UInt8]) { self.storage = storage }
     init(_ url: URL) throws {
-        // Foundation's Data(contentsOf:) leaks its 4 KiB read buffer for an empty file (LeakSanitizer): skip it.
-        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
-        storage = size == 0 ? [] : Array(try Data(contentsOf: url))
+        storage = Array(try BinaryFile.read(url))
     }
 
     mutating func append(_ bytes: [UInt8]) { storage += bytes }

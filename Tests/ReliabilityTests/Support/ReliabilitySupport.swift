@@ -83,7 +83,7 @@ private final class TimeoutGate<Value: Sendable>: Sendable {
 enum ProcessStats {
     /// Resident set size in bytes (`/proc/self/statm`, second field × page size).
     static var residentBytes: Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+        guard let text = try? TextFile.read(URL(fileURLWithPath: "/proc/self/statm")) else { return -1 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
         return pages * sysconf(Int32(_SC_PAGESIZE))
