@@ -25,6 +25,7 @@ struct ExportPlanner {
                 "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
         }
         try checkOutputLocation(outputURL)
+        let movieFragmentInterval = try checkMovieFragmentInterval(fileType: fileType)
         try checkCustomCompositor()
         try checkConcurrentSegments()
         try checkMetadataLocations()
@@ -41,6 +42,7 @@ struct ExportPlanner {
             let range = try exportRange(duration: duration)
             var passthrough = try PassthroughPlan.make(
                 composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
+            passthrough.movieFragmentInterval = movieFragmentInterval
             // Each copied track is one output stream, tagged by the rule the encoding export tags its streams by.
             for index in passthrough.tracks.indices {
                 let tracks = composition.tracks.filter { $0.trackID == passthrough.tracks[index].trackID }
@@ -50,7 +52,7 @@ struct ExportPlanner {
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
                 metadata: passthrough.metadata, optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
-                fileLengthLimit: nil, passthrough: passthrough)
+                movieFragmentInterval: movieFragmentInterval, fileLengthLimit: nil, passthrough: passthrough)
             // The cues are encoded (they are text) and written beside the copied packets.
             plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
             plan.chapters = try chapterPlan(in: range)
@@ -107,7 +109,7 @@ struct ExportPlanner {
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
-            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
+            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse, movieFragmentInterval: movieFragmentInterval,
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
@@ -122,6 +124,22 @@ struct ExportPlanner {
     }
 
     // MARK: Checks
+
+    /// Checks ``AssetExportSession/movieFragmentInterval`` for the container and the other settings: a fragmented
+    /// movie's size is known only fragment by fragment (the muxer holds the current one in memory), so a
+    /// ``AssetExportSession/fileLengthLimit`` cannot stop it on the frame that reaches the limit.
+    /// - Returns: the interval, or nil for a regular movie.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming `movieFragmentInterval`, the cause and the setting
+    ///   it cannot be combined with.
+    private func checkMovieFragmentInterval(fileType: FileType) throws -> MediaTime? {
+        guard let interval = try fileType.checkMovieFragmentInterval(request.movieFragmentInterval) else { return nil }
+        if request.fileLengthLimit != nil {
+            throw ExportError.unsupportedSettings(
+                "movieFragmentInterval \(interval.secondsText) cannot be combined with fileLengthLimit: a fragmented "
+                    + "movie's size is known only fragment by fragment; set one of them only")
+        }
+        return interval
+    }
 
     /// Smart rendering copies untouched pictures: a burnt-in subtitle track is refused rather than shown only on
     /// the re-encoded ones.
