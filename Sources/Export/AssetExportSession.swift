@@ -232,8 +232,9 @@ public final class AssetExportSession: Sendable {
     /// Applies to every path that writes the output: rendered, passthrough, smart rendering, concurrent segments
     /// (their join). ``validate()`` and ``export()`` throw ``ExportError/unsupportedSettings(_:)`` naming
     /// `movieFragmentInterval` for a zero, negative, infinite or too long interval
-    /// (``FileType/longestMovieFragmentInterval``), for a container other than MP4 and MOV, and with
-    /// ``fileLengthLimit`` (a fragmented movie's size is known only fragment by fragment).
+    /// (``FileType/longestMovieFragmentInterval``), for a container other than MP4 and MOV, with
+    /// ``fileLengthLimit`` (a fragmented movie's size is known only fragment by fragment), and with a subtitle track
+    /// written as a text track (FFmpeg 5.1's muxer loses the cues' durations in fragments; a burnt-in track is fine).
     public var movieFragmentInterval: MediaTime {
         get { request.withLock { $0.movieFragmentInterval } }
         set { request.withLock { $0.movieFragmentInterval = newValue } }

@@ -106,7 +106,7 @@ enum Help {
                                 ends; memory stays flat however long the export, and a killed export leaves OUT
                                 playable up to its last fragment (splice repair cuts a torn one). OUT is written
                                 under its own name from the start (removed on failure or Ctrl-C); not with
-                                export.fileLengthLimit, nor other containers
+                                export.fileLengthLimit, a subtitle text track, nor other containers
           --loudness LUFS       normalise the audio mix to this EBU R128 integrated loudness (-70…0; e.g. -23,
                                 -16) in two passes: the mix is rendered and measured, then exported with one linear
                                 gain (export.loudness); a gain that would lift the true peak over the ceiling is

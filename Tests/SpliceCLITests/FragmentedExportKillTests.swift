@@ -73,6 +73,16 @@ struct FragmentedExportKillTests {
         #expect(zero.status != 0)
         #expect(zero.stderr.contains("edit.json:2:40: export.movieFragmentInterval: unsupported export settings: "
                                      + "movieFragmentInterval 0.000 s (0/1) must be a positive time"), "\(zero.stdout)\(zero.stderr)")
+        // A subtitle track: FFmpeg's fragmented movie would lose its cues' durations.
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n")
+        try scratch.write("subtitled.json", """
+            { "version": 1, "clips": [ { "source": "clipA.mp4" } ], "subtitles": [ { "source": "captions.srt" } ],
+              "export": { "movieFragmentInterval": "2s" } }
+            """)
+        let subtitled = try await SpliceTool.run(["validate", "subtitled.json", "-o", "out.mp4"], in: scratch.url)
+        #expect(subtitled.stderr.contains("subtitled.json:2:40: export.movieFragmentInterval: unsupported export settings: "
+                                          + "movieFragmentInterval 2.000 s cannot be combined with subtitle track 3, written as "
+                                          + "a text track"), "\(subtitled.stderr)")
         try scratch.write("plain.json", #"{ "version": 1, "clips": [ { "source": "clipA.mp4" } ] }"#)
         let mkv = try await SpliceTool.run(["export", "plain.json", "-o", "out.mkv", "--fragment-interval", "2s"], in: scratch.url)
         #expect(mkv.stderr.contains("movieFragmentInterval 2.000 s: a .mkv file cannot be written as a fragmented movie; "

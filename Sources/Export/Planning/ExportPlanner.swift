@@ -55,6 +55,7 @@ struct ExportPlanner {
                 movieFragmentInterval: movieFragmentInterval, fileLengthLimit: nil, passthrough: passthrough)
             // The cues are encoded (they are text) and written beside the copied packets.
             plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            try checkFragmentedSubtitles(plan.subtitles, interval: movieFragmentInterval)
             plan.chapters = try chapterPlan(in: range)
             plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
             return plan
@@ -103,6 +104,7 @@ struct ExportPlanner {
         var subtitles: [SubtitleTrackPlan] = []
         if !request.writesPicturesAndSoundOnly {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            try checkFragmentedSubtitles(subtitles, interval: movieFragmentInterval)
             try checkBurnInIsDrawn(videoPlan?.subtitleBurnIn)
         }
         var plan = ExportPlan(
@@ -124,6 +126,16 @@ struct ExportPlanner {
     }
 
     // MARK: Checks
+
+    /// A fragmented movie cannot carry a subtitle track exactly: FFmpeg 5.1's `mov` muxer, writing `mov_text` cues
+    /// into fragments, loses their durations (every cue then lasts until the next sample or no time at all).
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming `movieFragmentInterval` and the first subtitle track.
+    private func checkFragmentedSubtitles(_ subtitles: [SubtitleTrackPlan], interval: MediaTime?) throws {
+        guard let interval, let first = subtitles.first else { return }
+        throw ExportError.unsupportedSettings(
+            "movieFragmentInterval \(interval.secondsText) cannot be combined with subtitle track \(first.trackID), written "
+                + "as a text track: a fragmented movie loses its cues' durations; burn it in or write it as a sidecar file")
+    }
 
     /// Checks ``AssetExportSession/movieFragmentInterval`` for the container and the other settings: a fragmented
     /// movie's size is known only fragment by fragment (the muxer holds the current one in memory), so a
