@@ -62,6 +62,29 @@ struct FragmentedExportKillTests {
         #expect(decode.succeeded && decode.errors.isEmpty, "\(decode.errors)")
     }
 
+    /// `splice join --fragment-interval 1s`: two parts of 45 pictures, each one group of pictures (the parts were
+    /// encoded with the default 2 s key frame interval), joined into one fragment per part: the fragments begin on
+    /// the parts' key frames, the first at least 1 s after the last.
+    @Test func joinWritesAFragmentedMovie() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180], "clips": [ { "source": "clipA.mp4", "duration": "3s" } ],
+              "export": { "settings": { "video": { "encoderPreset": "ultrafast" } } } }
+            """)
+        for arguments in [["plan", "edit.json", "--segments", "2", "-o", "plan.json"],
+                          ["render-segment", "plan.json", "--index", "0"], ["render-segment", "plan.json", "--index", "1"],
+                          ["join", "plan.json", "-o", "out.mp4", "--fragment-interval", "1s"]] {
+            let run = try await SpliceTool.run(arguments, in: scratch.url)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let scan = try MovieFragmentScan(url: scratch.file("out.mp4"))
+        let runs = scan.fragments.map { $0.filter { $0.trackID == 1 } }
+        #expect(runs.map { $0.map(\.durations.count) } == [[45], [45]], "\(runs)")
+        #expect(runs.allSatisfy { $0.allSatisfy(\.startsWithSyncSample) })
+        #expect(scan.durations(ofTrack: 2).reduce(0) { $0 + Int($1) } - Int(scan.editStart[2] ?? 0) == 144_000)
+    }
+
     @Test func validateReportsABadIntervalAtItsPath() async throws {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
