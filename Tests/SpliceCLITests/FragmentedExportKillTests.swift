@@ -15,11 +15,7 @@ struct FragmentedExportKillTests {
         let scratch = try TestDocument.folder()
         defer { scratch.remove() }
         // 7.5 s at 30 fps, encoded slowly enough to be killed after a few 0.5 s fragments.
-        try scratch.write("edit.json", """
-            { "version": 1,
-              "clips": [ { "source": "clipA.mp4", "start": "0.5s", "duration": "3.5s" }, { "source": "clipB.mp4" } ],
-              "export": { "settings": { "video": { "encoderPreset": "veryslow", "rateControl": { "constantQuality": 30 } } } } }
-            """)
+        try WorkFolderKillTests.writeSlowEdit(in: scratch)
         let output = scratch.file("out.mp4")
         let arguments = ["export", "edit.json", "-o", "out.mp4", "--fragment-interval", "0.5s", "--progress", "none"]
         let started = try SpliceTool.start(arguments, in: scratch.url)
