@@ -82,7 +82,8 @@ extension AssetExportSession {
         try await WorkerThread.run(name: "splice.join") {
             try SegmentJoiner(plan: segmentPlan, outputURL: output, overwrite: plan.overwritesExistingFile,
                               subtitles: plan.subtitles, chapters: plan.chapters, timedMetadata: plan.timedMetadata,
-                              streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata), cancellation: cancellation).run()
+                              streamMetadata: (plan.videoStreamMetadata, plan.audioStreamMetadata),
+                              movieFragmentInterval: plan.movieFragmentInterval, cancellation: cancellation).run()
         }
     }
 

@@ -75,13 +75,17 @@ extension AssetExportSession {
         let input = SmartRenderWriter.Input(
             source: source, pieces: pieces, audioURL: audioURL, frameDuration: video.frameDuration,
             fileType: plan.fileType, metadata: plan.metadata, optimizeForNetworkUse: plan.optimizeForNetworkUse,
-            outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag,
+            movieFragmentInterval: plan.movieFragmentInterval, outputURL: output, parameterSetsInBand: decision.parameterSetsInBand, codecTag: decision.codecTag,
             sourceMetadataURL: plan.sourceMetadataURL, subtitles: plan.subtitles, chapters: plan.chapters,
             videoStreamMetadata: plan.videoStreamMetadata, audioStreamMetadata: plan.audioStreamMetadata,
             timedMetadata: plan.timedMetadata)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
-            let temporary = TemporaryOutputFile(for: output)
+            let temporary = if plan.movieFragmentInterval != nil {
+                try TemporaryOutputFile(inPlaceOf: output, replacing: plan.overwritesExistingFile)
+            } else {
+                TemporaryOutputFile(for: output)
+            }
             do {
                 try SmartRenderWriter(input: input, cancellation: cancellation) { [self] in
                     publish(progress: 0.8 + 0.1 * $0)

@@ -158,14 +158,20 @@ public struct SegmentedExport: Sendable {
     /// Renders the audio if needed, checks every part (present, readable to the end, the same codec parameters and
     /// parameter sets, a key frame first, exactly one picture on each frame of its range) and writes them back to back
     /// with the audio to `outputURL` (`faststart`), through a temporary file: on any error nothing is left there.
+    /// With a positive `movieFragmentInterval` the joined file is a fragmented movie instead, written under
+    /// `outputURL` from the start, a fragment beginning on the first key frame at least the interval after the
+    /// last one began (as ``AssetExportSession/movieFragmentInterval``); on any error it is removed.
     /// - Throws: ``SegmentError/partMissing(index:_:)`` or ``SegmentError/partDamaged(index:_:reason:)`` naming the
     ///   first bad part; ``SegmentError/audioDamaged(_:reason:)``; ``ExportError/outputFileExists(_:)`` unless
     ///   `overwrite`; ``ExportError/outputNotWritable(_:reason:)`` for an output that is a directory, a source of
-    ///   the composition or a file of the plan (before any work); write errors as ``ExportError``; `CancellationError`.
-    public func join(_ plan: SegmentPlan, to outputURL: URL, overwrite: Bool = false) async throws {
+    ///   the composition or a file of the plan (before any work); ``ExportError/unsupportedSettings(_:)`` for a
+    ///   `movieFragmentInterval` the plan's file type cannot take; write errors as ``ExportError``; `CancellationError`.
+    public func join(_ plan: SegmentPlan, to outputURL: URL, overwrite: Bool = false,
+                     movieFragmentInterval: MediaTime = .invalid) async throws {
         // The output is checked as an export checks it (a directory, a source of the edit, an existing file without
         // `overwrite`), and against the plan's own files, before the audio is rendered.
-        let whole = try wholeExportPlan(plan, outputURL: outputURL, overwrite: overwrite)
+        let whole = try wholeExportPlan(plan, outputURL: outputURL, overwrite: overwrite,
+                                        movieFragmentInterval: movieFragmentInterval)
         for file in plan.segments.map({ plan.partURL($0.index) }) + [plan.audioURL]
         where ExportPlanner.isSameFile(file, outputURL) {
             throw ExportError.outputNotWritable(
@@ -179,7 +185,7 @@ public struct SegmentedExport: Sendable {
                 try SegmentJoiner(plan: plan, outputURL: outputURL, overwrite: overwrite, subtitles: whole.subtitles,
                                   chapters: whole.chapters, timedMetadata: whole.timedMetadata,
                                   streamMetadata: (whole.videoStreamMetadata, whole.audioStreamMetadata),
-                                  cancellation: cancellation).run()
+                                  movieFragmentInterval: whole.movieFragmentInterval, cancellation: cancellation).run()
             }
         } onCancel: {
             cancellation.cancel()
@@ -189,9 +195,11 @@ public struct SegmentedExport: Sendable {
     /// The plan of `plan`'s range exported in one piece to `outputURL`: the subtitle tracks, timed metadata tracks,
     /// chapters and stream tags the join writes. Planned only (nothing is read or written).
     /// - Throws: the planning errors of ``AssetExportSession/export()``.
-    private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL, overwrite: Bool) throws -> ExportPlan {
+    private func wholeExportPlan(_ plan: SegmentPlan, outputURL: URL, overwrite: Bool,
+                                 movieFragmentInterval: MediaTime = .invalid) throws -> ExportPlan {
         let session = makeSession(settings: plan.settings, output: outputURL, fileType: plan.fileType, range: plan.timeRange)
         session.overwritesExistingFile = overwrite
+        session.movieFragmentInterval = movieFragmentInterval
         session.chapterMetadataGroups = chapterMetadataGroups
         session.timedMetadataGroups = timedMetadataGroups
         return try session.makePlan()

@@ -27,6 +27,10 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     public var metadata: [MetadataItem]?
     /// Put the index before the media data (`moov` first) for progressive playback; nil for true.
     public var optimizeForNetworkUse: Bool?
+    /// Write a fragmented MP4/MOV, a movie fragment beginning on a key frame every this much movie time
+    /// (``AssetExportSession/movieFragmentInterval``: `"2s"`): memory stays flat over long exports and a killed
+    /// export leaves a file that plays up to its last fragment; nil for a regular movie.
+    public var movieFragmentInterval: MediaTime?
     /// The largest file to write, in bytes; the export stops at a frame boundary before it (AVFoundation's
     /// `fileLengthLimit`). nil for no limit.
     public var fileLengthLimit: Int64?
@@ -85,6 +89,7 @@ public struct DocumentExport: Sendable, Hashable, Codable {
     var fileExportMembers: [(name: String, isSet: Bool)] {
         [("preset", preset != nil), ("settings", settings != nil), ("fileType", fileType != nil), ("timeRange", timeRange != nil),
          ("metadata", metadata != nil), ("optimizeForNetworkUse", optimizeForNetworkUse != nil),
+         ("movieFragmentInterval", movieFragmentInterval != nil),
          ("fileLengthLimit", fileLengthLimit != nil), ("smartRendering", smartRendering != nil),
          ("passthroughAudioCuts", passthroughAudioCuts != nil), ("concurrentSegments", concurrentSegments != nil),
          ("loudness", loudness != nil), ("subtitleCodec", subtitleCodec != nil), ("chapters", chapters != nil),

@@ -28,7 +28,8 @@ extension LoadedDocument {
     }
 
     /// An export refusal as a problem at the document path it concerns, with the line and column where the
-    /// document text has that value: `export.fileType` (or `export.concurrentSegments`, `export.preset`,
+    /// document text has that value: `export.fileType` (or `export.concurrentSegments`,
+    /// `export.movieFragmentInterval`, `export.preset`,
     /// `export.settings`) for container, codec, encoder and settings refusals; `composition.tracks[i].segments[k]`
     /// for a passthrough cut (full form; in a short-form document, the expanded form's path); the video
     /// composition's and audio mix's issues at their paths; the document as a whole otherwise (output location,
@@ -67,9 +68,13 @@ extension LoadedDocument {
 
     /// The `export` member a settings refusal concerns: `subtitleCodec` when the message is about a subtitle format
     /// the container cannot hold and the document names one, `fileType` when the message is about the container and
-    /// the document names one, `concurrentSegments` when the message is about it (`export` when the caller, not the
-    /// document, set it), else the preset or settings the document gives, else `export`.
+    /// the document names one, `concurrentSegments` or `movieFragmentInterval` when the message is about it (`export`
+    /// when the caller, not the document, set it), else the preset or settings the document gives, else `export`.
     private func settingsPath(for message: String) -> DocumentPath {
+        if message.contains("movieFragmentInterval") {
+            // Set by the document, or by the caller (`splice export --fragment-interval`): then the export as a whole.
+            return DocumentPath(parsing: export.movieFragmentInterval != nil ? "export.movieFragmentInterval" : "export")
+        }
         if message.contains("concurrentSegments") {
             // Set by the document, or by the caller (`splice export --segments`): then the export as a whole.
             return DocumentPath(parsing: export.concurrentSegments != nil ? "export.concurrentSegments" : "export")

@@ -74,6 +74,7 @@ public struct LoadedDocument: Sendable {
         if let timeRange = export.timeRange { session.timeRange = timeRange }
         if let metadata = export.metadata { session.metadata = metadata }
         if let optimize = export.optimizeForNetworkUse { session.shouldOptimizeForNetworkUse = optimize }
+        if let interval = export.movieFragmentInterval { session.movieFragmentInterval = interval }
         if let limit = export.fileLengthLimit { session.fileLengthLimit = limit }
         if let smart = export.smartRendering { session.smartRendering = smart }
         if let cuts = export.passthroughAudioCuts { session.passthroughAudioCuts = cuts }

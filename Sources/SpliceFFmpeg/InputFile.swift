@@ -186,10 +186,16 @@ package final class InputFile {
         return true
     }
 
-    /// Marks the priming of an audio stream whose demuxer states it only as the stream's `initial_padding`: when
-    /// `packet` is the stream's first (its pts is the stream's `start_time`), the stream has `initial_padding`
-    /// samples of priming and the packet carries no `AV_PKT_DATA_SKIP_SAMPLES` side data, that side data is added,
-    /// asking the decoder to drop the priming from the start of the packet's sound.
+    /// Marks the priming of an audio stream whose demuxer states it only as the stream's `initial_padding`, or only
+    /// as a start before 0: when `packet` is the stream's first (its pts is the stream's `start_time`), the stream
+    /// has `initial_padding` samples of priming — or, in an MP4/MOV, starts before 0 — and the packet carries no
+    /// `AV_PKT_DATA_SKIP_SAMPLES` side data, that side data is added, asking the decoder to drop the priming from the
+    /// start of the packet's sound.
+    ///
+    /// A fragmented MP4 states an encoder's priming in its edit list as a regular one does, but FFmpeg 5.1's demuxer
+    /// applies that edit list to a fragmented track only by moving its timestamps back (its first packet starts
+    /// before 0), without marking samples to skip as it does for a regular movie: the samples before 0 are the
+    /// priming.
     ///
     /// Matroska states an encoder's priming as the track's `CodecDelay` (RFC 9559), which FFmpeg 5.1's demuxer
     /// gives as `initial_padding` while moving the track's timestamps back by it, but it marks no samples to skip,
@@ -204,13 +210,19 @@ package final class InputFile {
         guard index >= 0, index < streamCount else { return }
         let stream = self.stream(at: index)
         guard let parameters = stream.pointee.codecpar, parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO,
-              parameters.pointee.initial_padding > 0,
               stream.pointee.start_time != cmedia_AV_NOPTS_VALUE(),
               packet.presentationTimestamp == stream.pointee.start_time, packet.skipSamples == nil else { return }
+        var priming = Int64(parameters.pointee.initial_padding)
+        if priming <= 0, stream.pointee.start_time < 0, parameters.pointee.sample_rate > 0,
+           formatName.hasPrefix("mov,") {
+            priming = av_rescale_q(-stream.pointee.start_time, stream.pointee.time_base,
+                                   AVRational(num: 1, den: parameters.pointee.sample_rate))
+        }
+        guard priming > 0, priming <= Int64(UInt32.max) else { return }
         guard let side = av_packet_new_side_data(packet.pointer, AV_PKT_DATA_SKIP_SAMPLES, 10) else {
             throw FFmpegError.posix(ENOMEM)
         }
-        let skip = UInt32(parameters.pointee.initial_padding)
+        let skip = UInt32(priming)
         for byte in 0..<10 {
             side[byte] = byte < 4 ? UInt8(truncatingIfNeeded: skip >> (8 * UInt32(byte))) : 0
         }

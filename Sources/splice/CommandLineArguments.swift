@@ -61,6 +61,7 @@ struct CommandLineArguments: Equatable {
         case .export:
             return [output, overwrite, dropEffects, Option(name: "smart", short: nil, takesValue: false),
                     Option(name: "segments", short: nil, takesValue: true),
+                    Option(name: "fragment-interval", short: nil, takesValue: true),
                     Option(name: "loudness", short: nil, takesValue: true), Option(name: "true-peak", short: nil, takesValue: true),
                     Option(name: "limit-true-peak", short: nil, takesValue: false),
                     Option(name: "progress", short: nil, takesValue: true, allowedValues: ["bar", "plain", "json", "none"]),
@@ -103,7 +104,7 @@ struct CommandLineArguments: Equatable {
         case .storyboard:
             return [output, overwrite] + ["every", "grid", "width", "name"].map { Option(name: $0, short: nil, takesValue: true) }
         case .join:
-            return [output, overwrite]
+            return [output, overwrite, Option(name: "fragment-interval", short: nil, takesValue: true)]
         case .submit:
             return [output, overwrite, Option(name: "slurm", short: nil, takesValue: false),
                     Option(name: "kubernetes", short: nil, takesValue: false),

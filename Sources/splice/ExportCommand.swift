@@ -1,8 +1,8 @@
 import Foundation
 import Splice
 
-/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--loudness LUFS] [--true-peak DBTP]
-/// [--limit-true-peak] [--progress MODE]`; `-o CAPTIONS.srt|.vtt|.ass [--track ID]` writes a subtitle track alone.
+/// `splice export DOC.json -o OUT [--overwrite] [--smart] [--segments N] [--fragment-interval TIME] [--loudness LUFS]
+/// [--true-peak DBTP] [--limit-true-peak] [--progress MODE]`; `-o CAPTIONS.srt|.vtt|.ass [--track ID]` writes a subtitle track alone.
 enum ExportCommand {
     static func run(_ arguments: CommandLineArguments) async throws(CommandExit) {
         if PackageCommand.isRequested(arguments) { return try await PackageCommand.run(arguments) }
@@ -19,6 +19,7 @@ enum ExportCommand {
             }
             segments = count
         }
+        let fragmentInterval = try movieFragmentInterval(arguments, command: .export)
         var loudness = LoudnessNormalization?.none
         if !arguments.has("loudness"), let lone = ["true-peak", "limit-true-peak"].first(where: arguments.has) {
             // Both only qualify a loudness target; alone they would normalise to a target nobody asked for.
@@ -64,6 +65,7 @@ enum ExportCommand {
         let session = loaded.makeExportSession(outputURL: outputURL, overwrite: arguments.has("overwrite"))
         if arguments.has("smart") { session.smartRendering = true }
         if let segments { session.concurrentSegments = segments }
+        if let fragmentInterval { session.movieFragmentInterval = fragmentInterval }
         do {
             try await loaded.checkExport(session)  // every check export() makes before it writes, as `validate`
         } catch is CancellationError {
@@ -143,6 +145,21 @@ enum ExportCommand {
 }
 
 extension ExportCommand {
+    /// `--fragment-interval TIME` (`2s`, `00:02`, `60f`): the movie fragment interval of a fragmented MP4/MOV, or nil
+    /// when the option is absent.
+    /// - Throws: a usage failure of `command` for a time that does not parse or is not above 0.
+    static func movieFragmentInterval(_ arguments: CommandLineArguments, command: CommandLineArguments.Command) throws(CommandExit) -> MediaTime? {
+        guard let text = arguments.value("fragment-interval") else { return nil }
+        let time: MediaTime
+        do { time = try TimeSyntax.parse(text) } catch {
+            throw Usage.fail("--fragment-interval: \(error)", command: command)
+        }
+        guard time.isNumeric, time > .zero else {
+            throw Usage.fail("--fragment-interval takes a time above 0 (e.g. 2s), not '\(text)'", command: command)
+        }
+        return time
+    }
+
     /// `splice export DOC.json -o CAPTIONS.srt|.vtt|.ass [--track ID] [--overwrite]`: one subtitle track of the
     /// document (`--track`, else its first) written alone as a sidecar file, its cues placed as the export places them
     /// (``Export/AssetExportSession/exportSubtitles(ofTrackWithID:to:)``).

@@ -67,7 +67,8 @@ extension Help {
     static let repair = """
         Usage: splice repair MOVIE
 
-        Checks a fragmented recording (what `splice record` writes while recording) and, when its last fragment is
+        Checks a fragmented recording (what `splice record` writes while recording) or a fragmented export
+        (`splice export --fragment-interval`) and, when its last fragment is
         torn — the process was killed while writing it — cuts the file after its last complete fragment. Prints
         what was kept. A complete file is left untouched.
 

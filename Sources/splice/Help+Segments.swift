@@ -25,12 +25,13 @@ extension Help {
         """
 
     static let join = """
-        Usage: splice join PLAN.json -o OUT [--overwrite]
+        Usage: splice join PLAN.json -o OUT [--overwrite] [--fragment-interval T]
 
         Renders the audio of the whole range once (kept if already there), checks every part — present, readable to
         the end, the same codec parameters, a key frame first, exactly one picture on each frame — and writes them
         back to back with the audio into OUT (faststart), without re-encoding. A missing or damaged part fails with
-        its index (exit 3) and no file is written.
+        its index (exit 3) and no file is written. --fragment-interval T writes OUT as a fragmented movie instead,
+        a fragment beginning on the parts' first key frame at least T after the last (as splice export's option).
 
         \(exitCodes)
         """

@@ -77,8 +77,9 @@ enum Help {
     }
 
     static let export = """
-        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--loudness LUFS]
-                             [--true-peak DBTP] [--limit-true-peak] [--progress bar|plain|json|none]
+        Usage: splice export DOC.json -o OUT.mp4 [--overwrite] [--smart] [--segments N] [--fragment-interval T]
+                             [--loudness LUFS] [--true-peak DBTP] [--limit-true-peak]
+                             [--progress bar|plain|json|none]
                splice export DOC.json --hls DIR [--dash DIR] [--ladder HEIGHT:RATE,…] [--segment-duration T]
                              [--overwrite] [--progress bar|plain|json|none]
                splice export DOC.json -o CAPTIONS.srt|.vtt|.ass [--track ID] [--overwrite]
@@ -100,6 +101,12 @@ enum Help {
           --segments N          render the video as N segments at once and join them (export.concurrentSegments);
                                 costs the memory of about N exports, pays only when the encoder cannot use the
                                 cores by itself; never automatic; not with --smart
+          --fragment-interval T write a fragmented .mp4/.mov (export.movieFragmentInterval, e.g. 2s): the moov
+                                first, then a fragment beginning on a key frame every T, each flushed to OUT as it
+                                ends; memory stays flat however long the export, and a killed export leaves OUT
+                                playable up to its last fragment (splice repair cuts a torn one). OUT is written
+                                under its own name from the start (removed on failure or Ctrl-C); not with
+                                export.fileLengthLimit, a subtitle text track, nor other containers
           --loudness LUFS       normalise the audio mix to this EBU R128 integrated loudness (-70…0; e.g. -23,
                                 -16) in two passes: the mix is rendered and measured, then exported with one linear
                                 gain (export.loudness); a gain that would lift the true peak over the ceiling is

@@ -58,11 +58,12 @@ enum SegmentCommands {
         }
     }
 
-    /// `splice join PLAN.json -o OUT [--overwrite]`.
+    /// `splice join PLAN.json -o OUT [--overwrite] [--fragment-interval TIME]`.
     static func join(_ arguments: CommandLineArguments) async throws(CommandExit) {
         guard let output = arguments.value("output") else {
             throw Usage.fail("-o/--output is required: the file to write", command: .join)
         }
+        let fragmentInterval = try ExportCommand.movieFragmentInterval(arguments, command: .join)
         let (plan, export) = try await load(arguments.operands[0])
         let outputURL = URL(fileURLWithPath: output)
         if FileType(pathExtension: outputURL.pathExtension) != plan.fileType {
@@ -71,7 +72,8 @@ enum SegmentCommands {
         // Before the audio is rendered and the parts are read.
         try OutputLocation.check(output, existing: arguments.has("overwrite") ? .replace : .refuseUnlessOverwrite)
         do {
-            try await export.join(plan, to: outputURL, overwrite: arguments.has("overwrite"))
+            try await export.join(plan, to: outputURL, overwrite: arguments.has("overwrite"),
+                                  movieFragmentInterval: fragmentInterval ?? .invalid)
             Console.out("joined \(plan.segments.count) segments into \(outputURL.path)")
         } catch {
             throw failure("join", error)

@@ -27,6 +27,16 @@ struct WorkFolderKillTests {
         return false
     }
 
+    /// clipA from 0.5 s, then clipB: 7.5 s, 225 frames, encoded with x264's slowest preset (slow enough for a kill
+    /// to land mid-export), as `edit.json` in `scratch`.
+    static func writeSlowEdit(in scratch: ScratchDirectory) throws {
+        try scratch.write("edit.json", """
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4", "start": "0.5s", "duration": "3.5s" }, { "source": "clipB.mp4" } ],
+              "export": { "settings": { "video": { "encoderPreset": "veryslow", "rateControl": { "constantQuality": 30 } } } } }
+            """)
+    }
+
     @Test(arguments: [
         (["--smart"], ".splice-smart"),
         (["--segments", "2"], ".splice-segments"),
@@ -37,11 +47,7 @@ struct WorkFolderKillTests {
         defer { scratch.remove() }
         // clipA from 0.5 s (its first half second re-encoded, the rest copied), then clipB: 7.5 s, 225 frames.
         // x264's slowest preset keeps the work folder at work long enough to be seen holding a piece.
-        try scratch.write("edit.json", """
-            { "version": 1,
-              "clips": [ { "source": "clipA.mp4", "start": "0.5s", "duration": "3.5s" }, { "source": "clipB.mp4" } ],
-              "export": { "settings": { "video": { "encoderPreset": "veryslow", "rateControl": { "constantQuality": 30 } } } } }
-            """)
+        try Self.writeSlowEdit(in: scratch)
         let arguments = ["export", "edit.json", "-o", "out.mp4", "--progress", "none"] + options
         let started = try SpliceTool.start(arguments, in: scratch.url)
         let killed = await started.send(SIGKILL, timeout: 120) { _ in Self.holdsData(scratch.url, prefix: prefix) }

@@ -17,6 +17,7 @@ import Splice
 ///                         [--effect-ramp [--graph-per-frame]]     W1r: brightness + blur ramps on both clips,
 ///                                                                 optionally by the graph-per-frame path
 ///                         [--concurrent N]                        N segments rendered at once in this process (W5)
+///                         [--fragment-interval SECONDS]           a fragmented MP4, a fragment every SECONDS (S2)
 /// splice-bench segment    --inputs DIR --repeat N --segments S --parts DIR (--index I | --join FILE)
 ///                                                                 W5: one step of the segmented export of the edit
 /// splice-bench plain      --inputs DIR --out FILE                 clip A then clip B, no effects (the floor's work)
@@ -68,6 +69,8 @@ struct SpliceBench {
                 summary = try await export(edit, to: options.path("out"), bitDepth: hdr ? 10 : nil,
                                            preset: options.optionalString("preset") ?? "medium",
                                            concurrentSegments: options.optionalInt("concurrent"),
+                                           movieFragmentInterval: options.has("fragment-interval")
+                                               ? options.decimal("fragment-interval", "2") : .invalid,
                                            compositor: options.flag("custom-compositor") ? FadeCompositor() : nil,
                                            graphPerFrame: options.flag("graph-per-frame"))
             case "segment":
@@ -143,8 +146,9 @@ struct SpliceBench {
     /// With `compositor`, every frame's picture is the compositor's (W1v).
     /// `graphPerFrame` renders effect ramps with a graph per frame (W1r's reference).
     /// `preset` is libx264's (`medium` unless S2's long exports ask for `ultrafast`).
+    /// A valid `movieFragmentInterval` writes a fragmented MP4 (``AssetExportSession/movieFragmentInterval``; S2).
     static func export(_ edit: Workloads.Edit, to url: URL, bitDepth: Int? = nil, preset: String = "medium", concurrentSegments: Int? = nil,
-                       compositor: (any VideoCompositing)? = nil, graphPerFrame: Bool = false) async throws -> String {
+                       movieFragmentInterval: MediaTime = .invalid, compositor: (any VideoCompositing)? = nil, graphPerFrame: Bool = false) async throws -> String {
         try? FileManager.default.removeItem(at: url)
         let session = AssetExportSession(asset: edit.composition, settings: settings(bitDepth: bitDepth, preset: preset))
         session.outputURL = url
@@ -153,6 +157,7 @@ struct SpliceBench {
         session.videoComposition = edit.video
         session.audioMix = edit.audio
         session.concurrentSegments = concurrentSegments
+        session.movieFragmentInterval = movieFragmentInterval
         session.customVideoCompositor = compositor
         session._rebuildsEffectGraphPerFrame = graphPerFrame
         try await session.export()

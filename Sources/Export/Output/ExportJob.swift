@@ -9,10 +9,15 @@ struct ExportJob {
     /// Renders into a ``TemporaryOutputFile`` in the output URL's directory — unnamed (`O_TMPFILE`) where the file
     /// system allows it, a hidden `.partial` file otherwise — and gives it its name only on success; on failure or
     /// cancellation the temporary file is dropped (an unnamed one leaves nothing even when the directory turned
-    /// read-only meanwhile) and any existing file at the output URL is left untouched.
+    /// read-only meanwhile) and any existing file at the output URL is left untouched. A fragmented movie is
+    /// written under the output URL from the start instead (``TemporaryOutputFile/init(inPlaceOf:replacing:)``).
     /// - Returns: true when the file length limit ended the export early.
     func run(cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws -> Bool {
-        let temporary = TemporaryOutputFile(for: plan.outputURL)
+        let temporary = if plan.movieFragmentInterval != nil {
+            try TemporaryOutputFile(inPlaceOf: plan.outputURL, replacing: plan.overwritesExistingFile)
+        } else {
+            TemporaryOutputFile(for: plan.outputURL)
+        }
         let limitReached: Bool
         do {
             if let passthrough = plan.passthrough {

@@ -8,13 +8,13 @@ extension VideoSettings {
     /// plan's colour space (x265 also gets the tags and, for PQ with sources that state it, the HDR10 SEI
     /// parameters `master-display`/`max-cll`; the container gets `mdcv`/`clli`), a key frame every
     /// `keyFrameInterval` frames (default
-    /// 2 s; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
+    /// 2 s, or `movieFragmentInterval` when shorter, so every movie fragment begins on time; FFV1: every frame), rate control as the settings say (CRF for x264/x265/VP9, else average bit rate),
     /// x264/x265 presets, libvpx's real-time mode for the fast presets, and `hvc1` for HEVC outside Matroska.
     /// A `segmentPart` (``SegmentPlan``) gets closed GOPs (`open-gop=0`), IDR key frames (`forced-idr`) and, for x264,
     /// headers that do not depend on the content (`stitchable=1`: every part gets the same SPS/PPS), so its first
     /// picture is an IDR and no picture refers across a join; the encoder's first picture is always a key frame.
     func encoderConfiguration(for video: VideoPlan, clock: EncoderClock, fileType: FileType,
-                              segmentPart: Bool = false) -> EncoderConfiguration {
+                              segmentPart: Bool = false, movieFragmentInterval: MediaTime? = nil) -> EncoderConfiguration {
         var picture = EncoderConfiguration.Video(
             width: video.outputSize.width, height: video.outputSize.height,
             pixelFormat: codec == .prores ? AV_PIX_FMT_YUV422P10LE : video.color.pixelFormat, timeBase: clock.timeBase,
@@ -24,7 +24,12 @@ extension VideoSettings {
         picture.masteringDisplay = video.masteringDisplay
         picture.contentLightLevel = video.contentLightLevel
         let framesPerSecond = Double(video.frameDuration.timescale) / Double(video.frameDuration.value)
-        picture.keyFrameInterval = codec == .ffv1 ? 1 : (keyFrameInterval ?? max(1, Int((framesPerSecond * 2).rounded())))
+        var defaultInterval = max(1, Int((framesPerSecond * 2).rounded()))
+        if let movieFragmentInterval {
+            let framesPerFragment = movieFragmentInterval.seconds * framesPerSecond
+            defaultInterval = min(defaultInterval, max(1, Int(framesPerFragment.rounded(.down))))
+        }
+        picture.keyFrameInterval = codec == .ffv1 ? 1 : (keyFrameInterval ?? defaultInterval)
         if codec == .hevc && fileType != .mkv { picture.codecTag = "hvc1" }
 
         var configuration = EncoderConfiguration(encoderName: codec.encoderName, media: .video(picture))

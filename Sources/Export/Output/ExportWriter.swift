@@ -58,8 +58,8 @@ final class ExportWriter {
             nil
         }
         let muxerOptions = plan.fileType.muxerOptions(
-            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: movieTimescale,
-            metadataKeySpace: metadataKeySpace)
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieFragmentInterval: plan.movieFragmentInterval,
+            hasVideo: videoEncoder != nil, movieTimescale: movieTimescale, metadataKeySpace: metadataKeySpace)
         try writing { try outputFile.writeHeader(options: muxerOptions) }
         try writing { try timedMetadata.write() }
 
@@ -136,7 +136,8 @@ final class ExportWriter {
             settings.encoderConfiguration(for: video, clock: clock, fileType: plan.fileType, joining: source)
         } else {
             settings.encoderConfiguration(
-                for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil)
+                for: video, clock: clock, fileType: plan.fileType, segmentPart: plan.segmentedExportDuration != nil,
+                movieFragmentInterval: plan.movieFragmentInterval)
         }
         let (encoder, stream) = try addEncoder(configuration, settingsDescription: "the settings \(configuration.options)")
         videoStream = stream

@@ -195,7 +195,8 @@ final class PassthroughWriter {
         // Edit lists in the audio's sample rate, so the kept priming and the end trim are exact to the sample.
         let sampleRate = plan.tracks.first { $0.mediaType == .audio }?.pieces.first?.source.audio?.sampleRate
         let options = plan.fileType.muxerOptions(
-            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieTimescale: sampleRate.map { Int32($0) },
+            optimizeForNetworkUse: plan.optimizeForNetworkUse, movieFragmentInterval: plan.movieFragmentInterval,
+            hasVideo: plan.tracks.contains { $0.mediaType == .video }, movieTimescale: sampleRate.map { Int32($0) },
             metadataKeySpace: metadataKeySpace)
         do {
             try output.addChapters(chapters, cancellation: cancellation)

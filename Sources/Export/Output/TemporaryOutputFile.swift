@@ -11,6 +11,10 @@ import SpliceFFmpeg
 /// Elsewhere (no `O_TMPFILE`, no `/proc`) it is a hidden named file `.NAME.splice-UUID.partial` beside the target,
 /// removed on failure — as AVFoundation's export writes beside its target.
 ///
+/// A fragmented movie is the exception (``init(inPlaceOf:replacing:)``): it is written under the target's own name
+/// from the start, so that a killed process leaves a file that plays up to its last complete fragment where the
+/// caller expects its output; a failure or cancellation removes it.
+///
 /// Confined to the export worker; ``discard()`` runs from `deinit` if neither ``commit(to:replacing:)`` nor
 /// ``discard()`` was called. Package access: AssetIO's writer makes its files appear by the same rule.
 package final class TemporaryOutputFile {
@@ -20,6 +24,8 @@ package final class TemporaryOutputFile {
     private var descriptor: Int32?
     /// True once the file was committed or discarded.
     private var settled = false
+    /// True for a file written under the target's name from the start (``init(inPlaceOf:replacing:)``).
+    private let inPlace: Bool
 
     /// `O_TMPFILE` as the kernel defines it (`__O_TMPFILE | O_DIRECTORY`; `__O_TMPFILE` is 020000000 on every
     /// Linux architecture Swift runs on). Glibc's macro is compound, so Swift cannot import it.
@@ -32,6 +38,7 @@ package final class TemporaryOutputFile {
     /// a named `.partial` path (created by FFmpeg when it opens ``path``).
     /// - Parameter target: the `file:` URL the export will produce; its directory must exist.
     package init(for target: URL) {
+        inPlace = false
         let directory = target.deletingLastPathComponent().path
         let descriptor = open(directory, Self.openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666)
         if descriptor >= 0, access("/proc/self/fd/\(descriptor)", F_OK) == 0 {
@@ -45,6 +52,31 @@ package final class TemporaryOutputFile {
         }
     }
 
+    /// Creates `target` itself, empty, for a file that must be readable under its own name while it is written (a
+    /// fragmented movie): created exclusively (`open(2)` with `O_CREAT | O_EXCL`), so a file that appeared since the
+    /// export was planned is neither overwritten nor removed; with `replacing`, an existing file is removed first.
+    /// ``commit(to:replacing:)`` then only keeps it; ``discard()`` removes it.
+    /// - Throws: ``ExportError/outputFileExists(_:)`` when `target` exists and `replacing` is false;
+    ///   ``ExportError/outputNotWritable(_:reason:)`` naming `target` when it cannot be created or replaced.
+    package init(inPlaceOf target: URL, replacing: Bool) throws {
+        inPlace = true
+        descriptor = nil
+        path = target.path
+        if replacing, unlink(target.path) != 0, errno != ENOENT {
+            let code = errno
+            settled = true
+            throw ExportError.outputNotWritable(target, reason: "removing the file it replaces: \(FailureReason.words(errno: code))")
+        }
+        let created = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard created >= 0 else {
+            let code = errno
+            settled = true
+            throw code == EEXIST ? ExportError.outputFileExists(target)
+                : ExportError.outputNotWritable(target, reason: FailureReason.words(errno: code))
+        }
+        close(created)
+    }
+
     deinit { discard() }
 
     /// True when `url` names this temporary file or, for an unnamed file, the `/proc/self/fd` folder FFmpeg saw as
@@ -53,7 +85,8 @@ package final class TemporaryOutputFile {
         url.path == path || (isUnnamed && url.path == "/proc/self/fd")
     }
 
-    /// Drops the file: closes an unnamed file (the kernel frees it) or removes the named one. Idempotent.
+    /// Drops the file: closes an unnamed file (the kernel frees it) or removes the named one (an in-place file
+    /// included). Idempotent.
     package func discard() {
         guard !settled else { return }
         settled = true
@@ -70,10 +103,15 @@ package final class TemporaryOutputFile {
     /// instead of clobbering a file that appeared while the export ran (a file system without hard links falls back
     /// to a rename after re-checking). With `replacing`: an atomic `rename(2)` over the target (an unnamed file is
     /// first linked under a hidden name, removed again if the rename fails). The temporary file is gone afterwards,
-    /// whether or not this succeeds.
+    /// whether or not this succeeds. A file written in place (``init(inPlaceOf:replacing:)``) already has its name:
+    /// it is kept as it is.
     /// - Throws: ``ExportError/outputFileExists(_:)``; ``ExportError/writeFailed(_:reason:)`` naming `target` when
     ///   the directory refuses the new name (read-only, no permission).
     package func commit(to target: URL, replacing: Bool) throws {
+        if inPlace {
+            settled = true
+            return
+        }
         defer { discard() }
         func failure(_ code: Int32) -> ExportError {
             ExportError.writeFailed(target, reason: "moving the finished file into place: \(FailureReason.words(errno: code))")

@@ -13,6 +13,9 @@ struct ExportPlan: Sendable {
     var overwritesExistingFile: Bool
     var metadata: [(String, String)]
     var optimizeForNetworkUse: Bool
+    /// Set for a fragmented movie (``AssetExportSession/movieFragmentInterval``, checked for the container): written
+    /// under its own name from the start, a fragment every interval.
+    var movieFragmentInterval: MediaTime?
     var fileLengthLimit: Int64?
     /// Set for the passthrough preset: packets are copied instead of rendered.
     var passthrough: PassthroughPlan?

@@ -25,6 +25,7 @@ struct ExportPlanner {
                 "cannot tell the file type from '\(outputURL.lastPathComponent)'; set outputFileType or use .mp4, .mov, .m4a, .mkv or .webm")
         }
         try checkOutputLocation(outputURL)
+        let movieFragmentInterval = try checkMovieFragmentInterval(fileType: fileType)
         try checkCustomCompositor()
         try checkConcurrentSegments()
         try checkMetadataLocations()
@@ -41,6 +42,7 @@ struct ExportPlanner {
             let range = try exportRange(duration: duration)
             var passthrough = try PassthroughPlan.make(
                 composition: composition, request: request, fileType: fileType, outputURL: outputURL, range: range)
+            passthrough.movieFragmentInterval = movieFragmentInterval
             // Each copied track is one output stream, tagged by the rule the encoding export tags its streams by.
             for index in passthrough.tracks.indices {
                 let tracks = composition.tracks.filter { $0.trackID == passthrough.tracks[index].trackID }
@@ -50,9 +52,10 @@ struct ExportPlanner {
                 video: nil, audio: nil, settings: ExportSettings(video: nil, audio: nil), fileType: fileType,
                 outputURL: outputURL, overwritesExistingFile: request.overwritesExistingFile,
                 metadata: passthrough.metadata, optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
-                fileLengthLimit: nil, passthrough: passthrough)
+                movieFragmentInterval: movieFragmentInterval, fileLengthLimit: nil, passthrough: passthrough)
             // The cues are encoded (they are text) and written beside the copied packets.
             plan.subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            try checkFragmentedSubtitles(plan.subtitles, interval: movieFragmentInterval)
             plan.chapters = try chapterPlan(in: range)
             plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
             return plan
@@ -101,13 +104,14 @@ struct ExportPlanner {
         var subtitles: [SubtitleTrackPlan] = []
         if !request.writesPicturesAndSoundOnly {
             subtitles = try makeSubtitlePlans(range: range, fileType: fileType, codec: request.subtitleCodec)
+            try checkFragmentedSubtitles(subtitles, interval: movieFragmentInterval)
             try checkBurnInIsDrawn(videoPlan?.subtitleBurnIn)
         }
         var plan = ExportPlan(
             video: videoPlan, audio: audioPlan, settings: settings, fileType: fileType, outputURL: outputURL,
             overwritesExistingFile: request.overwritesExistingFile,
             metadata: request.metadata.map { ($0.key, $0.value) },
-            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse,
+            optimizeForNetworkUse: request.shouldOptimizeForNetworkUse, movieFragmentInterval: movieFragmentInterval,
             fileLengthLimit: request.fileLengthLimit, segmentedExportDuration: request.segmentedExportDuration,
             smartRendering: request.smartRendering, smartRenderPiece: request.smartRenderPiece)
         plan.subtitles = subtitles
@@ -122,6 +126,32 @@ struct ExportPlanner {
     }
 
     // MARK: Checks
+
+    /// A fragmented movie cannot carry a subtitle track exactly: FFmpeg 5.1's `mov` muxer, writing `mov_text` cues
+    /// into fragments, loses their durations (every cue then lasts until the next sample or no time at all).
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming `movieFragmentInterval` and the first subtitle track.
+    private func checkFragmentedSubtitles(_ subtitles: [SubtitleTrackPlan], interval: MediaTime?) throws {
+        guard let interval, let first = subtitles.first else { return }
+        throw ExportError.unsupportedSettings(
+            "movieFragmentInterval \(interval.secondsText) cannot be combined with subtitle track \(first.trackID), written "
+                + "as a text track: a fragmented movie loses its cues' durations; burn it in or write it as a sidecar file")
+    }
+
+    /// Checks ``AssetExportSession/movieFragmentInterval`` for the container and the other settings: a fragmented
+    /// movie's size is known only fragment by fragment (the muxer holds the current one in memory), so a
+    /// ``AssetExportSession/fileLengthLimit`` cannot stop it on the frame that reaches the limit.
+    /// - Returns: the interval, or nil for a regular movie.
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming `movieFragmentInterval`, the cause and the setting
+    ///   it cannot be combined with.
+    private func checkMovieFragmentInterval(fileType: FileType) throws -> MediaTime? {
+        guard let interval = try fileType.checkMovieFragmentInterval(request.movieFragmentInterval) else { return nil }
+        if request.fileLengthLimit != nil {
+            throw ExportError.unsupportedSettings(
+                "movieFragmentInterval \(interval.secondsText) cannot be combined with fileLengthLimit: a fragmented "
+                    + "movie's size is known only fragment by fragment; set one of them only")
+        }
+        return interval
+    }
 
     /// Smart rendering copies untouched pictures: a burnt-in subtitle track is refused rather than shown only on
     /// the re-encoded ones.

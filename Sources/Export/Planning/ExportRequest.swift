@@ -22,6 +22,8 @@ struct ExportRequest: Sendable {
     /// ``AssetExportSession/subtitleCodec``: nil for the container's preferred one.
     var subtitleCodec: SubtitleCodec?
     var shouldOptimizeForNetworkUse = true
+    /// ``AssetExportSession/movieFragmentInterval``: `.invalid` for a regular movie.
+    var movieFragmentInterval = MediaTime.invalid
     /// Bytes.
     var fileLengthLimit: Int64?
     var overwritesExistingFile = false

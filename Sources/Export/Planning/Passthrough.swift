@@ -81,6 +81,8 @@ struct PassthroughPlan: Sendable {
     var overwritesExistingFile: Bool
     var metadata: [(String, String)]
     var optimizeForNetworkUse: Bool
+    /// See ``ExportPlan/movieFragmentInterval``.
+    var movieFragmentInterval: MediaTime?
     /// See ``ExportPlan/sourceMetadataURL``.
     var sourceMetadataURL: URL?
 

@@ -20,6 +20,9 @@ struct SegmentJoiner {
     var timedMetadata = TimedMetadataPlan()
     /// The whole export's video and audio stream tags (``ExportPlan/videoStreamMetadata``, ``ExportPlan/audioStreamMetadata``).
     var streamMetadata: (video: [MetadataItem], audio: [MetadataItem]) = ([], [])
+    /// Set for a fragmented movie (checked for the container): written under ``outputURL`` from the start, a
+    /// fragment every interval on the parts' key frames.
+    var movieFragmentInterval: MediaTime?
     let cancellation: CancellationFlag
 
     func run() throws {
@@ -28,7 +31,11 @@ struct SegmentJoiner {
         }
         guard !plan.segments.isEmpty else { throw SegmentError.invalidPlan("it has no segments") }
         let parts = try plan.segments.map { try check($0) }
-        let temporary = TemporaryOutputFile(for: outputURL)
+        let temporary = if movieFragmentInterval != nil {
+            try TemporaryOutputFile(inPlaceOf: outputURL, replacing: overwrite)
+        } else {
+            TemporaryOutputFile(for: outputURL)
+        }
         do {
             try write(to: temporary.path, parts: parts)
             if cancellation.isCancelled { throw CancellationError() }
@@ -147,7 +154,8 @@ struct SegmentJoiner {
         let groups = try writing { try TimedMetadataWriter(plan: timedMetadata, output: output, cancellation: cancellation) }
         let sampleRate = audio?.withCodecParameters { $0.pointee.sample_rate } ?? 0
         let options = plan.fileType.muxerOptions(
-            optimizeForNetworkUse: true, movieTimescale: sampleRate > 0 ? sampleRate : videoTimeBase.den)
+            optimizeForNetworkUse: true, movieFragmentInterval: movieFragmentInterval,
+            movieTimescale: sampleRate > 0 ? sampleRate : videoTimeBase.den)
         try writing { try output.writeHeader(options: options) }
         try writing { try groups.write() }
         let videoOut = output.timeBase(ofStream: videoIndex)

@@ -44,6 +44,8 @@ final class SmartRenderWriter {
         var metadata: [(String, String)]
         /// Index first (`faststart`).
         var optimizeForNetworkUse: Bool
+        /// See ``ExportPlan/movieFragmentInterval``.
+        var movieFragmentInterval: MediaTime?
         var outputURL: URL
         /// True when each copied piece sends its source's parameter sets in-band before its first picture
         /// (``SmartRenderParameterSets``): HEVC, or copied sources whose decoder configurations differ.
@@ -100,8 +102,8 @@ final class SmartRenderWriter {
         let timedMetadata = try writing { try TimedMetadataWriter(plan: input.timedMetadata, output: output, cancellation: cancellation) }
         let sampleRate = audio?.audioFrameSize.sampleRate ?? 0
         let options = input.fileType.muxerOptions(
-            optimizeForNetworkUse: input.optimizeForNetworkUse, movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil,
-            metadataKeySpace: metadataKeySpace)
+            optimizeForNetworkUse: input.optimizeForNetworkUse, movieFragmentInterval: input.movieFragmentInterval,
+            movieTimescale: sampleRate > 0 ? Int32(sampleRate) : nil, metadataKeySpace: metadataKeySpace)
         try writing { try output.writeHeader(options: options) }
         try writing { try timedMetadata.write() }
         video.outputTimeBase = output.timeBase(ofStream: videoIndex)
