@@ -6,7 +6,7 @@
 #define CMEDIA_H
 
 #include <errno.h>
-// glibc's mallopt (M_MMAP_THRESHOLD): executables fix the heap's mmap threshold (Export's ProcessHeap).
+// glibc's mallopt (M_MMAP_THRESHOLD, M_ARENA_MAX): executables fix the heap's mmap threshold and arenas (Export's ProcessHeap).
 #include <malloc.h>
 // prctl (PR_SET_THP_DISABLE): executables keep the encoder's buffers off transparent huge pages (ProcessHeap).
 #include <sys/prctl.h>

@@ -1,9 +1,10 @@
 import Foundation
 import Splice
 
-// Picture-sized allocations stay mappings of their own, freed back to the system, and memory is resident only where
-// it is touched (no transparent huge pages): lower peak RSS (ProcessHeap).
+// Picture-sized allocations stay mappings of their own, freed back to the system, threads share two heap arenas, and
+// memory is resident only where it is touched (no transparent huge pages): lower peak RSS (ProcessHeap).
 ProcessHeap.fixMmapThreshold()
+ProcessHeap.limitArenas()
 ProcessHeap.disableTransparentHugePages()
 
 /// `splice`: the command-line tool over Splice's composition documents. See `splice --help` and docs/cli.md.

@@ -49,6 +49,7 @@ struct SpliceBench {
     static func main() async {
         // As the `splice` tool does (ProcessHeap): the figures are an executable's, not the allocator's defaults.
         ProcessHeap.fixMmapThreshold()
+        ProcessHeap.limitArenas()
         ProcessHeap.disableTransparentHugePages()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {

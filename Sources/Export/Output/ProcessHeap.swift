@@ -25,6 +25,25 @@ package enum ProcessHeap {
         mallopt(M_MMAP_THRESHOLD, mmapThreshold) == 1
     }
 
+    /// The most heap arenas glibc gives this process's threads (``limitArenas()``).
+    package static let arenaLimit: Int32 = 2
+
+    /// Limits glibc's heap arenas to ``arenaLimit`` (`mallopt(M_ARENA_MAX)`), shared by all threads.
+    ///
+    /// glibc gives threads that allocate at once arenas of their own, up to eight per core. Each keeps what its
+    /// threads freed resident for reuse by them alone, so an export's threads (render, encoder, the encoder's and
+    /// decoders' own, the sound's) hold several partly empty arenas: about 1.5 MiB more at W1's peak than two
+    /// shared ones (Benchmarks/README.md). Large allocations are mappings of their own (``fixMmapThreshold()``), so
+    /// the arenas serve only small ones, which these threads make rarely: no CPU cost was measured.
+    ///
+    /// A process-wide setting: this package's executables call it once at start, before their threads run; the
+    /// libraries never change it themselves (`MALLOC_ARENA_MAX=2` in the environment does the same).
+    /// - Returns: false when the C library refused the setting (not glibc's allocator in use).
+    @discardableResult
+    package static func limitArenas() -> Bool {
+        mallopt(M_ARENA_MAX, arenaLimit) == 1
+    }
+
     /// Turns transparent huge pages off for this process (`prctl(PR_SET_THP_DISABLE)`), so anonymous memory is
     /// resident only where it is touched, a 4 KiB page at a time.
     ///

@@ -23,9 +23,12 @@ final class VideoRenderThread {
     /// 1080p H.264, FFmpeg's automatic three threads on two cores hold about 20 MiB more than one).
     static let decoderThreadsBesideEncoder = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / 4))
 
-    /// Finished frames that may wait for an encoder: two keep it fed (it copies each picture in and returns), and
-    /// each waiting picture is a whole frame (3 MiB at 1080p 4:2:0, 12 MiB at 2160p).
-    static let capacityBesideEncoder = 2
+    /// Finished frames that may wait for an encoder: one keeps it fed, and each waiting picture is a whole frame
+    /// (3 MiB at 1080p 4:2:0, 12 MiB at 2160p). The encoder copies each picture in and returns, and the render
+    /// thread renders the next while it encodes; a software encoder's own threads and lookahead go on working
+    /// through a short wait for a picture. Two waiting pictures held 3–4 MiB more at W1's peak (the encoder is the
+    /// slower stage, so the queue is always full) with the same CPU time (Benchmarks/README.md).
+    static let capacityBesideEncoder = 1
 
     /// Starts rendering frames 0 ..< `plan.frameCount` of `plan`.
     /// - Parameters:

@@ -66,4 +66,58 @@ struct ProcessHeapTests {
         #expect(mincore(region, length, &pages) == 0)
         ChildTest.report("resident pages", "\(pages.filter { $0 & 1 != 0 }.count)")
     }
+
+    /// With the arenas limited, eight threads allocating at once make no arena beyond the two (glibc's `malloc_info`
+    /// lists each arena as a `<heap>`); without the limit, new threads get arenas of their own. Each in a child
+    /// process of its own, the setting being process-wide.
+    @Test func threadsShareTheLimitedArenas() throws {
+        var counts: [String: (before: Int, after: Int)] = [:]
+        for role in ["arenas-limited", "arenas-default"] {
+            let result = try ChildTest.run(filter: "ProcessHeapTests/arenasChild", role: role, timeout: 120)
+            #expect(result.status == 0 && !result.timedOut, "child: \(result.output.suffix(2000))")
+            let before = try #require(result.reports["before"].flatMap { Int($0) })
+            let after = try #require(result.reports["after"].flatMap { Int($0) })
+            counts[role] = (before, after)
+            if role == "arenas-limited" { #expect(result.reports["limited"] == "true") }
+        }
+        let limited = try #require(counts["arenas-limited"]), unlimited = try #require(counts["arenas-default"])
+        #expect(limited.after <= max(limited.before, Int(ProcessHeap.arenaLimit)), "\(limited)")
+        #expect(unlimited.after >= unlimited.before + 2, "\(unlimited)")
+    }
+
+    @Test(.enabled(if: ChildTest.is("arenas-limited") || ChildTest.is("arenas-default")))
+    func arenasChild() throws {
+        if ChildTest.is("arenas-limited") { ChildTest.report("limited", "\(ProcessHeap.limitArenas())") }
+        ChildTest.report("before", "\(Self.arenaCount())")
+        let threads = 8
+        let started = DispatchGroup(), release = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        for _ in 0..<threads {
+            started.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                // Every thread holds a small block until all have one: they allocate at the same time.
+                let block = malloc(64)
+                started.leave()
+                release.wait()
+                free(block)
+                finished.leave()
+            }
+        }
+        started.wait()
+        ChildTest.report("after", "\(Self.arenaCount())")
+        for _ in 0..<threads { release.signal() }
+        finished.wait()
+    }
+
+    /// The heap arenas glibc has made in this process: the `<heap nr=` elements of `malloc_info`.
+    static func arenaCount() -> Int {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return -1 }
+        malloc_info(0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard let buffer else { return -1 }
+        return String(cString: buffer).components(separatedBy: "<heap nr=").count - 1
+    }
 }
