@@ -40,7 +40,7 @@ struct FragmentedExportKillTests {
         #expect(Int(read.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 >= pictures } == true, "ffprobe read \(read)")
 
         // A torn last fragment (the file cut inside its media data): repair keeps the fragments before it.
-        let data = try Data(contentsOf: output)
+        let data = try BinaryFile.read(output)
         let fragments = scan.fragments.count
         let lastVideo = scan.fragments.last?.filter { $0.trackID == 1 }.reduce(0) { $0 + $1.durations.count } ?? 0
         try data.prefix(data.count - 200).write(to: output)

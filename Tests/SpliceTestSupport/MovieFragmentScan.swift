@@ -30,7 +30,7 @@ package struct MovieFragmentScan: Sendable {
 
     /// Scans the file at `url`.
     package init(url: URL) throws {
-        let data = try Data(contentsOf: url)
+        let data = try BinaryFile.read(url)
         var defaults: [UInt32: (duration: UInt32, flags: UInt32)] = [:]
         var offset = 0
         while let box = Self.box(in: data, at: offset, end: data.count) {

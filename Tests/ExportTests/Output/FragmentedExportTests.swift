@@ -189,7 +189,7 @@ struct FragmentedExportTests {
         refused.outputURL = existing
         refused.movieFragmentInterval = MediaTime(seconds: 1)
         await #expect(throws: ExportError.outputFileExists(existing)) { try await refused.export() }
-        #expect(try Data(contentsOf: existing) == Data("keep".utf8))
+        #expect(try BinaryFile.read(existing) == Data("keep".utf8))
 
         let session = try await ExportTemporaryFileTests.slowExport(to: scratch.file("out.mp4"))
         session.movieFragmentInterval = MediaTime(seconds: 1)

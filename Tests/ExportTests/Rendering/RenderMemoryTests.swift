@@ -26,14 +26,16 @@ struct RenderMemoryTests {
 
     static let half = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2))
 
-    /// `clips` back to back on one track of a 320 × 240 canvas (the default video composition); `fade` ramps the
-    /// first clip's opacity 1 → 0 over its last 0.25 s, over the black background.
-    static func render(_ clips: [Asset], fade: Bool) throws -> (compositor: VideoCompositor, frames: Int, heldAt: [Int]) {
+    /// `clips` back to back on one track of a 320 × 240 canvas (the default video composition, its background
+    /// `background`: black unless given); `fade` ramps the first clip's opacity 1 → 0 over its last 0.25 s.
+    static func render(_ clips: [Asset], fade: Bool, background: Color? = nil) throws
+        -> (compositor: VideoCompositor, frames: Int, heldAt: [Int]) {
         var composition = MutableComposition()
         for (i, clip) in clips.enumerated() {
             try composition.insertTimeRange(half, of: clip, at: MediaTime(value: Int64(i), timescale: 2))
         }
         var video = MutableVideoComposition(propertiesOf: composition)
+        if let background { video.backgroundColor = background }
         if fade {
             for i in video.instructions.indices {
                 for j in video.instructions[i].layerInstructions.indices {
@@ -70,12 +72,16 @@ struct RenderMemoryTests {
         #expect(back.compositor.trackRenderers.values.map(\.mostReadersOpen) == [2])
     }
 
-    /// The fade over the black background keeps one background picture while it is drawn (frames 8–14: the ramp
-    /// from 0.25 s); the next clip covers the canvas, and the picture is freed with the fade's graph.
+    /// A fade over a grey background keeps one background picture while it is drawn (frames 8–14: the ramp from
+    /// 0.25 s); the next clip covers the canvas, and the picture is freed with the fade's graph. Over the default
+    /// black background no background picture is made at all: the layer's own `lut` blends it with black.
     @Test func aBackgroundIsKeptOnlyWhileDrawn() async throws {
         let (a, b, _) = try await Self.twoClips()
-        let run = try Self.render([a, b], fade: true)
-        #expect(run.frames == 30)
-        #expect(run.heldAt == Array(repeating: 0, count: 8) + Array(repeating: 1, count: 7) + Array(repeating: 0, count: 15))
+        let grey = try Self.render([a, b], fade: true, background: Color(red: 0.5, green: 0.5, blue: 0.5))
+        #expect(grey.frames == 30)
+        #expect(grey.heldAt == Array(repeating: 0, count: 8) + Array(repeating: 1, count: 7) + Array(repeating: 0, count: 15))
+        let black = try Self.render([a, b], fade: true)
+        #expect(black.frames == 30)
+        #expect(black.heldAt == Array(repeating: 0, count: 30))
     }
 }
