@@ -1,9 +1,11 @@
 internal import CMedia
 
-/// The C heap's settings for a process whose work is exporting pictures (glibc only).
-package enum ProcessHeap {
+/// The C heap's settings for a process whose work is exporting pictures (glibc only): what `splice` makes at start,
+/// for a service embedding Splice to make the same way — once, at start, before its threads run. Each is
+/// process-wide; Splice's libraries never change them themselves. Benchmarks/README.md measures what each saves.
+public enum ProcessHeap {
     /// The size (bytes) from which an allocation gets a mapping of its own: glibc's default starting threshold.
-    package static let mmapThreshold: Int32 = 128 * 1024
+    public static let mmapThreshold: Int32 = 128 * 1024
 
     /// Fixes glibc's mmap threshold at ``mmapThreshold`` (`mallopt(M_MMAP_THRESHOLD)`), so every allocation of
     /// 128 KiB or more — pictures, sound buffers, filter and decoder pools — is a mapping of its own, given back to
@@ -16,31 +18,28 @@ package enum ProcessHeap {
     /// threshold keeps peak RSS to what is in use, at the price of a mapping per large allocation, which the pools
     /// make rare.
     ///
-    /// A process-wide setting: this package's executables (`splice`, `splice-bench`) call it once at start, before
-    /// their threads run; the libraries never change it themselves. Another program embedding Splice gets the same
-    /// effect with `mallopt(M_MMAP_THRESHOLD, 131072)` or `MALLOC_MMAP_THRESHOLD_=131072` in its environment.
+    /// The same as `MALLOC_MMAP_THRESHOLD_=131072` in the environment.
     /// - Returns: false when the C library refused the setting (not glibc's allocator in use).
     @discardableResult
-    package static func fixMmapThreshold() -> Bool {
+    public static func fixMmapThreshold() -> Bool {
         mallopt(M_MMAP_THRESHOLD, mmapThreshold) == 1
     }
 
     /// The most heap arenas glibc gives this process's threads (``limitArenas()``).
-    package static let arenaLimit: Int32 = 2
+    public static let arenaLimit: Int32 = 2
 
     /// Limits glibc's heap arenas to ``arenaLimit`` (`mallopt(M_ARENA_MAX)`), shared by all threads.
     ///
     /// glibc gives threads that allocate at once arenas of their own, up to eight per core. Each keeps what its
     /// threads freed resident for reuse by them alone, so an export's threads (render, encoder, the encoder's and
-    /// decoders' own, the sound's) hold several partly empty arenas: about 1.5 MiB more at W1's peak than two
+    /// decoders' own, the sound's) hold several partly empty arenas: about 1.3 MiB more at W1's peak than two
     /// shared ones (Benchmarks/README.md). Large allocations are mappings of their own (``fixMmapThreshold()``), so
     /// the arenas serve only small ones, which these threads make rarely: no CPU cost was measured.
     ///
-    /// A process-wide setting: this package's executables call it once at start, before their threads run; the
-    /// libraries never change it themselves (`MALLOC_ARENA_MAX=2` in the environment does the same).
+    /// The same as `MALLOC_ARENA_MAX=2` in the environment.
     /// - Returns: false when the C library refused the setting (not glibc's allocator in use).
     @discardableResult
-    package static func limitArenas() -> Bool {
+    public static func limitArenas() -> Bool {
         mallopt(M_ARENA_MAX, arenaLimit) == 1
     }
 
@@ -52,11 +51,10 @@ package enum ProcessHeap {
     /// whole as soon as one byte of it is touched. At 1080p with preset medium (56 such pictures) that is about 20 MiB of
     /// resident memory no encoder stage uses; the encoder's output is the same either way.
     ///
-    /// A process-wide setting, inherited by child processes and kept across `exec`: this package's executables
-    /// (`splice`, `splice-bench`) call it once at start; the libraries never change it themselves.
+    /// Inherited by child processes and kept across `exec`.
     /// - Returns: false when the kernel refused the setting (Linux before 3.15).
     @discardableResult
-    package static func disableTransparentHugePages() -> Bool {
+    public static func disableTransparentHugePages() -> Bool {
         cmedia_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0
     }
 }
