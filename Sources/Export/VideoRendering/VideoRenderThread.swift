@@ -27,7 +27,8 @@ final class VideoRenderThread {
     /// (3 MiB at 1080p 4:2:0, 12 MiB at 2160p). The encoder copies each picture in and returns, and the render
     /// thread renders the next while it encodes; a software encoder's own threads and lookahead go on working
     /// through a short wait for a picture. Two waiting pictures held 3–4 MiB more at W1's peak (the encoder is the
-    /// slower stage, so the queue is always full) with the same CPU time (Benchmarks/README.md).
+    /// slower stage, so the queue is always full); no CPU difference beyond the machine's drift was measured
+    /// (Benchmarks/README.md).
     static let capacityBesideEncoder = 1
 
     /// Starts rendering frames 0 ..< `plan.frameCount` of `plan`.
