@@ -81,11 +81,8 @@ extension AssetExportSession {
             timedMetadata: plan.timedMetadata)
         let frameCount = video.frameCount
         let failure = try await WorkerThread.run(name: "splice.smart-join") { [self] () -> String? in
-            let temporary = if plan.movieFragmentInterval != nil {
-                try TemporaryOutputFile(inPlaceOf: output, replacing: plan.overwritesExistingFile)
-            } else {
-                TemporaryOutputFile(for: output)
-            }
+            let temporary = try TemporaryOutputFile.make(
+                for: output, inPlace: plan.movieFragmentInterval != nil, replacing: plan.overwritesExistingFile)
             do {
                 try SmartRenderWriter(input: input, cancellation: cancellation) { [self] in
                     publish(progress: 0.8 + 0.1 * $0)

@@ -13,11 +13,8 @@ struct ExportJob {
     /// written under the output URL from the start instead (``TemporaryOutputFile/init(inPlaceOf:replacing:)``).
     /// - Returns: true when the file length limit ended the export early.
     func run(cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws -> Bool {
-        let temporary = if plan.movieFragmentInterval != nil {
-            try TemporaryOutputFile(inPlaceOf: plan.outputURL, replacing: plan.overwritesExistingFile)
-        } else {
-            TemporaryOutputFile(for: plan.outputURL)
-        }
+        let temporary = try TemporaryOutputFile.make(
+            for: plan.outputURL, inPlace: plan.movieFragmentInterval != nil, replacing: plan.overwritesExistingFile)
         let limitReached: Bool
         do {
             if let passthrough = plan.passthrough {

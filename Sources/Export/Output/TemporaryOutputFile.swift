@@ -77,6 +77,13 @@ package final class TemporaryOutputFile {
         close(created)
     }
 
+    /// The file an output is written into: `target` itself from the start when `inPlace` (a fragmented movie,
+    /// ``init(inPlaceOf:replacing:)``, which throws its errors), else a temporary file named only on success
+    /// (``init(for:)``).
+    package static func make(for target: URL, inPlace: Bool, replacing: Bool) throws -> TemporaryOutputFile {
+        inPlace ? try TemporaryOutputFile(inPlaceOf: target, replacing: replacing) : TemporaryOutputFile(for: target)
+    }
+
     deinit { discard() }
 
     /// True when `url` names this temporary file or, for an unnamed file, the `/proc/self/fd` folder FFmpeg saw as

@@ -31,11 +31,7 @@ struct SegmentJoiner {
         }
         guard !plan.segments.isEmpty else { throw SegmentError.invalidPlan("it has no segments") }
         let parts = try plan.segments.map { try check($0) }
-        let temporary = if movieFragmentInterval != nil {
-            try TemporaryOutputFile(inPlaceOf: outputURL, replacing: overwrite)
-        } else {
-            TemporaryOutputFile(for: outputURL)
-        }
+        let temporary = try TemporaryOutputFile.make(for: outputURL, inPlace: movieFragmentInterval != nil, replacing: overwrite)
         do {
             try write(to: temporary.path, parts: parts)
             if cancellation.isCancelled { throw CancellationError() }
