@@ -117,12 +117,15 @@ public final class AssetWriter: Sendable {
 
     /// How often the file is written as a movie fragment (AVFoundation's `movieFragmentInterval`), for MP4 and MOV:
     /// invalid (the default) writes a regular movie. With a positive interval the file is a fragmented MP4
-    /// (`movflags=frag_custom+empty_moov+default_base_moof`): a fragment is written and flushed to disk each time
+    /// (`movflags=frag_custom+delay_moov+default_base_moof`): a fragment is written and flushed to disk each time
     /// a sample reaches the next multiple of the interval, so a process killed while writing leaves a file that
-    /// plays up to its last fragment. For that the file is written under ``outputURL`` itself from the start (as
-    /// AVFoundation does) instead of appearing only when finished; a failure or ``cancelWriting()`` still removes
-    /// it. The finished file stays fragmented (AVFoundation rewrites it as a regular movie), and
-    /// ``shouldOptimizeForNetworkUse`` does not apply. Set before ``startWriting()``.
+    /// plays up to its last fragment. The `moov` is written with the first fragment, once every track has given
+    /// the muxer a sample (an encoder holds its first pictures or sound a while), so its edit lists hide an AAC
+    /// encoder's priming and a B-frame stream's reordering delay exactly as a regular movie's do: both files start
+    /// their pictures and sound at the same times, from the first sample. The file is written under ``outputURL``
+    /// itself from the start (as AVFoundation does) instead of appearing only when finished; a failure or
+    /// ``cancelWriting()`` still removes it. The finished file stays fragmented (AVFoundation rewrites it as a
+    /// regular movie), and ``shouldOptimizeForNetworkUse`` does not apply. Set before ``startWriting()``.
     public var movieFragmentInterval: MediaTime {
         get { state.withLock { $0.movieFragmentInterval } }
         set { state.withLock { if $0.status == .unknown { $0.movieFragmentInterval = newValue } } }
