@@ -16,16 +16,7 @@ struct AssetWriterFragmentTimingTests {
     /// encoded as H.264 (`veryfast`) and AAC; a fragment every `movieFragmentInterval` when given. `interleaved`:
     /// appended 3 pictures, then 0.1 s of sound, and so on; else every picture first, then all the sound.
     static func write(_ url: URL, movieFragmentInterval: MediaTime?, interleaved: Bool = true) async throws {
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        if let movieFragmentInterval { writer.movieFragmentInterval = movieFragmentInterval }
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "veryfast"), size: Size(width: 64, height: 48)))
-        let audio = AssetWriterInput(mediaType: .audio, outputSettings: .audio(AudioSettings(codec: .aac)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.add(audio)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, video, audio, adaptor) = try startedWriter(url, movieFragmentInterval: movieFragmentInterval)
         if interleaved {
             for block in 0..<30 {
                 try await AssetWriterSettingsTests.appendPictures(adaptor, 3 * block..<3 * block + 3)
@@ -38,6 +29,23 @@ struct AssetWriterFragmentTimingTests {
         video.markAsFinished()
         audio.markAsFinished()
         try await writer.finishWriting()
+    }
+
+    /// An MP4 writer of `url` with a 64 × 48 H.264 input (`veryfast`: B-frames) with a BGRA8 adaptor and an AAC
+    /// input, started, its session at 0; fragmented every `movieFragmentInterval` when given.
+    static func startedWriter(_ url: URL, movieFragmentInterval: MediaTime?) throws
+        -> (AssetWriter, video: AssetWriterInput, audio: AssetWriterInput, AssetWriterInputPixelBufferAdaptor) {
+        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
+        if let movieFragmentInterval { writer.movieFragmentInterval = movieFragmentInterval }
+        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
+            VideoSettings(encoderPreset: "veryfast"), size: Size(width: 64, height: 48)))
+        let audio = AssetWriterInput(mediaType: .audio, outputSettings: .audio(AudioSettings(codec: .aac)))
+        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
+        try writer.add(video)
+        try writer.add(audio)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        return (writer, video, audio, adaptor)
     }
 
     /// The left channel of the sound `ffmpeg` decodes from `url` (edit lists applied), as Float32.

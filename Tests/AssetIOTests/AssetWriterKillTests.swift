@@ -67,16 +67,8 @@ struct AssetWriterKillTests {
     func killedChild() async throws {
         let path = try #require(ProcessInfo.processInfo.environment[Self.outputVariable])
         let url = URL(fileURLWithPath: path)
-        let writer = try AssetWriter(outputURL: url, fileType: .mp4)
-        writer.movieFragmentInterval = MediaTime(value: 1, timescale: 2)
-        let video = AssetWriterInput(mediaType: .video, outputSettings: .video(
-            VideoSettings(encoderPreset: "veryfast"), size: Size(width: 64, height: 48)))
-        let audio = AssetWriterInput(mediaType: .audio, outputSettings: .audio(AudioSettings(codec: .aac)))
-        let adaptor = AssetWriterInputPixelBufferAdaptor(assetWriterInput: video, pixelFormat: .bgra8)
-        try writer.add(video)
-        try writer.add(audio)
-        try writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
+        let (writer, _, audio, adaptor) = try AssetWriterFragmentTimingTests.startedWriter(
+            url, movieFragmentInterval: MediaTime(value: 1, timescale: 2))
         for block in 0..<600 {
             try await AssetWriterSettingsTests.appendPictures(adaptor, 3 * block..<3 * block + 3)
             try await AssetWriterSettingsTests.appendSound(audio, block..<block + 1)
@@ -87,5 +79,6 @@ struct AssetWriterKillTests {
             usleep(5_000)
         }
         Issue.record("60 s appended and fewer than 3 fragments on disk")
+        writer.cancelWriting()
     }
 }
