@@ -117,12 +117,17 @@ public final class AssetWriter: Sendable {
 
     /// How often the file is written as a movie fragment (AVFoundation's `movieFragmentInterval`), for MP4 and MOV:
     /// invalid (the default) writes a regular movie. With a positive interval the file is a fragmented MP4
-    /// (`movflags=frag_custom+empty_moov+default_base_moof`): a fragment is written and flushed to disk each time
+    /// (`movflags=frag_custom+delay_moov+default_base_moof`): a fragment is written and flushed to disk each time
     /// a sample reaches the next multiple of the interval, so a process killed while writing leaves a file that
-    /// plays up to its last fragment. For that the file is written under ``outputURL`` itself from the start (as
-    /// AVFoundation does) instead of appearing only when finished; a failure or ``cancelWriting()`` still removes
-    /// it. The finished file stays fragmented (AVFoundation rewrites it as a regular movie), and
-    /// ``shouldOptimizeForNetworkUse`` does not apply. Set before ``startWriting()``.
+    /// plays up to its last fragment. The `moov` is written with the first fragment, once every track has given
+    /// the muxer a sample (an encoder holds its first pictures or sound a while), so its edit lists hide an AAC
+    /// encoder's priming and a B-frame stream's reordering delay exactly as a regular movie's do: both files start
+    /// their pictures and sound at the same times, from the first sample. The file is written under ``outputURL``
+    /// itself from the start (as AVFoundation does) instead of appearing only when finished; a failure or
+    /// ``cancelWriting()`` still removes it. The finished file stays fragmented (AVFoundation rewrites it as a
+    /// regular movie), and ``shouldOptimizeForNetworkUse`` does not apply. A timed metadata or subtitle input (a
+    /// text track, whose samples FFmpeg 5.1's fragmented muxer cannot end) makes ``startWriting()`` throw
+    /// ``AssetWriterError/invalidState(operation:reason:)``. Set before ``startWriting()``.
     public var movieFragmentInterval: MediaTime {
         get { state.withLock { $0.movieFragmentInterval } }
         set { state.withLock { if $0.status == .unknown { $0.movieFragmentInterval = newValue } } }
@@ -199,8 +204,8 @@ public final class AssetWriter: Sendable {
     ///
     /// AVFoundation returns false here; this throws the same error and sets ``error``. A file that cannot be
     /// created fails the writer at the first append or at ``finishWriting()``.
-    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when already started or without inputs;
-    ///   ``AssetWriterError/invalidMetadata(key:value:reason:)`` for a ``metadata`` location that is not ISO 6709 or
+    /// - Throws: ``AssetWriterError/invalidState(operation:reason:)`` when already started, without inputs, or with
+    ///   a ``movieFragmentInterval`` the file or its inputs cannot take; ``AssetWriterError/invalidMetadata(key:value:reason:)`` for a ``metadata`` location that is not ISO 6709 or
     ///   an input's ``AssetWriterInput/metadata`` key the container's tracks cannot hold.
     public func startWriting() throws {
         let job: WriterJob = try state.withLock { state in
@@ -259,7 +264,10 @@ public final class AssetWriter: Sendable {
                     else if liveStream != nil { "a live stream is not a file" }
                     else if outputURL == nil { "a segment writer is cut by preferredOutputSegmentInterval" }
                     else if outputFileType != .mp4 && outputFileType != .mov { "a .\(outputFileType.rawValue) file is not fragmented" }
-                    else { nil }
+                    else if let text = inputs.firstIndex(where: { $0.mediaType == .metadata || $0.mediaType == .subtitle }) {
+                        "\(inputs[text].mediaType.rawValue) input \(text) is written as a text track, whose samples FFmpeg's "
+                            + "fragmented movie muxer cannot end (their durations are lost, or the muxer aborts)"
+                    } else { nil }
                 if let problem {
                     let error = AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: \(problem)")
                     state.status = .failed

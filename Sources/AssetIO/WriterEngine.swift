@@ -23,6 +23,8 @@ final class WriterEngine {
     private var sessionEnd: MediaTime?
     /// The file time at which the next movie fragment is written (fragmented files only).
     private var nextFragment: MediaTime?
+    /// Whether the `moov` of a fragmented file is written (with its first fragment: `delay_moov`).
+    private var movieBoxWritten = false
     private var pending: [(input: Int, sample: SampleBuffer)] = []
     private var firstSamples: [Int: SampleBuffer] = [:]
     private var finishedInputs: Set<Int> = []
@@ -192,7 +194,7 @@ final class WriterEngine {
             let metadataKeySpace = try describeTracks()
             let options: [String: String] = if job.segmentation != nil { [:] }
                 else if job.fragmentInterval != nil {
-                    ["movflags": "+frag_custom+empty_moov+default_base_moof" + (metadataKeySpace ? "+use_metadata_tags" : "")]
+                    ["movflags": "+frag_custom+delay_moov+default_base_moof" + (metadataKeySpace ? "+use_metadata_tags" : "")]
                 } else {
                     job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse, metadataKeySpace: metadataKeySpace)
                 }
@@ -265,8 +267,8 @@ final class WriterEngine {
         guard let track = tracks[input] else { return }
         do {
             try track.append(sample, muxer: muxer)
-            if let next = nextFragment, let interval = job.fragmentInterval, sample.presentationTime - sessionStart >= next {
-                try muxer.output.writeFragment()
+            if let next = nextFragment, let interval = job.fragmentInterval, sample.presentationTime - sessionStart >= next,
+               try writeFragment() {
                 var following = next + interval
                 while following <= sample.presentationTime - sessionStart { following = following + interval }
                 nextFragment = following
@@ -274,6 +276,29 @@ final class WriterEngine {
         } catch {
             throw fail(error, "writing a sample of \(track.name) at \(sample.presentationTime.secondsText)")
         }
+    }
+
+    /// Ends the current movie fragment of a fragmented file and flushes it to disk, with every packet still waiting
+    /// in the interleaving queue. The first time, the `moov` is written first (`delay_moov`: each track's edit list
+    /// is made from its first packets, so an AAC encoder's priming and a B-frame stream's reordering delay are hidden
+    /// as in a regular movie); until every track not yet finished has a packet in the muxer (an encoder holds the
+    /// first pictures or sound a while), the fragment waits.
+    /// - Returns: whether the fragment was written.
+    /// - Throws: ``FFmpegError`` from the muxer.
+    private func writeFragment() throws -> Bool {
+        let output = muxer.output
+        try output.flushInterleavingQueue()
+        if !movieBoxWritten {
+            let waiting = tracks.contains { index, track in
+                !finishedInputs.contains(index) && output.packetsWritten(toStream: track.stream) == 0
+            }
+            if waiting { return false }
+            // With `delay_moov` the first flush writes the `moov` alone; the fragment is the next one.
+            try output.writeFragment()
+            movieBoxWritten = true
+        }
+        try output.writeFragment()
+        return true
     }
 
     private func finish() throws {

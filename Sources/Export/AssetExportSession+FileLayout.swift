@@ -31,8 +31,10 @@ extension AssetExportSession {
     /// (their join). ``validate()`` and ``export()`` throw ``ExportError/unsupportedSettings(_:)`` naming
     /// `movieFragmentInterval` for a zero, negative, infinite or too long interval
     /// (``FileType/longestMovieFragmentInterval``), for a container other than MP4 and MOV, with
-    /// ``fileLengthLimit`` (a fragmented movie's size is known only fragment by fragment), and with a subtitle track
-    /// written as a text track (FFmpeg 5.1's muxer loses the cues' durations in fragments; a burnt-in track is fine).
+    /// ``fileLengthLimit`` (a fragmented movie's size is known only fragment by fragment), with a subtitle track
+    /// written as a text track (FFmpeg 5.1's muxer loses the cues' durations in fragments; a burnt-in track is fine),
+    /// and with timed metadata to write (``timedMetadataGroups``, or a composition metadata track holding Splice's
+    /// timed metadata): FFmpeg 5.1's muxer aborts on a timed metadata track in fragments.
     public var movieFragmentInterval: MediaTime {
         get { request.withLock { $0.movieFragmentInterval } }
         set { request.withLock { $0.movieFragmentInterval = newValue } }

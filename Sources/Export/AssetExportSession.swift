@@ -156,14 +156,16 @@ public final class AssetExportSession: Sendable {
     /// text track with the handler `Timed Metadata`, one sample per group, times to the millisecond, rounded half
     /// away from zero); read back with `Asset.loadTimedMetadataGroups(from:)`. Every export path writes them: the
     /// encoding export, the passthrough preset, ``smartRendering`` and the join of ``concurrentSegments``. Other
-    /// containers and a group with an invalid or empty range make ``validate()`` and ``export()`` throw
+    /// containers, a group with an invalid or empty range, and a ``movieFragmentInterval`` (FFmpeg 5.1's muxer
+    /// aborts on a timed metadata track in fragments) make ``validate()`` and ``export()`` throw
     /// ``ExportError/unsupportedSettings(_:)``.
     ///
     /// Empty by default: the export then writes the composition's enabled metadata tracks (`MediaType.metadata`),
     /// one timed metadata track each, their sources' groups placed through the tracks' segments as subtitle cues are
     /// (clipped by cuts, moved by ripples and empty ranges, scaled with the segment, none where a segment reverses,
     /// freezes or ramps, the pieces of one group that meet again joined); in MP4 and MOV only, other file types leave
-    /// them out, as an `.m4a` file leaves out subtitle tracks. Groups set here win: the composition's metadata tracks
+    /// them out, as an `.m4a` file leaves out subtitle tracks; with a ``movieFragmentInterval`` they are refused as
+    /// the groups set here are. Groups set here win: the composition's metadata tracks
     /// are then not written, as chapters set on the session replace the sources' (AVFoundation's export session has
     /// no timed metadata setting; a writer's metadata input adds a track of its own).
     public var timedMetadataGroups: [TimedMetadataGroup] {

@@ -184,6 +184,20 @@ package final class OutputFile {
         try FFmpegError.check(av_interleaved_write_frame(pointer, packet.pointer), in: "av_interleaved_write_frame")
     }
 
+    /// Hands every packet waiting in libavformat's interleaving queue to the muxer (`av_interleaved_write_frame`
+    /// without a packet, which FFmpeg allows at any time, not only at the end), so that a movie fragment written
+    /// next holds them.
+    /// - Throws: ``FFmpegError`` from the muxer.
+    package func flushInterleavingQueue() throws {
+        try FFmpegError.check(av_interleaved_write_frame(pointer, nil), in: "av_interleaved_write_frame")
+    }
+
+    /// How many packets of stream `index` the muxer has taken (`AVStream.nb_frames`, which libavformat counts as
+    /// each packet leaves the interleaving queue).
+    package func packetsWritten(toStream index: Int) -> Int64 {
+        pointer.pointee.streams[index]?.pointee.nb_frames ?? 0
+    }
+
     /// Writes one packet straight to the muxer, without libavformat's interleaving queue (`av_write_frame`): for a
     /// caller that orders the streams' packets itself. The packet's reference is released afterwards.
     package func writeWithoutInterleaving(_ packet: Packet) throws {

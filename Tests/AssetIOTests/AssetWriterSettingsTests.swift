@@ -239,7 +239,7 @@ struct AssetWriterFragmentTests {
         #expect(boxes.filter { $0 == "moof" }.count >= 4, "\(boxes)")
     }
 
-    @Test("movieFragmentInterval: a cancelled writer leaves nothing; other containers and intervals are refused")
+    @Test("movieFragmentInterval: a cancelled writer leaves nothing; other containers, intervals and text inputs are refused")
     func fragmentsRefusedAndCancelled() async throws {
         let scratch = try ScratchDirectory("fragments-refused")
         defer { scratch.remove() }
@@ -262,6 +262,17 @@ struct AssetWriterFragmentTests {
         #expect(throws: AssetWriterError.invalidState(operation: "start writing", reason: "movieFragmentInterval: 0.000 s (0/1) is not a positive time")) {
             try zero.startWriting()
         }
+        // A timed metadata input: a text track, whose samples come out of fragments without their durations.
+        let timed = try AssetWriter(outputURL: scratch.file("c.mp4"), fileType: .mp4)
+        timed.movieFragmentInterval = MediaTime(seconds: 1)
+        try timed.add(AssetWriterInput(mediaType: .video, outputSettings: .video(size: Size(width: 64, height: 48))))
+        try timed.add(AssetWriterInput(mediaType: .metadata, outputSettings: nil))
+        #expect(throws: AssetWriterError.invalidState(
+            operation: "start writing", reason: "movieFragmentInterval: metadata input 1 is written as a text track, whose samples "
+                + "FFmpeg's fragmented movie muxer cannot end (their durations are lost, or the muxer aborts)")) {
+            try timed.startWriting()
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("c.mp4").path))
     }
 }
 

@@ -60,6 +60,25 @@ extension ExportPlanner {
         return TimedMetadataPlan(tracks: tracks.map { RenderTrack($0, exporting: range) })
     }
 
+    /// A fragmented movie cannot carry a timed metadata track: the track is a `mov_text` text track, and FFmpeg 5.1's
+    /// `mov` muxer, ending text samples in fragments, aborts the process (`Assertion next_dts >= 0 failed` in
+    /// `movenc.c`). Checked for the session's groups (those left inside the export range) and for the composition's
+    /// metadata tracks cut from Splice's own timed metadata tracks (`mov_text`; QuickTime's boxed metadata, `mebx`,
+    /// is not written, so it does not count).
+    /// - Throws: ``ExportError/unsupportedSettings(_:)`` naming `movieFragmentInterval` and the timed metadata.
+    func checkFragmentedTimedMetadata(_ plan: TimedMetadataPlan, interval: MediaTime?) throws {
+        guard let interval else { return }
+        let written = plan.tracks.first { track in track.segments.contains { $0.source?.codecName == "mov_text" } }
+        let what = if !plan.requested.isEmpty { "timedMetadataGroups" }
+            else if let written { "metadata track \(written.trackID)" }
+            else { "" }
+        guard !what.isEmpty else { return }
+        throw ExportError.unsupportedSettings(
+            "movieFragmentInterval \(interval.secondsText) cannot be combined with \(what), written as a timed metadata "
+                + "track: FFmpeg's fragmented movie muxer cannot end its samples; export a regular movie, or leave the "
+                + "timed metadata out")
+    }
+
     /// The export's timed metadata groups on the output's clock: each clipped to `range` and moved so `range.start`
     /// is 0; groups wholly outside it are left out.
     /// - Throws: ``ExportError/unsupportedSettings(_:)`` for a group whose range is invalid or empty, or when

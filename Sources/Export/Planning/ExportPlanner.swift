@@ -58,6 +58,7 @@ struct ExportPlanner {
             try checkFragmentedSubtitles(plan.subtitles, interval: movieFragmentInterval)
             plan.chapters = try chapterPlan(in: range)
             plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
+            try checkFragmentedTimedMetadata(plan.timedMetadata, interval: movieFragmentInterval)
             return plan
         }
         if !fileType.supportsVideo { settings.video = nil }
@@ -120,6 +121,7 @@ struct ExportPlanner {
         if !request.writesPicturesAndSoundOnly {
             plan.chapters = try chapterPlan(in: range)
             plan.timedMetadata = try timedMetadataPlan(in: range, fileType: fileType)
+            try checkFragmentedTimedMetadata(plan.timedMetadata, interval: movieFragmentInterval)
             if request.carriesSourceMetadata { plan.sourceMetadataURL = composition.firstSourceURL(in: range) }
         }
         return plan
