@@ -75,7 +75,8 @@ public struct AssetImageGenerator: Sendable {
     }
 
     /// One picture per requested time, in request order, as they are rendered. Decoders stay open across the whole
-    /// batch; sorted times are cheapest (an earlier time seeks back to its key frame).
+    /// batch; sorted times are cheapest (an earlier time seeks back to its key frame). Rendering runs at most one
+    /// picture ahead of the iteration: a slow consumer holds at most two pictures in memory, not the whole batch.
     ///
     /// Iterating throws ``ExportError`` as ``image(at:)`` does, and `CancellationError` when the iterating task is
     /// cancelled before every picture was delivered — a cancelled batch never looks like a complete one.
@@ -83,11 +84,18 @@ public struct AssetImageGenerator: Sendable {
         let (stream, continuation) = AsyncThrowingStream<Images.Element, any Error>.makeStream()
         let cancellation = CancellationFlag()
         let completed = CancellationFlag()
-        continuation.onTermination = { _ in cancellation.cancel() }
+        // One signal per `next()`: the worker hands over a picture only when one was asked for.
+        let demand = DispatchSemaphore(value: 0)
+        continuation.onTermination = { _ in
+            cancellation.cancel()
+            demand.signal()  // a worker waiting to hand over a picture sees the cancel
+        }
         let generator = self
         WorkerThread.start(name: "splice.images") {
             do {
                 try generator.render(times, cancellation: cancellation) { requested, frame, actual in
+                    demand.wait()
+                    if cancellation.isCancelled { return }
                     continuation.yield((requested, frame, actual))
                 }
                 completed.cancel()
@@ -96,7 +104,7 @@ public struct AssetImageGenerator: Sendable {
                 continuation.finish(throwing: cancellation.isCancelled ? CancellationError() : error)
             }
         }
-        return Images(stream: stream, completed: completed)
+        return Images(stream: stream, completed: completed, demand: demand)
     }
 
     /// The pictures of ``images(for:)``: `(requestedTime, image, actualTime)` in request order. Unlike a plain
@@ -108,22 +116,26 @@ public struct AssetImageGenerator: Sendable {
         fileprivate let stream: AsyncThrowingStream<Element, any Error>
         /// Set once the worker delivered every picture (a one-way flag reused as "done").
         fileprivate let completed: CancellationFlag
+        /// Signalled once per request for a picture; the worker waits on it before handing one over.
+        fileprivate let demand: DispatchSemaphore
 
         /// Iterates the pictures; see ``Images``.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator(), completed: completed)
+            Iterator(base: stream.makeAsyncIterator(), completed: completed, demand: demand)
         }
 
         /// The iterator of ``Images``.
         public struct Iterator: AsyncIteratorProtocol {
             fileprivate var base: AsyncThrowingStream<Element, any Error>.Iterator
             fileprivate let completed: CancellationFlag
+            fileprivate let demand: DispatchSemaphore
 
             /// The next picture; nil after the last one.
             /// - Throws: ``ExportError`` from rendering; `CancellationError` when the task was cancelled first.
             public mutating func next() async throws -> Element? {
-                // Pictures already rendered stay buffered after a cancel; a cancelled task takes none of them.
+                // A picture rendered before a cancel stays buffered; a cancelled task takes none of them.
                 try Task.checkCancellation()
+                demand.signal()
                 if let element = try await base.next() { return element }
                 if !completed.isCancelled { throw CancellationError() }
                 return nil
@@ -188,6 +200,8 @@ public struct AssetImageGenerator: Sendable {
                 deliver(requested, last.frame, actual)
                 continue
             }
+            // A new picture: the previous one is not held while this one renders (8 MiB at 1080p).
+            lastRendered = nil
             var rendered: Frame?
             let capture: (Frame) throws -> Void = { frame in rendered = try frame.clone() }
             try compositor.render(at: actual, sequence: sequence, emit: capture)
