@@ -75,7 +75,8 @@ public struct AssetImageGenerator: Sendable {
     }
 
     /// One picture per requested time, in request order, as they are rendered. Decoders stay open across the whole
-    /// batch; sorted times are cheapest (an earlier time seeks back to its key frame).
+    /// batch; sorted times are cheapest (an earlier time seeks back to its key frame). Rendering runs at most one
+    /// picture ahead of the iteration: a slow consumer holds at most two pictures in memory, not the whole batch.
     ///
     /// Iterating throws ``ExportError`` as ``image(at:)`` does, and `CancellationError` when the iterating task is
     /// cancelled before every picture was delivered — a cancelled batch never looks like a complete one.
@@ -83,11 +84,18 @@ public struct AssetImageGenerator: Sendable {
         let (stream, continuation) = AsyncThrowingStream<Images.Element, any Error>.makeStream()
         let cancellation = CancellationFlag()
         let completed = CancellationFlag()
-        continuation.onTermination = { _ in cancellation.cancel() }
+        // One signal per `next()`: the worker hands over a picture only when one was asked for.
+        let demand = DispatchSemaphore(value: 0)
+        continuation.onTermination = { _ in
+            cancellation.cancel()
+            demand.signal()  // a worker waiting to hand over a picture sees the cancel
+        }
         let generator = self
         WorkerThread.start(name: "splice.images") {
             do {
                 try generator.render(times, cancellation: cancellation) { requested, frame, actual in
+                    demand.wait()
+                    if cancellation.isCancelled { return }
                     continuation.yield((requested, frame, actual))
                 }
                 completed.cancel()
@@ -96,7 +104,7 @@ public struct AssetImageGenerator: Sendable {
                 continuation.finish(throwing: cancellation.isCancelled ? CancellationError() : error)
             }
         }
-        return Images(stream: stream, completed: completed)
+        return Images(stream: stream, completed: completed, demand: demand)
     }
 
     /// The pictures of ``images(for:)``: `(requestedTime, image, actualTime)` in request order. Unlike a plain
@@ -108,22 +116,26 @@ public struct AssetImageGenerator: Sendable {
         fileprivate let stream: AsyncThrowingStream<Element, any Error>
         /// Set once the worker delivered every picture (a one-way flag reused as "done").
         fileprivate let completed: CancellationFlag
+        /// Signalled once per request for a picture; the worker waits on it before handing one over.
+        fileprivate let demand: DispatchSemaphore
 
         /// Iterates the pictures; see ``Images``.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator(), completed: completed)
+            Iterator(base: stream.makeAsyncIterator(), completed: completed, demand: demand)
         }
 
         /// The iterator of ``Images``.
         public struct Iterator: AsyncIteratorProtocol {
             fileprivate var base: AsyncThrowingStream<Element, any Error>.Iterator
             fileprivate let completed: CancellationFlag
+            fileprivate let demand: DispatchSemaphore
 
             /// The next picture; nil after the last one.
             /// - Throws: ``ExportError`` from rendering; `CancellationError` when the task was cancelled first.
             public mutating func next() async throws -> Element? {
-                // Pictures already rendered stay buffered after a cancel; a cancelled task takes none of them.
+                // A picture rendered before a cancel stays buffered; a cancelled task takes none of them.
                 try Task.checkCancellation()
+                demand.signal()
                 if let element = try await base.next() { return element }
                 if !completed.isCancelled { throw CancellationError() }
                 return nil
@@ -188,6 +200,8 @@ public struct AssetImageGenerator: Sendable {
                 deliver(requested, last.frame, actual)
                 continue
             }
+            // A new picture: the previous one is not held while this one renders (8 MiB at 1080p).
+            lastRendered = nil
             var rendered: Frame?
             let capture: (Frame) throws -> Void = { frame in rendered = try frame.clone() }
             try compositor.render(at: actual, sequence: sequence, emit: capture)
@@ -239,43 +253,74 @@ extension AssetImageGenerator {
 }
 
 /// Converts canvas-format frames to RGBA: the 8-bit SDR canvas (yuv420p, limited range, BT.709) to RGBA8 with
-/// FFmpeg's `scale`, naming the matrix and range; with `sixteenBits`, any canvas (SDR or HDR, 8 or 10 bits) to
-/// RGBA64 with `zscale` (libzimg: exact to the 16-bit step, where `scale` misses 10-bit limited range by up to
-/// 0.4 %), keeping the canvas's primaries and transfer — limited-range Y'CbCr to full-range R'G'B', nothing else.
+/// libswscale as FFmpeg's `scale` filter does it (naming the matrix and range; bicubic, accurate rounding, full chroma
+/// interpolation), written straight into the picture's own storage; with `sixteenBits`, any canvas (SDR or HDR, 8
+/// or 10 bits) to RGBA64 with `zscale` (libzimg: exact to the 16-bit step, where `scale` misses 10-bit limited
+/// range by up to 0.4 %), keeping the canvas's primaries and transfer — limited-range Y'CbCr to full-range R'G'B',
+/// nothing else.
 final class RGBAConverter {
-    private let graph: FilterGraph
-    private let output: Frame
+    private enum Path {
+        /// 8 bits: no filter graph, whose frame pool would keep a third copy of each picture.
+        case scaler(PictureScaler)
+        case graph(FilterGraph, output: Frame)
+    }
+    private let path: Path
     private let dynamicRange: DynamicRange
 
     init(size: Size, color: CanvasColor = .standard, sixteenBits: Bool = false) throws {
-        let description: String
         if sixteenBits {
-            description = "[in]zscale=pin=\(color.primariesName):tin=\(color.transferName):min=\(color.matrixName):rin=limited"
+            let description = "[in]zscale=pin=\(color.primariesName):tin=\(color.transferName):min=\(color.matrixName):rin=limited"
                 + ":p=\(color.primariesName):t=\(color.transferName):r=full:filter=bicubic:dither=none"
                 + ",format=gbrp16le,format=rgba64le[out]"
+            let graph = try FilterGraph(
+                description: description,
+                sources: [.video(.init(label: "in", width: size.width, height: size.height,
+                                       pixelFormat: color.pixelFormat.rawValue, timeBase: AVRational(num: 1, den: 1)))],
+                sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
+            path = .graph(graph, output: try Frame())
+            dynamicRange = color.dynamicRange
         } else {
-            description = "[in]scale=in_color_matrix=bt709:in_range=limited:out_range=full"
-                + ":flags=bicubic+accurate_rnd+full_chroma_int,format=rgba[out]"
+            path = .scaler(try PictureScaler(
+                width: size.width, height: size.height, sourceFormat: color.pixelFormat.rawValue, sourceFullRange: false,
+                matrix: SWS_CS_ITU709, destinationFormat: AV_PIX_FMT_RGBA.rawValue, destinationFullRange: true,
+                flags: "bicubic+accurate_rnd+full_chroma_int"))
+            dynamicRange = .sdr
         }
-        graph = try FilterGraph(
-            description: description,
-            sources: [.video(.init(label: "in", width: size.width, height: size.height,
-                                   pixelFormat: color.pixelFormat.rawValue, timeBase: AVRational(num: 1, den: 1)))],
-            sinkLabels: ["out"], sinkIsAudio: [false], threads: 1)
-        output = try Frame()
-        dynamicRange = sixteenBits ? color.dynamicRange : .sdr
     }
 
     private var sequence: Int64 = 0
 
     func convert(_ frame: Frame) throws -> VideoFrame {
-        frame.pts = sequence
-        sequence += 1
-        try graph.push(frame, to: 0, keepReference: true)
-        guard try graph.pull(from: 0, into: output) == .frame else {
-            throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "no frame")
+        switch path {
+        case .scaler(let scaler):
+            let bytesPerRow = scaler.width * 4
+            var failure: (any Error)?
+            let pixels = [UInt8](unsafeUninitializedCapacity: scaler.height * bytesPerRow) { buffer, count in
+                do {
+                    try scaler.scale(frame, into: buffer.baseAddress!, bytesPerRow: bytesPerRow)
+                    count = buffer.count
+                } catch {
+                    failure = error
+                    count = 0
+                }
+            }
+            if let failure {
+                throw ExportError.renderingFailed(
+                    stage: "converting to RGBA",
+                    reason: "\(failure) (a \(frame.width)x\(frame.height) picture of format \(frame.format))")
+            }
+            guard let image = VideoFrame(width: scaler.width, height: scaler.height, bytesPerRow: bytesPerRow, pixels: pixels)
+            else { throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "an empty picture") }
+            return image
+        case .graph(let graph, let output):
+            frame.pts = sequence
+            sequence += 1
+            try graph.push(frame, to: 0, keepReference: true)
+            guard try graph.pull(from: 0, into: output) == .frame else {
+                throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "no frame")
+            }
+            defer { output.unref() }
+            return try VideoFrame(rgbaFrame: output, dynamicRange: dynamicRange)
         }
-        defer { output.unref() }
-        return try VideoFrame(rgbaFrame: output, dynamicRange: dynamicRange)
     }
 }

@@ -198,14 +198,15 @@ enum Workloads {
         var size = Size.zero
         func write(_ image: VideoFrame) throws {
             size = Size(width: image.width, height: image.height)
-            var packed = Data(capacity: image.width * image.height * 4)
-            image.pixels.withUnsafeBufferPointer { pixels in
-                for row in 0..<image.height {
-                    packed.append(pixels.baseAddress! + row * image.bytesPerRow, count: image.width * 4)
-                }
+            guard image.bytesPerRow == image.width * 4 else {
+                throw BenchError.input("picture \(index) has padded rows (\(image.bytesPerRow) bytes per row)")
             }
-            let name = String(format: "frame_%03d.rgba", index)
-            try packed.write(to: outputDirectory.appendingPathComponent(name))
+            // The rows are packed: the pixels go to the file as they are, without a second copy of the picture.
+            let url = outputDirectory.appendingPathComponent(String(format: "frame_%03d.rgba", index))
+            try image.pixels.withUnsafeBytes { bytes in
+                try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
+                         deallocator: .none).write(to: url)
+            }
             index += 1
         }
         if oneByOne {
