@@ -15,9 +15,9 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible {
     /// Same as ``description``.
     public var debugDescription: String { description }
 
-    /// Seconds with three decimals and the unit, `"1.500 s"` (``formatSeconds(_:)``): how every message and report
-    /// of the package writes a time.
-    package var secondsText: String { "\(MediaTime.formatSeconds(self)) s" }
+    /// Seconds with three decimals and the unit, `"1.500 s"` (``formatSeconds(_:)``), a special value by its name
+    /// (`+∞`, `indefinite`, as ``description``): how every message and report of the package writes a time.
+    package var secondsText: String { isNumeric ? "\(MediaTime.formatSeconds(self)) s" : description }
 
     /// Seconds with exactly three decimals, rounded half away from zero from the exact fraction (no `Double`).
     package static func formatSeconds(_ time: MediaTime) -> String {

@@ -63,7 +63,7 @@ package struct CompositionSubtitles: Sendable {
             try SubtitleWriter.writeFile(part, to: url.path, cancellation: cancellation)
             guard !headerLines.isEmpty else { continue }
             do {
-                var text = try String(contentsOf: url, encoding: .utf8)
+                var text = try FileContents.utf8Text(of: url)
                 let firstLine = text.firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex
                 text.insert(contentsOf: headerLines.map { $0 + "\n" }.joined(), at: firstLine)
                 try Data(text.utf8).write(to: url)

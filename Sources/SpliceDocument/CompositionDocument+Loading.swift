@@ -188,7 +188,7 @@ package enum DocumentReader {
         guard !isDirectory.boolValue else { throw fail("cannot read the \(noun): \(url.path) is a directory") }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try FileContents.data(of: url)
         } catch {
             throw fail("cannot read the \(noun): \(error.localizedDescription)")
         }

@@ -12,12 +12,16 @@ extension LoadedDocument {
     /// - Parameter session: the session ``makeExportSession(outputURL:overwrite:)`` made.
     /// - Throws: ``DocumentError`` with one problem (``problem(for:)``) when export would refuse because of the
     ///   document; ``Export/ExportError/outputFileExists(_:)`` and ``Export/ExportError/outputNotWritable(_:reason:)``
-    ///   as they are (the output location is the caller's, not the document's); `CancellationError`.
+    ///   as they are (the output location is the caller's, not the document's), and so is a refusal of the
+    ///   session's `movieFragmentInterval` or `concurrentSegments` when the caller gave it a value the document's
+    ///   `export` does not (`splice export --fragment-interval`, `--segments`); `CancellationError`.
     public func checkExport(_ session: AssetExportSession) async throws {
         do {
             try await session.validate()
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as ExportError where refusesCallersSetting(error, of: session) {
+            throw error  // about a value the caller set, not the document's
         } catch ExportError.outputFileExists(let url) {
             throw ExportError.outputFileExists(url)  // about the command line, not the document
         } catch ExportError.outputNotWritable(let url, let reason) {
@@ -25,6 +29,20 @@ extension LoadedDocument {
         } catch {
             throw DocumentError(url: url, problems: [problem(for: error)])
         }
+    }
+
+    /// Whether `error` refuses the session's `movieFragmentInterval` or `concurrentSegments` (its message names
+    /// the property, as ``settingsPath(for:)`` reads it) while the session holds a value the caller set, other than
+    /// the one the document's `export` gives.
+    private func refusesCallersSetting(_ error: ExportError, of session: AssetExportSession) -> Bool {
+        let message = error.description
+        if message.contains("movieFragmentInterval") {
+            return export.movieFragmentInterval.map { $0 != session.movieFragmentInterval } ?? true
+        }
+        if message.contains("concurrentSegments") {
+            return export.concurrentSegments != session.concurrentSegments
+        }
+        return false
     }
 
     /// An export refusal as a problem at the document path it concerns, with the line and column where the

@@ -34,12 +34,3 @@ struct ProblemList {
         }
     }
 }
-
-extension MediaTime {
-    /// Seconds with three decimals and a unit, for messages: `3.967 s`.
-    var secondsText: String {
-        let text = description
-        if let cut = text.range(of: " s (") { return String(text[..<cut.lowerBound]) + " s" }
-        return text
-    }
-}

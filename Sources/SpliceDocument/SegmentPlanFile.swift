@@ -19,7 +19,7 @@ public enum SegmentPlanFile {
     public static func read(from url: URL) throws -> SegmentPlan {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try FileContents.data(of: url)
         } catch {
             throw SegmentError.invalidPlan("\(url.path) cannot be read: \(error.localizedDescription)")
         }

@@ -42,7 +42,9 @@ extension ShortFormDocument {
     /// - **Subtitles**: a clip brings the cues of its source's first subtitle track, as it brings its sound, onto one
     ///   subtitle track (a clip after a transition from the end of the transition, where the previous clip's cues
     ///   stop; a held, ramped or reversed clip brings none, as such segments show no cues); each entry of
-    ///   `subtitles` is a subtitle track of its own from time 0, cut at the edit's end, in its `language`.
+    ///   `subtitles` is a subtitle track of its own from time 0, whole, in its `language`. A file whose last cue ends
+    ///   after the clips lengthens the composition (which lasts as its longest track, AVFoundation's rule): an
+    ///   instruction with no layers shows the background there.
     ///
     /// Track IDs: video 1 (and 2 with transitions), then the clips' audio tracks, then the music, then the clips'
     /// subtitle track, then the `subtitles` entries.

@@ -1,8 +1,9 @@
 import Composition
 
 extension ShortFormDocument {
-    /// A sidecar subtitle file (`.srt`, `.vtt`, `.ass`) shown over the edit: its cues on the edit's timeline from
-    /// time 0, as far as the edit lasts, on a subtitle track of their own.
+    /// A sidecar subtitle file (`.srt`, `.vtt`, `.ass`) shown over the edit: all its cues on the edit's timeline from
+    /// time 0, on a subtitle track of their own. A last cue ending after the clips lengthens the composition, which
+    /// lasts as its longest track (AVFoundation's rule).
     ///
     /// ```json
     /// "subtitles": [{ "source": "captions.srt", "language": "eng" }]

@@ -27,8 +27,9 @@ extension ShortFormExpansion {
     }
 
     /// One subtitle track per entry of the document's `subtitles`, IDs from `firstTrackID`: the file's first
-    /// subtitle track from time 0, cut at `total` (the edit's end), in the entry's language.
-    mutating func sidecarSubtitleTracks(firstTrackID: Int32, total: MediaTime) -> [DocumentTrack] {
+    /// subtitle track whole from time 0, in the entry's language. A file whose last cue ends after the clips
+    /// lengthens the composition, which lasts as its longest track (AVFoundation's rule, as for any composition).
+    mutating func sidecarSubtitleTracks(firstTrackID: Int32) -> [DocumentTrack] {
         var tracks: [DocumentTrack] = []
         for (index, entry) in (document.subtitles ?? []).enumerated() {
             let path = DocumentPath("subtitles").appending(index)
@@ -45,7 +46,7 @@ extension ShortFormExpansion {
                 problems.add(path.appending("language"), "'\(language)' is not an ISO 639-2 code (three lowercase letters, such as \"eng\")")
                 continue
             }
-            let range = text.timeRange.intersection(TimeRange(start: .zero, duration: total))
+            let range = text.timeRange
             let segments = range.isValid && range.duration > .zero
                 ? [DocumentSegment(source: entry.source, track: .trackID(text.trackID), timeRange: range, at: .zero)] : []
             tracks.append(DocumentTrack(trackID: firstTrackID + Int32(tracks.count), mediaType: .subtitle,

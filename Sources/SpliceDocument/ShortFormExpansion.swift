@@ -92,14 +92,23 @@ struct ShortFormExpansion {
             tracks.append(clipSubtitles)
             subtitleTrackID += 1
         }
-        tracks += sidecarSubtitleTracks(firstTrackID: subtitleTrackID, total: total)
+        let sidecars = sidecarSubtitleTracks(firstTrackID: subtitleTrackID)
+        tracks += sidecars
+        // A composition lasts as its longest track: a subtitles file whose last cue ends after the clips lengthens it.
+        let end = sidecars.flatMap(\.segments).compactMap { segment in
+            segment.timeRange.map { (segment.at ?? .zero) + $0.duration }
+        }.reduce(total, max)
         if let clipMetadata = clipTimedTrack(.metadata, placed, trackID: (tracks.map(\.trackID).max() ?? 0) + 1) {
             tracks.append(clipMetadata)
         }
 
+        var videoInstructions = instructions(placed, trackIDs: videoTrackIDs, renderSize: renderSize)
+        if end > total {
+            // After the clips, the background alone (no layers), as where an AVFoundation composition has no video.
+            videoInstructions.append(VideoCompositionInstruction(timeRange: TimeRange(start: total, end: end)))
+        }
         var videoComposition = MutableVideoComposition(
-            renderSize: renderSize, frameDuration: frameDuration,
-            instructions: instructions(placed, trackIDs: videoTrackIDs, renderSize: renderSize),
+            renderSize: renderSize, frameDuration: frameDuration, instructions: videoInstructions,
             backgroundColor: document.backgroundColor ?? .black)
         videoComposition.colorPrimaries = document.colorPrimaries
         videoComposition.colorTransferFunction = document.colorTransferFunction

@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ package enum WritableFolder {
     /// `/proc/self/mounts`, or "unknown".
     private static func fileSystemName(of folder: URL) -> String {
         let path = folder.resolvingSymlinksInPath().path
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return "unknown" }
+        guard let mounts = try? FileContents.utf8Text(of: URL(fileURLWithPath: "/proc/self/mounts")) else { return "unknown" }
         var best: (point: String, type: String)?
         for line in mounts.split(separator: "\n") {
             let fields = line.split(separator: " ")

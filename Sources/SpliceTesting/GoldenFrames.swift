@@ -167,7 +167,7 @@ public struct GoldenFrames: Sendable {
         }
         let expected: String
         do {
-            expected = String(decoding: try Data(contentsOf: golden), as: UTF8.self)
+            expected = String(decoding: try FileContents.data(of: golden), as: UTF8.self)
         } catch {
             return GoldenResult(outcome: .failed, goldenURL: golden, error: .goldenUnreadable(golden, reason: "\(error)"))
         }

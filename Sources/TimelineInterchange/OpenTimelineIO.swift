@@ -210,7 +210,7 @@ public enum OpenTimelineIO {
 
     /// `problems` with the line and column of their paths in the file (read again: only on failure).
     private static func located(_ problems: [DocumentProblem], in url: URL) -> [DocumentProblem] {
-        guard let data = try? Data(contentsOf: url), let tree = try? JSONParser.parse(Array(data)) else { return problems }
+        guard let data = try? FileContents.data(of: url), let tree = try? JSONParser.parse(Array(data)) else { return problems }
         return problems.map { problem in
             guard problem.line == nil, let position = tree.closestPosition(to: problem.path.components) else { return problem }
             var located = problem

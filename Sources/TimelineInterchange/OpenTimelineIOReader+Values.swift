@@ -120,14 +120,6 @@ extension OpenTimelineIOReader {
     }
 }
 
-extension MediaTime {
-    /// Seconds with three decimals, for messages: `3.500 s`.
-    var secondsText: String {
-        guard isNumeric else { return description }
-        return String(format: "%.3f s", seconds)
-    }
-}
-
 /// What Splice keeps in a Timeline's `metadata.splice`.
 struct SpliceTimelineMetadata: Decodable {
     var videoComposition: MutableVideoComposition?

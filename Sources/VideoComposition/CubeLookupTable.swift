@@ -1,4 +1,5 @@
 import Foundation
+import Composition
 
 /// A 3D lookup table from a `.cube` file (the Adobe / DaVinci Resolve text format that FFmpeg's `lut3d` reads): a
 /// `LUT_3D_SIZE N` line, optional `TITLE`, `DOMAIN_MIN` and `DOMAIN_MAX` lines, then N³ rows of three numbers
@@ -24,7 +25,7 @@ public struct CubeLookupTable: Sendable, Hashable {
     public init(contentsOf url: URL) throws(CubeLookupTableError) {
         let text: String
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            text = try FileContents.utf8Text(of: url)
         } catch {
             throw CubeLookupTableError(url: url, line: nil, reason: FileManager.default.fileExists(atPath: url.path)
                 ? "cannot be read as UTF-8 text" : "does not exist")

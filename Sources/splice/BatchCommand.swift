@@ -73,7 +73,7 @@ enum BatchCommand {
         let batchFile = URL(fileURLWithPath: path)
         let text: String
         do {
-            text = try String(contentsOf: batchFile, encoding: .utf8)
+            text = try FileContents.utf8Text(of: batchFile)
         } catch {
             Console.error("splice: cannot read the batch file \(path): \(error.localizedDescription)")
             throw CommandExit(status: .invalidInput)

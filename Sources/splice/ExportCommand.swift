@@ -77,7 +77,9 @@ enum ExportCommand {
                 Console.error(message)
                 Console.error("splice: cannot export \(arguments.operands[0])")
             } else {
-                message = ExportMessages.text(error)
+                // A refusal of a value given on the command line names the option it came from.
+                let text = ExportMessages.text(error)
+                message = callerOption(refusedBy: text, arguments).map { "\($0): \(text)" } ?? text
                 Console.error("splice: cannot export \(arguments.operands[0]): \(message)")
             }
             if mode == .json {
@@ -145,6 +147,16 @@ enum ExportCommand {
 }
 
 extension ExportCommand {
+    /// `--fragment-interval T` or `--segments N` as given, when `message` (an export refusal) is about the session
+    /// property that option sets (`movieFragmentInterval`, `concurrentSegments`) and the option was given; else nil.
+    static func callerOption(refusedBy message: String, _ arguments: CommandLineArguments) -> String? {
+        for (option, property) in [("fragment-interval", "movieFragmentInterval"), ("segments", "concurrentSegments")]
+        where message.contains(property) {
+            if let value = arguments.value(option) { return "--\(option) \(value)" }
+        }
+        return nil
+    }
+
     /// `--fragment-interval TIME` (`2s`, `00:02`, `60f`): the movie fragment interval of a fragmented MP4/MOV, or nil
     /// when the option is absent.
     /// - Throws: a usage failure of `command` for a time that does not parse or is not above 0.

@@ -84,12 +84,3 @@ enum FrameCommand {
         }
     }
 }
-
-extension MediaTime {
-    /// Seconds with three decimals: `3.500 s`.
-    var secondsText: String {
-        let text = description
-        if let cut = text.range(of: " s (") { return String(text[..<cut.lowerBound]) + " s" }
-        return text
-    }
-}

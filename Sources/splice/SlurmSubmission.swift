@@ -146,7 +146,7 @@ struct SlurmSubmission {
 
     /// The last line of a task's log that starts with `splice` (the step's own error message), if any.
     static func lastError(in log: String) -> String? {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+        guard let text = try? FileContents.utf8Text(of: URL(fileURLWithPath: log)) else { return nil }
         return text.split(separator: "\n").last(where: { $0.hasPrefix("splice") }).map(String.init)
     }
 

@@ -100,6 +100,20 @@ struct MediaTimeTests {
         #expect(t * 3 == MediaTime(seconds: 1))
     }
 
+    /// `secondsText`, the one way messages write a time: rounded half away from zero from the exact fraction, where
+    /// a `Double` printed with `%.3f` gives 1.000 for 1.0005 s (its nearest `Double` lies below the half); a special
+    /// value by its name.
+    @Test func secondsTextRoundsTheExactFractionAndNamesSpecialValues() {
+        #expect(MediaTime(value: 2001, timescale: 2000).secondsText == "1.001 s")
+        #expect(MediaTime(value: -2001, timescale: 2000).secondsText == "-1.001 s")
+        #expect(String(format: "%.3f s", MediaTime(value: 2001, timescale: 2000).seconds) == "1.000 s")
+        #expect(MediaTime(value: 1, timescale: 3).secondsText == "0.333 s")
+        #expect(MediaTime.positiveInfinity.secondsText == "+∞")
+        #expect(MediaTime.negativeInfinity.secondsText == "−∞")
+        #expect(MediaTime.indefinite.secondsText == "indefinite")
+        #expect(MediaTime.invalid.secondsText == "invalid")
+    }
+
     @Test func descriptionAndCodable() throws {
         #expect(MediaTime(value: 1001, timescale: 1000).description == "1.001 s (1001/1000)")
         #expect(MediaTime(value: -1, timescale: 3).description == "-0.333 s (-1/3)")

@@ -111,4 +111,50 @@ struct FragmentedExportKillTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out.mp4").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out.mkv").path))
     }
+
+    /// A refused interval (or segment count) is named where it came from: the command line option when it was
+    /// given there (not the document's `export`, which did not set it), the document's line and path when the
+    /// document set it.
+    @Test func aRefusalNamesTheOptionOrTheDocumentTheValueCameFrom() async throws {
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        try scratch.write("plain.json", """
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4" } ],
+              "export": { "fileLengthLimit": 1000000 } }
+            """)
+        try scratch.write("fragmented.json", """
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4" } ],
+              "export": { "movieFragmentInterval": "2s" } }
+            """)
+        try scratch.write("segmented.json", """
+            { "version": 1,
+              "clips": [ { "source": "clipA.mp4" } ],
+              "export": { "concurrentSegments": 2, "fileLengthLimit": 1000000 } }
+            """)
+        let mkv = "movieFragmentInterval 2.000 s: a .mkv file cannot be written as a fragmented movie; only .mp4 and .mov can"
+        let flag = try await SpliceTool.run(["export", "plain.json", "-o", "out.mkv", "--fragment-interval", "2s"], in: scratch.url)
+        #expect(flag.status == 1)
+        #expect(flag.stderr == "splice: cannot export plain.json: --fragment-interval 2s: unsupported export settings: \(mkv)\n",
+                "\(flag.stderr)")
+        // The option's value over the document's: still the option's.
+        let over = try await SpliceTool.run(["export", "fragmented.json", "-o", "out.mkv", "--fragment-interval", "1s"], in: scratch.url)
+        #expect(over.stderr.hasPrefix("splice: cannot export fragmented.json: --fragment-interval 1s: unsupported export settings: "
+                                      + "movieFragmentInterval 1.000 s: a .mkv file"), "\(over.stderr)")
+        let document = try await SpliceTool.run(["export", "fragmented.json", "-o", "out.mkv"], in: scratch.url)
+        #expect(document.status == 1)
+        #expect(document.stderr == "fragmented.json:3:40: export.movieFragmentInterval: unsupported export settings: \(mkv)\n"
+                + "splice: cannot export fragmented.json\n", "\(document.stderr)")
+
+        let conflict = "concurrentSegments 2 cannot be combined with fileLengthLimit; set one of them only"
+        let segments = try await SpliceTool.run(["export", "plain.json", "-o", "out.mp4", "--segments", "2"], in: scratch.url)
+        #expect(segments.stderr == "splice: cannot export plain.json: --segments 2: unsupported export settings: \(conflict)\n",
+                "\(segments.stderr)")
+        let documentSegments = try await SpliceTool.run(["export", "segmented.json", "-o", "out.mp4"], in: scratch.url)
+        #expect(documentSegments.stderr == "segmented.json:3:37: export.concurrentSegments: unsupported export settings: \(conflict)\n"
+                + "splice: cannot export segmented.json\n", "\(documentSegments.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out.mp4").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out.mkv").path))
+    }
 }

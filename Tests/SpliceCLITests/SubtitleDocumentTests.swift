@@ -47,8 +47,8 @@ import SpliceTestSupport
             "-c:v", "libx264", "-preset", "ultrafast", "-c:s", "mov_text", "-metadata:s:s:0", "language=ger",
             scratch.file("movie.mp4").path,
         ])
-        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:09,000\nTail\n")
-        // The movie from 1 s (3 s of it), then clipB for 2 s: the edit lasts 5 s.
+        try scratch.write("captions.srt", "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:06,000\nTail\n")
+        // The movie from 1 s (3 s of it), then clipB for 2 s: the clips last 5 s, the sidecar 6 s.
         try scratch.write("edit.json", """
             { "version": 1, "renderSize": [320, 180],
               "clips": [ { "source": "movie.mp4", "start": "1s" }, { "source": "clipB.mp4", "duration": "2s" } ],
@@ -67,14 +67,56 @@ import SpliceTestSupport
         // The movie's cues from its 1 s: "Hallo" cut at the clip's start, "Zweite" 1 s earlier.
         let clipCues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:0", "-f", "srt", "-"])
         #expect(clipCues == "1\n00:00:00,000 --> 00:00:00,250\nHallo\n\n2\n00:00:00,800 --> 00:00:02,100\nZweite\n\n")
-        // The sidecar from 0, its last cue cut at the edit's end (5 s).
+        // The sidecar from 0, whole: its last cue ends after the clips, at 6 s.
         let sidecarCues = try await Self.output(of: "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:s:1", "-f", "srt", "-"])
-        #expect(sidecarCues == "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:05,000\nTail\n\n")
+        #expect(sidecarCues == "1\n00:00:00,200 --> 00:00:00,700\nNarrator\n\n2\n00:00:04,000 --> 00:00:06,000\nTail\n\n")
 
         let probe = try await SpliceTool.run(["probe", "out.mp4"], in: scratch.url)
         #expect(probe.status == 0)
         #expect(probe.stdout.contains("track 3  subtitle  mov_text  language ger  default  2 cues to 2.100 s\n"), "\(probe.stdout)")
-        #expect(probe.stdout.contains("track 4  subtitle  mov_text  language eng  2 cues to 5.000 s\n"), "\(probe.stdout)")
+        #expect(probe.stdout.contains("track 4  subtitle  mov_text  language eng  2 cues to 6.000 s\n"), "\(probe.stdout)")
+    }
+
+    /// The `format=duration`, then each stream's `codec_type,duration`, of the file at `path`, as `ffprobe` reads them.
+    static func durations(of path: String) async throws -> String {
+        try await output(of: "ffprobe", [
+            "-v", "error", "-show_entries", "format=duration:stream=codec_type,duration", "-of", "csv=p=0", path])
+    }
+
+    /// A sidecar whose last cue (3.5–6 s) ends after the clips (clipA, 4 s) lengthens the export to 6 s, as the Swift
+    /// API's export of the same edit (clipA and the file's subtitle track in a `MutableComposition`) does: both
+    /// files last 6 s in every stream, with the cue whole.
+    @Test func aSidecarEndingAfterTheClipsLastsAsTheSwiftAPIsExportOfTheSameEdit() async throws {
+        guard Executable.required("ffmpeg") != nil, Executable.required("ffprobe") != nil else { return }
+        let scratch = try TestDocument.folder()
+        defer { scratch.remove() }
+        let captions = try scratch.write("captions.srt", "1\n00:00:00,500 --> 00:00:01,000\nFirst\n\n2\n00:00:03,500 --> 00:00:06,000\nLast\n")
+        try scratch.write("edit.json", """
+            { "version": 1, "renderSize": [320, 180],
+              "clips": [ { "source": "clipA.mp4" } ],
+              "subtitles": [ { "source": "captions.srt" } ],
+              "export": \(fastExport) }
+            """)
+        let run = try await SpliceTool.run(["export", "edit.json", "-o", "document.mp4"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let clip = try await Asset.load(from: scratch.file("clipA.mp4"))
+        let text = try await Asset.load(from: captions)
+        var composition = try MutableComposition(asset: clip)
+        let track = try composition.addMutableTrack(withMediaType: .subtitle)
+        try composition.insertTimeRange(text.tracks[0].timeRange, of: text.tracks[0], at: .zero, intoTrackWithID: track)
+        let session = AssetExportSession(asset: composition, preset: .preset640x480)
+        session.outputURL = scratch.file("api.mp4")
+        try await session.export()
+
+        let expected = "video,6.000000\naudio,6.000000\nsubtitle,6.000000\n6.000000\n"
+        #expect(try await Self.durations(of: scratch.file("document.mp4").path) == expected)
+        #expect(try await Self.durations(of: scratch.file("api.mp4").path) == expected)
+        for name in ["document.mp4", "api.mp4"] {
+            let cues = try await Self.output(of: "ffmpeg", [
+                "-nostdin", "-v", "error", "-i", scratch.file(name).path, "-map", "0:s:0", "-f", "srt", "-"])
+            #expect(cues == "1\n00:00:00,500 --> 00:00:01,000\nFirst\n\n2\n00:00:03,500 --> 00:00:06,000\nLast\n\n", "\(name)")
+        }
     }
 
     /// `splice export DOC -o captions.vtt` writes the document's subtitle track alone, its cues placed as the

@@ -24,7 +24,7 @@ import SpliceDocument
             naturalTimeScale: 1000, codecName: "subrip", streamIndex: 0, subtitle: SubtitleTrackFormat(cueCount: 3))])
     }
 
-    @Test func clipSubtitlesFollowTheCutsSpeedAndTransitionsAndSidecarsStopAtTheEnd() async throws {
+    @Test func clipSubtitlesFollowTheCutsSpeedAndTransitionsAndSidecarsAreKeptWhole() async throws {
         let movie = try await Self.movieWithSubtitles()
         let document = ShortFormDocument(
             clips: [
@@ -46,8 +46,11 @@ import SpliceDocument
         ])
         let sidecar = try #require(tracks.first { $0.trackID == 6 })
         #expect(sidecar.languageCode == "eng")
-        // The edit lasts 3 + 1.5 s: the sidecar's 9 s are cut there.
-        #expect(sidecar.segments == [DocumentSegment(source: "captions.srt", track: .trackID(1), timeRange: .ms(0, 4500), at: .zero)])
+        // The clips last 3 + 1.5 s; the sidecar's 9 s are kept whole (the composition lasts as its longest track),
+        // the background alone (an instruction with no layers) after the clips.
+        #expect(sidecar.segments == [DocumentSegment(source: "captions.srt", track: .trackID(1), timeRange: .ms(0, 9000), at: .zero)])
+        let last = try #require(expanded.videoComposition?.instructions.last)
+        #expect(last.timeRange == .ms(4500, 9000) && last.layerInstructions.isEmpty)
     }
 
     @Test func aSubtitlesEntryWithoutASubtitleTrackOrWithABadLanguageIsReportedAtItsPath() async throws {

@@ -53,4 +53,22 @@ struct OpenTimelineIOBadInputTests {
         // A rate of 0, a negative duration, a value that does not fit: refused (at least once per number).
         #expect(refused >= matches.count)
     }
+
+    /// A time in a message is written as every message of the package writes it: −1000.5 frames at 1000 fps is
+    /// −1.001 s (the exact −2001/2000 rounded half away from zero), not the −1.000 s of its `Double` printed with
+    /// `%.3f`.
+    @Test func aNegativeDurationIsNamedToTheMillisecondAsEveryMessageRoundsIt() throws {
+        let scratch = try ScratchDirectory("otio-negative")
+        defer { scratch.remove() }
+        let gap = #"{ "OTIO_SCHEMA": "Gap.1", "source_range": { "OTIO_SCHEMA": "TimeRange.1", "#
+            + #""start_time": { "OTIO_SCHEMA": "RationalTime.1", "rate": 1000, "value": 0 }, "#
+            + #""duration": { "OTIO_SCHEMA": "RationalTime.1", "rate": 1000, "value": -1000.5 } } }"#
+        let file = try scratch.write("negative.otio", OpenTimelineIOReadingTests.timeline(children: gap))
+        do {
+            _ = try OpenTimelineIO.read(from: file)
+            Issue.record("a negative duration was read")
+        } catch {
+            #expect(error.problems.map(\.message) == ["a duration is not negative (-1.001 s)"])
+        }
+    }
 }

@@ -70,6 +70,32 @@ struct VideoEffectModelTests {
         #expect(CubeLookupTableError(url: url, line: 3, reason: "r").description == "/looks/test.cube line 3: r")
     }
 
+    /// A `.cube` file read from disk: an empty one is parsed as empty text (no LUT_3D_SIZE line), one that is not
+    /// UTF-8 or not there is named with its cause.
+    @Test func cubeFilesReadFromDiskNameTheirCause() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cube-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.cube")
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+        #expect(throws: CubeLookupTableError(url: empty, line: nil, reason: "has no LUT_3D_SIZE line")) {
+            try CubeLookupTable(contentsOf: empty)
+        }
+        let latin1 = folder.appendingPathComponent("latin1.cube")
+        #expect(FileManager.default.createFile(atPath: latin1.path, contents: Data("TITLE \"caf".utf8) + Data([0xE9, 0x22, 0x0A])))
+        #expect(throws: CubeLookupTableError(url: latin1, line: nil, reason: "cannot be read as UTF-8 text")) {
+            try CubeLookupTable(contentsOf: latin1)
+        }
+        let missing = folder.appendingPathComponent("missing.cube")
+        #expect(throws: CubeLookupTableError(url: missing, line: nil, reason: "does not exist")) {
+            try CubeLookupTable(contentsOf: missing)
+        }
+        let good = folder.appendingPathComponent("good.cube")
+        #expect(FileManager.default.createFile(atPath: good.path, contents: Data(("LUT_3D_SIZE 2\n" + String(repeating: "1 0 0\n", count: 8)).utf8)))
+        let table = try CubeLookupTable(contentsOf: good)
+        #expect(table.size == 2 && table.entries == Array(repeating: [1, 0, 0], count: 8))
+    }
+
     @Test func validationNamesTheEffectTheValueAndTheCubeLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("effects-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -23,8 +23,7 @@ public struct DASHManifest: Sendable, Hashable {
 
     /// An ISO 8601 duration with milliseconds, as `@mediaPresentationDuration` takes it: `PT6.000S`.
     static func duration(_ time: MediaTime) -> String {
-        let milliseconds = time.convertScale(1000).value
-        return "PT\(milliseconds / 1000).\(String(milliseconds % 1000).leftPadded(to: 3))S"
+        "PT\(MediaTime.formatSeconds(time))S"
     }
 
     /// `(t, d, r)` runs of `durations` in units of `timescale`: each start rounded from the exact running total.

@@ -1,4 +1,5 @@
 import Foundation
+import Composition
 
 /// A sidecar text subtitle file (SubRip `.srt`, WebVTT `.vtt`, ASS/SSA `.ass`) checked before libavformat reads it:
 /// its character encoding decided, and SubRip and WebVTT cue blocks checked line by line.
@@ -79,7 +80,7 @@ struct SubtitleTextFile: Sendable, Hashable {
     init(url: URL, kind: Kind) throws {
         let bytes: [UInt8]
         do {
-            bytes = try [UInt8](Data(contentsOf: url))
+            bytes = try [UInt8](FileContents.data(of: url))
         } catch {
             throw AssetLoadingError.readFailed(url, reason: "\(error.localizedDescription)")
         }
