@@ -61,7 +61,10 @@ public final class AssetWriter: Sendable {
     /// Its container.
     public let outputFileType: FileType
     let state = Locked(State())
-    let channel = WriterChannel(capacity: 8)
+    /// At most 8 samples wait for the writer's thread, of them at most 2 uncompressed pictures: one for the thread to
+    /// take next while it encodes another, and one more to absorb a producer's jitter; the encoder keeps its own
+    /// look-ahead. Each picture more would hold 8 MB at 1080p BGRA.
+    let channel = WriterChannel(capacity: 8, pictureCapacity: 2)
     let cancellation = CancellationFlag()
 
     /// A writer of `outputURL` as `fileType` (``FileType/mp4``, ``FileType/mov``, ``FileType/m4a``,
@@ -388,6 +391,9 @@ public final class AssetWriter: Sendable {
 
     /// The most samples that ever waited for the writer's thread at once (bounded by the queue's capacity, 8).
     package var peakQueuedSampleCount: Int { channel.peakQueuedSamples }
+
+    /// The most uncompressed pictures that ever waited for the writer's thread at once (bounded by 2).
+    package var peakQueuedPictureCount: Int { channel.peakQueuedPictures }
 
     /// Waits until the thread has ended (after ``cancelWriting()``: the temporary file is gone).
     package func waitUntilEnded() async { _ = await channel.outcome() }

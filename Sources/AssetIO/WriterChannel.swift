@@ -3,9 +3,10 @@ import Composition
 import SpliceFFmpeg
 
 /// The hand-over from a writer's callers (async) to its thread (blocking): a queue of commands of which at most
-/// `capacity` samples wait at once. An `append` finding it full suspends until the thread takes one (back-pressure:
-/// memory stays bounded however fast the producer is); other commands are never held back. The thread ends it with
-/// an outcome every ``outcome()`` caller receives.
+/// `capacity` samples wait at once, and of those at most `pictureCapacity` uncompressed pictures (a 1080p BGRA
+/// picture is 8 MB; audio buffers and compressed packets are small). An `append` finding no room suspends until the
+/// thread takes a sample (back-pressure: memory stays bounded however fast the producer is); other commands are
+/// never held back. The thread ends it with an outcome every ``outcome()`` caller receives.
 final class WriterChannel: Sendable {
     enum Command: Sendable {
         case startSession(MediaTime)
@@ -19,7 +20,9 @@ final class WriterChannel: Sendable {
     private struct State {
         var commands: [Command] = []
         var queuedSamples = 0
+        var queuedPictures = 0
         var peakQueuedSamples = 0
+        var peakQueuedPictures = 0
         var producers: [CheckedContinuation<Bool?, Never>] = []
         var outcome: Result<Void, AssetWriterError>?
         var outcomeWaiters: [CheckedContinuation<Result<Void, AssetWriterError>, Never>] = []
@@ -28,18 +31,25 @@ final class WriterChannel: Sendable {
     private enum Step { case accepted, refused, waiting }
 
     let capacity: Int
+    let pictureCapacity: Int
     private let state = Locked(State())
     private let available = DispatchSemaphore(value: 0)
 
-    init(capacity: Int) {
+    init(capacity: Int, pictureCapacity: Int) {
         self.capacity = max(1, capacity)
+        self.pictureCapacity = max(1, min(pictureCapacity, capacity))
     }
 
-    /// True while a sample can be queued without waiting.
-    var hasRoom: Bool { state.withLock { $0.outcome == nil && $0.queuedSamples < capacity } }
+    /// True while any sample can be queued without waiting (a picture included).
+    var hasRoom: Bool {
+        state.withLock { $0.outcome == nil && $0.queuedSamples < capacity && $0.queuedPictures < pictureCapacity }
+    }
 
     /// The most samples ever waiting at once (at most ``capacity``).
     var peakQueuedSamples: Int { state.withLock { $0.peakQueuedSamples } }
+
+    /// The most uncompressed pictures ever waiting at once (at most ``pictureCapacity``).
+    var peakQueuedPictures: Int { state.withLock { $0.peakQueuedPictures } }
 
     /// The thread's failure, once it has failed.
     var failure: AssetWriterError? {
@@ -49,19 +59,30 @@ final class WriterChannel: Sendable {
         }
     }
 
-    /// Queues `command`, suspending while `capacity` samples wait (samples only). False when the channel has ended.
+    /// Queues `command`, suspending while `capacity` samples wait, or `pictureCapacity` pictures for a picture
+    /// (samples only). False when the channel has ended.
     func send(_ command: Command) async -> Bool {
-        let isSample: Bool
-        if case .sample = command { isSample = true } else { isSample = false }
+        let isSample: Bool, isPicture: Bool
+        if case .sample(_, let sample) = command {
+            isSample = true
+            isPicture = sample.imageBuffer != nil
+        } else {
+            isSample = false
+            isPicture = false
+        }
         while true {
             let result: Bool? = await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
                 let step: Step = state.withLock { state in
                     if state.outcome != nil { return .refused }
-                    if !isSample || state.queuedSamples < capacity {
+                    if !isSample || (state.queuedSamples < capacity && (!isPicture || state.queuedPictures < pictureCapacity)) {
                         state.commands.append(command)
                         if isSample {
                             state.queuedSamples += 1
                             state.peakQueuedSamples = max(state.peakQueuedSamples, state.queuedSamples)
+                        }
+                        if isPicture {
+                            state.queuedPictures += 1
+                            state.peakQueuedPictures = max(state.peakQueuedPictures, state.queuedPictures)
                         }
                         return .accepted
                     }
@@ -95,15 +116,20 @@ final class WriterChannel: Sendable {
         return accepted
     }
 
-    /// The thread's next command, waiting for one.
+    /// The thread's next command, waiting for one. Taking a sample wakes every waiting producer to try again: a
+    /// picture's producer and an audio producer wait for different room.
     func receive() -> Command {
         available.wait()
-        let (command, woken): (Command, CheckedContinuation<Bool?, Never>?) = state.withLock { state in
+        let (command, woken): (Command, [CheckedContinuation<Bool?, Never>]) = state.withLock { state in
             let command = state.commands.removeFirst()
-            if case .sample = command { state.queuedSamples -= 1 }
-            return (command, state.producers.isEmpty ? nil : state.producers.removeFirst())
+            guard case .sample(_, let sample) = command else { return (command, []) }
+            state.queuedSamples -= 1
+            if sample.imageBuffer != nil { state.queuedPictures -= 1 }
+            let woken = state.producers
+            state.producers.removeAll()
+            return (command, woken)
         }
-        woken?.resume(returning: nil)
+        for producer in woken { producer.resume(returning: nil) }
         return command
     }
 
