@@ -208,6 +208,24 @@ package final class FilterGraph {
         try FFmpegError.check(av_buffersink_get_ch_layout(sinks[index], layout), in: "av_buffersink_get_ch_layout")
     }
 
+    /// Sets several runtime options of one filter instance, which then reconfigures once: every option but the last
+    /// is stored with `av_opt_set` (as a command stores its one option), the last is sent as a command, whose handling
+    /// reconfigures the filter with all of them. `lut` rebuilds its tables (65,536 entries a component) on each
+    /// command: one rebuild instead of one per option.
+    /// - Throws: `FFmpegError` (EINVAL when the graph has no filter instance `target`, or it has no such option), or
+    ///   the filter's refusal of the command.
+    package func sendCommands(target: String, options: [(name: String, argument: String)]) throws {
+        guard let last = options.last else { return }
+        if options.count > 1 {
+            guard let filter = avfilter_graph_get_filter(pointer, target) else { throw FFmpegError.posix(EINVAL) }
+            for option in options.dropLast() {
+                try FFmpegError.check(av_opt_set(UnsafeMutableRawPointer(filter), option.name, option.argument, AV_OPT_SEARCH_CHILDREN),
+                                      in: "av_opt_set(\(target) \(option.name))")
+            }
+        }
+        try sendCommand(target: target, command: last.name, argument: last.argument)
+    }
+
     /// Sends a runtime command to one filter instance (`avfilter_graph_send_command`), e.g. target `lut@L0`,
     /// command `a`, argument `val*0.5`.
     package func sendCommand(target: String, command: String, argument: String) throws {

@@ -25,6 +25,9 @@ final class VideoCompositor {
     private var compiled: CompiledGraph?
     private var configuration: GraphConfiguration?
     private var graphStartFrame = 0
+    /// The argument last sent to each filter option of the current graph (`"lut@l0 y"`): a command repeating it is
+    /// not sent, since each one makes its filter reconfigure (`lut` evaluates its 4 × 256 table entries again).
+    private var sentArguments: [String: String] = [:]
     private var backgrounds: [RenderColor: Frame] = [:]
     private var overlayImages: [URL: Frame] = [:]
     private let output: Frame
@@ -114,9 +117,7 @@ final class VideoCompositor {
                 case .imageOverlay(let i): opacity = imageConfigurations[i].opacity ?? 1
                 case .background: opacity = 1
                 }
-                for option in target.options(opacity: opacity) {
-                    try graph.sendCommand(target: target.filter, command: option.name, argument: option.expression)
-                }
+                try send(target.options(opacity: opacity).map { ($0.name, $0.expression) }, to: target.filter, in: graph)
             }
             if case .layer(let i) = role, let commands = compiled.effectCommands[role] {
                 try send(commands, amounts: layerEffects[i], to: graph)
@@ -169,12 +170,21 @@ final class VideoCompositor {
                             + "\(value) in source pixels; \(parameter.filterName) takes at most \(maximum)")
                 }
                 do {
-                    try graph.sendCommand(target: command.target, command: option.name, argument: FilterGraphCompiler.format(value))
+                    try send([(option.name, FilterGraphCompiler.format(value))], to: command.target, in: graph)
                 } catch {
                     throw ExportError.renderingFailed(stage: "setting \(option.name) of \(command.target)", reason: "\(error)")
                 }
             }
         }
+    }
+
+    /// Sets `options` of the filter `target` for the next frame: those the current graph does not have already, in
+    /// one reconfiguration of the filter (``FilterGraph/sendCommands(target:options:)``).
+    private func send(_ options: [(name: String, argument: String)], to target: String, in graph: FilterGraph) throws {
+        let changed = options.filter { sentArguments[target + " " + $0.name] != $0.argument }
+        guard !changed.isEmpty else { return }
+        try graph.sendCommands(target: target, options: changed)
+        for option in changed { sentArguments[target + " " + option.name] = option.argument }
     }
 
     private func drain(_ graph: FilterGraph, emit: (Frame) throws -> Void) throws {
@@ -227,6 +237,7 @@ final class VideoCompositor {
         }
         compiled = compiledGraph
         configuration = wanted
+        sentArguments = [:]
         graphBuilds += 1
         graphStartFrame = index
     }
