@@ -146,7 +146,7 @@ public struct AssetImageGenerator: Sendable {
     /// Frame threads of each source decoder: two (one on a one-core machine). A picture is found by decoding a short
     /// run from its key frame, where a third thread adds little speed but one more picture in flight (3 MiB at
     /// 1080p); FFmpeg's own choice (one thread per core plus one, up to 16) would hold a decoder context and a
-    /// picture per core. Measured on two cores at 1080p: 8 MiB less than three threads, about 3 % more wall time.
+    /// picture per core. Measured on two cores at 1080p: 8 MiB less than three threads, about 4 % more wall time.
     static let decoderThreads = Int32(min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)))
 
     /// Renders on the calling (worker) thread.
