@@ -233,6 +233,10 @@ package final class FilterGraph {
         let code = response.withUnsafeMutableBufferPointer {
             avfilter_graph_send_command(pointer, target, command, argument, $0.baseAddress, Int32($0.count), 0)
         }
+        commandsSent += 1
         try FFmpegError.check(code, in: "avfilter_graph_send_command")
     }
+
+    /// The commands sent so far (``sendCommand(target:command:argument:)``), each one reconfiguration of its filter.
+    package private(set) var commandsSent = 0
 }

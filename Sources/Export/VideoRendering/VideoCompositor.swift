@@ -28,6 +28,8 @@ final class VideoCompositor {
     /// The argument last sent to each filter option of the current graph (`"lut@l0 y"`): a command repeating it is
     /// not sent, since each one makes its filter reconfigure (`lut` evaluates its 4 × 256 table entries again).
     private var sentArguments: [String: String] = [:]
+    /// The commands sent to filters so far, each one reconfiguration of its filter.
+    private(set) var filterReconfigurations = 0
     private var backgrounds: [RenderColor: Frame] = [:]
     private var overlayImages: [URL: Frame] = [:]
     private let output: Frame
@@ -183,6 +185,8 @@ final class VideoCompositor {
     private func send(_ options: [(name: String, argument: String)], to target: String, in graph: FilterGraph) throws {
         let changed = options.filter { sentArguments[target + " " + $0.name] != $0.argument }
         guard !changed.isEmpty else { return }
+        let sent = graph.commandsSent
+        defer { filterReconfigurations += graph.commandsSent - sent }
         try graph.sendCommands(target: target, options: changed)
         for option in changed { sentArguments[target + " " + option.name] = option.argument }
     }

@@ -54,6 +54,29 @@ struct EffectRampTests {
 
     static let whole = TimeRange(start: .zero, duration: MediaTime(seconds: 1))
 
+    /// A fade to black over the last half second: the `lut` that blends the layer with black takes three options a
+    /// frame (Y', Cb, Cr) but reconfigures once a frame — each reconfiguration rebuilds its 65,536-entry tables.
+    @Test func aFadeToBlackReconfiguresItsLutOnceAFrame() async throws {
+        let scratch = try ScratchDirectory("fade-commands")
+        defer { scratch.remove() }
+        let asset = try await Self.source(scratch)
+        let (composition, video) = try Self.edit(asset) { layer in
+            layer.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0,
+                                 timeRange: TimeRange(start: MediaTime(value: 1, timescale: 2), duration: MediaTime(value: 1, timescale: 2)))
+        }
+        var plan = try ExportPlanner.videoPlan(
+            composition: composition, tracks: composition.tracks, videoComposition: video,
+            range: TimeRange(start: .zero, duration: composition.duration), maximumSize: nil)
+        plan.sendsEffectAmounts = true
+        let compositor = try VideoCompositor(plan: plan, cancellation: CancellationFlag())
+        var frames = 0
+        for index in 0..<plan.frameCount { try compositor.render(frame: index) { _ in frames += 1 } }
+        try compositor.finish { _ in frames += 1 }
+        #expect(frames == 30)
+        // Frames 15–29 ramp: one command each (the three options sent one by one made 45).
+        #expect(compositor.filterReconfigurations == 15, "reconfigurations: \(compositor.filterReconfigurations)")
+    }
+
     /// Six ramps at once on one layer (two `eq`s, a run of RGB effects, an eased blur): every one of the 30 frames
     /// equals the graph-per-frame render, which builds a graph per frame; the driven render builds two (frame 0,
     /// where every ramp is at its neutral start and no effect is drawn, then one for the other 29).
