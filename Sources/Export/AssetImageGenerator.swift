@@ -300,20 +300,16 @@ final class RGBAConverter {
         switch path {
         case .scaler(let scaler):
             let bytesPerRow = scaler.width * 4
-            var failure: (any Error)?
-            let pixels = [UInt8](unsafeUninitializedCapacity: scaler.height * bytesPerRow) { buffer, count in
-                do {
+            let pixels: [UInt8]
+            do {
+                pixels = try [UInt8](unsafeUninitializedCapacity: scaler.height * bytesPerRow) { buffer, count in
                     try scaler.scale(frame, into: buffer.baseAddress!, bytesPerRow: bytesPerRow)
                     count = buffer.count
-                } catch {
-                    failure = error
-                    count = 0
                 }
-            }
-            if let failure {
+            } catch {
                 throw ExportError.renderingFailed(
                     stage: "converting to RGBA",
-                    reason: "\(failure) (a \(frame.width)x\(frame.height) picture of format \(frame.format))")
+                    reason: "\(error) (a \(frame.width)x\(frame.height) picture of format \(frame.format))")
             }
             guard let image = VideoFrame(width: scaler.width, height: scaler.height, bytesPerRow: bytesPerRow, pixels: pixels)
             else { throw ExportError.renderingFailed(stage: "converting to RGBA", reason: "an empty picture") }
