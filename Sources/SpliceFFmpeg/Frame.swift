@@ -96,6 +96,33 @@ package final class Frame {
         try FFmpegError.check(av_frame_get_buffer(pointer, 0), in: "av_frame_get_buffer")
     }
 
+    /// Drops the frame's buffers and makes it a `width` × `height` picture of `pixelFormat` whose planes are memory
+    /// the caller owns, referenced without a copy (`av_buffer_create`, read-only): one buffer per plane, `count` bytes
+    /// from `bytes`, rows `bytesPerRow` apart. Each plane's `owner` is retained until FFmpeg drops that plane's last
+    /// reference (on whichever thread does), so the memory must stay unchanged while its owner lives.
+    /// - Throws: ``FFmpegError`` (ENOMEM) when a buffer reference cannot be made; EINVAL for more than 4 planes.
+    package func referencePicture(width: Int, height: Int, pixelFormat: AVPixelFormat,
+                                  planes: [(bytes: UnsafeRawPointer, count: Int, bytesPerRow: Int, owner: AnyObject)]) throws {
+        av_frame_unref(pointer)
+        guard planes.count <= 4 else { throw FFmpegError.posix(EINVAL) }
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        pointer.pointee.format = pixelFormat.rawValue
+        let release: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = { opaque, _ in
+            if let opaque { Unmanaged<AnyObject>.fromOpaque(opaque).release() }
+        }
+        for (index, plane) in planes.enumerated() {
+            let opaque = Unmanaged.passRetained(plane.owner).toOpaque()
+            guard let buffer = av_buffer_create(UnsafeMutablePointer(mutating: plane.bytes.assumingMemoryBound(to: UInt8.self)),
+                                                plane.count, release, opaque, Int32(AV_BUFFER_FLAG_READONLY)) else {
+                Unmanaged<AnyObject>.fromOpaque(opaque).release()
+                av_frame_unref(pointer)
+                throw FFmpegError.posix(ENOMEM)
+            }
+            cmedia_AVFrame_set_plane(pointer, Int32(index), buffer, Int32(plane.bytesPerRow))
+        }
+    }
+
     /// Drops the frame's buffers and allocates `sampleCount` samples of `sampleFormat` at `sampleRate` Hz in
     /// FFmpeg's default layout for `channelCount` channels (`av_frame_get_buffer`).
     /// - Throws: ``FFmpegError`` (ENOMEM, EINVAL).
