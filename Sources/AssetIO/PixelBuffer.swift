@@ -146,12 +146,10 @@ public struct PixelBuffer: Sendable, Hashable {
             }
         }
 
-        /// The plane's own bytes where they stay while the returned owner lives, for FFmpeg to reference without a
-        /// copy (`Frame.referencePicture`); nil for a view or no bytes.
-        func retainedBytes() -> (owner: AnyObject, bytes: UnsafeRawPointer, count: Int)? {
-            guard case .owned(let bytes) = storage, !bytes.isEmpty else { return nil }
-            let owner = RetainedBytes(bytes)
-            return (owner, owner.address, bytes.count)
+        /// The plane's own bytes (no copy); nil for a view of a reader's picture.
+        var ownedBytes: [UInt8]? {
+            if case .owned(let bytes) = storage { return bytes }
+            return nil
         }
 
         /// Planes are equal when their shapes and bytes are (a view the reader has taken back equals only itself).
@@ -270,19 +268,6 @@ public struct PixelBuffer: Sendable, Hashable {
 
     /// "1280×720 bgra8": the size and format, for messages.
     public var summary: String { "\(width)×\(height) \(pixelFormat.rawValue)" }
-}
-
-/// An array of bytes kept unchanged, and where its elements are: a native array's elements stay at one address
-/// while the array is neither changed nor freed, and this object's constant copy is never changed (a change to
-/// another copy of it copies first).
-private final class RetainedBytes {
-    let bytes: [UInt8]
-    let address: UnsafeRawPointer
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        address = bytes.withUnsafeBytes { $0.baseAddress! }
-    }
 }
 
 /// A decoded picture a reader lends out without copying (``AssetReaderOutput/alwaysCopiesSampleData`` false): holds a

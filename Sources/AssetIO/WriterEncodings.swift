@@ -110,9 +110,9 @@ final class VideoEncoding {
     private func fillSource(with picture: PixelBuffer) throws {
         let pixelFormat = av_get_pix_fmt(picture.pixelFormat.ffmpegName)
         let shapes = picture.pixelFormat.planeShapes(width: picture.width, height: picture.height)
-        let retained = picture.planes.compactMap { plane in plane.retainedBytes().map { ($0.bytes, $0.count, plane.bytesPerRow, $0.owner) } }
-        if retained.count == shapes.count {
-            try source.referencePicture(width: picture.width, height: picture.height, pixelFormat: pixelFormat, planes: retained)
+        let owned = picture.planes.compactMap { plane in plane.ownedBytes.map { (bytes: $0, bytesPerRow: plane.bytesPerRow) } }
+        if owned.count == shapes.count, owned.allSatisfy({ !$0.bytes.isEmpty }) {
+            try source.referencePicture(width: picture.width, height: picture.height, pixelFormat: pixelFormat, planes: owned)
             return
         }
         try source.allocatePicture(width: picture.width, height: picture.height, pixelFormat: pixelFormat)
