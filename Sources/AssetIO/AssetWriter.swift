@@ -61,10 +61,10 @@ public final class AssetWriter: Sendable {
     /// Its container.
     public let outputFileType: FileType
     let state = Locked(State())
-    /// At most 8 samples wait for the writer's thread, of them at most 2 uncompressed pictures: one for the thread to
-    /// take next while it encodes another, and one more to absorb a producer's jitter; the encoder keeps its own
-    /// look-ahead. Each picture more would hold 8 MB at 1080p BGRA.
-    let channel = WriterChannel(capacity: 8, pictureCapacity: 2)
+    /// At most 8 samples wait for the writer's thread, of them at most 1 uncompressed picture: the one the thread
+    /// takes next while it encodes another (the producer meanwhile draws the one after; the encoder keeps its own
+    /// look-ahead). Each picture more would hold 8 MB at 1080p BGRA.
+    let channel = WriterChannel(capacity: 8, pictureCapacity: 1)
     let cancellation = CancellationFlag()
 
     /// A writer of `outputURL` as `fileType` (``FileType/mp4``, ``FileType/mov``, ``FileType/m4a``,

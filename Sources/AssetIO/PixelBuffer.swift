@@ -146,6 +146,12 @@ public struct PixelBuffer: Sendable, Hashable {
             }
         }
 
+        /// The plane's own bytes (no copy); nil for a view of a reader's picture.
+        var ownedBytes: [UInt8]? {
+            if case .owned(let bytes) = storage { return bytes }
+            return nil
+        }
+
         /// Planes are equal when their shapes and bytes are (a view the reader has taken back equals only itself).
         public static func == (lhs: Plane, rhs: Plane) -> Bool {
             guard lhs.bytesPerRow == rhs.bytesPerRow, lhs.rows == rhs.rows else { return false }

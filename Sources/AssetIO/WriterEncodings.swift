@@ -92,19 +92,7 @@ final class VideoEncoding {
         guard let pts = time.timestamp(in: timeBase) else { return }
         let graph = try self.graph ?? makeGraph(for: picture)
         self.graph = graph
-        try source.allocatePicture(width: picture.width, height: picture.height,
-                                   pixelFormat: av_get_pix_fmt(picture.pixelFormat.ffmpegName))
-        let shapes = picture.pixelFormat.planeShapes(width: picture.width, height: picture.height)
-        for (index, shape) in shapes.enumerated() {
-            guard let destination = source.plane(index) else { continue }
-            let stride = source.bytesPerRow(ofPlane: index), plane = picture.planes[index]
-            try plane.withUnsafeBytes { bytes in
-                let bytes = bytes.bindMemory(to: UInt8.self)
-                for row in 0..<shape.rows {
-                    (destination + row * stride).update(from: bytes.baseAddress! + row * plane.bytesPerRow, count: shape.rowBytes)
-                }
-            }
-        }
+        try fillSource(with: picture)
         source.pts = pts
         source.markSquarePixels()
         try graph.push(source, to: 0)
@@ -115,6 +103,29 @@ final class VideoEncoding {
         }
         held.take(from: converted)
         heldPTS = pts
+    }
+
+    /// Makes `source` the picture: its planes referenced where they are (the graph's `scale` reads them; the
+    /// picture's memory is kept until FFmpeg lets go of it), or copied when a plane is not the picture's own memory.
+    private func fillSource(with picture: PixelBuffer) throws {
+        let pixelFormat = av_get_pix_fmt(picture.pixelFormat.ffmpegName)
+        let shapes = picture.pixelFormat.planeShapes(width: picture.width, height: picture.height)
+        let owned = picture.planes.compactMap { plane in plane.ownedBytes.map { (bytes: $0, bytesPerRow: plane.bytesPerRow) } }
+        if owned.count == shapes.count, owned.allSatisfy({ !$0.bytes.isEmpty }) {
+            try source.referencePicture(width: picture.width, height: picture.height, pixelFormat: pixelFormat, planes: owned)
+            return
+        }
+        try source.allocatePicture(width: picture.width, height: picture.height, pixelFormat: pixelFormat)
+        for (index, shape) in shapes.enumerated() {
+            guard let destination = source.plane(index) else { continue }
+            let stride = source.bytesPerRow(ofPlane: index), plane = picture.planes[index]
+            try plane.withUnsafeBytes { bytes in
+                let bytes = bytes.bindMemory(to: UInt8.self)
+                for row in 0..<shape.rows {
+                    (destination + row * stride).update(from: bytes.baseAddress! + row * plane.bytesPerRow, count: shape.rowBytes)
+                }
+            }
+        }
     }
 
     private func encodeHeld(stream: Int, muxer: EncodingMuxer) throws {

@@ -73,6 +73,15 @@ static inline unsigned cmedia_LIBAVFILTER_VERSION_INT(void) { return LIBAVFILTER
 static inline unsigned cmedia_LIBAVUTIL_VERSION_INT(void) { return LIBAVUTIL_VERSION_INT; }
 
 // AVFrame.duration exists from lavu 57.30.100 (FFmpeg 6.0); before it the field is pkt_duration.
+// Makes `buffer` plane `index` (0...3) of a picture frame, its rows `linesize` bytes apart: `buf`, `data` and
+// `linesize` set, `extended_data` pointing at `data` (as av_frame_get_buffer leaves a picture).
+static inline void cmedia_AVFrame_set_plane(AVFrame *frame, int index, AVBufferRef *buffer, int linesize) {
+    frame->buf[index] = buffer;
+    frame->data[index] = buffer->data;
+    frame->linesize[index] = linesize;
+    frame->extended_data = frame->data;
+}
+
 static inline int64_t cmedia_AVFrame_duration(const AVFrame *frame) {
 #if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
     return frame->duration;

@@ -96,6 +96,35 @@ package final class Frame {
         try FFmpegError.check(av_frame_get_buffer(pointer, 0), in: "av_frame_get_buffer")
     }
 
+    /// Drops the frame's buffers and makes it a `width` × `height` picture of `pixelFormat` whose planes are the
+    /// given arrays, referenced where they are, without a copy (`av_buffer_create`, read-only): one buffer per plane,
+    /// rows `bytesPerRow` apart. Each array is kept until FFmpeg drops that plane's last reference (on whichever
+    /// thread does); a caller changing its own copy afterwards changes a copy of its own (copy on write).
+    /// - Throws: ``FFmpegError`` (ENOMEM) when a buffer reference cannot be made; EINVAL for an empty array or more
+    ///   than 4 planes.
+    package func referencePicture(width: Int, height: Int, pixelFormat: AVPixelFormat,
+                                  planes: [(bytes: [UInt8], bytesPerRow: Int)]) throws {
+        av_frame_unref(pointer)
+        guard planes.count <= 4, planes.allSatisfy({ !$0.bytes.isEmpty }) else { throw FFmpegError.posix(EINVAL) }
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        pointer.pointee.format = pixelFormat.rawValue
+        let release: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = { opaque, _ in
+            if let opaque { Unmanaged<RetainedBytes>.fromOpaque(opaque).release() }
+        }
+        for (index, plane) in planes.enumerated() {
+            let owner = RetainedBytes(plane.bytes)
+            let opaque = Unmanaged.passRetained(owner).toOpaque()
+            guard let buffer = av_buffer_create(owner.address, plane.bytes.count, release, opaque,
+                                                Int32(AV_BUFFER_FLAG_READONLY)) else {
+                Unmanaged<RetainedBytes>.fromOpaque(opaque).release()
+                av_frame_unref(pointer)
+                throw FFmpegError.posix(ENOMEM)
+            }
+            cmedia_AVFrame_set_plane(pointer, Int32(index), buffer, Int32(plane.bytesPerRow))
+        }
+    }
+
     /// Drops the frame's buffers and allocates `sampleCount` samples of `sampleFormat` at `sampleRate` Hz in
     /// FFmpeg's default layout for `channelCount` channels (`av_frame_get_buffer`).
     /// - Throws: ``FFmpegError`` (ENOMEM, EINVAL).
@@ -135,5 +164,18 @@ package final class Frame {
     package func metadataValue(forKey key: String) -> String? {
         guard let entry = av_dict_get(pointer.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
         return String(cString: value)
+    }
+}
+
+/// An array of bytes a frame's plane references, and where its elements are: a native array's elements stay at one
+/// address while the array is neither changed nor freed, and this object's constant copy is never changed (a change
+/// to another copy of the same storage copies it first).
+private final class RetainedBytes {
+    let bytes: [UInt8]
+    let address: UnsafeMutablePointer<UInt8>
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        address = UnsafeMutablePointer(mutating: bytes.withUnsafeBufferPointer { $0.baseAddress! })
     }
 }

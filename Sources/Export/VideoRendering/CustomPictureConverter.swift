@@ -13,9 +13,9 @@ internal import CMedia
 /// goes straight to `rgba`), `.rgba64` with `zscale` (the canvas's limited-range Y'CbCr → full-range 16-bit R'G'B' in
 /// the canvas's primaries and transfer: BT.2020 HLG or PQ on an HDR canvas). One graph per source format.
 ///
-/// Back: an `.rgba8` picture is copied into an `rgb0` frame (alpha dropped: the canvas is opaque), which the graph
-/// brings into the canvas like any RGB layer (`scale=out_color_matrix=bt709:out_range=limited`); an `.rgba64`
-/// picture is converted here by the inverse `zscale` into the canvas's own format and tagged with its colour
+/// Back: an `.rgba8` picture is referenced, without a copy, as an `rgb0` frame (alpha ignored: the canvas is
+/// opaque), which the graph brings into the canvas like any RGB layer (`scale=out_color_matrix=bt709:out_range=limited`);
+/// an `.rgba64` picture is converted here by the inverse `zscale` into the canvas's own format and tagged with its colour
 /// (`setparams`), so the graph takes it as a native layer, untouched (the graph treats untagged RGB as SDR).
 ///
 /// Confined to the render thread, like its ``VideoCompositor``.
@@ -56,26 +56,16 @@ final class CustomPictureConverter {
         return try VideoFrame(rgbaFrame: output, dynamicRange: pixelFormat == .rgba64 ? color.dynamicRange : .sdr)
     }
 
-    /// The compositor's `image` in a new frame of its size: `rgb0` for `.rgba8` (alpha dropped), the canvas's own
-    /// tagged format for `.rgba64`.
-    /// - Throws: `FFmpegError` (ENOMEM) when the picture cannot be allocated; ``ExportError/renderingFailed(stage:reason:)``
+    /// The compositor's `image` in a new frame of its size: its pixels referenced where they are, as `rgb0` for
+    /// `.rgba8` (alpha ignored), or converted to the canvas's own tagged format for `.rgba64`.
+    /// - Throws: `FFmpegError` (ENOMEM) when the picture cannot be referenced; ``ExportError/renderingFailed(stage:reason:)``
     ///   when the conversion into the canvas fails.
     func frame(from image: VideoFrame) throws -> Frame {
         let wide = image.pixelFormat == .rgba64
         let frame = try Frame()
-        try frame.allocatePicture(width: image.width, height: image.height,
-                                  pixelFormat: wide ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGB0)
-        guard let destination = frame.plane(0) else {
-            throw ExportError.renderingFailed(stage: "taking the custom compositor's picture", reason: "no pixel plane")
-        }
-        let lineSize = frame.bytesPerRow(ofPlane: 0), rowBytes = image.width * image.pixelFormat.bytesPerPixel
-        image.pixels.withUnsafeBytes { source in
-            guard let base = source.baseAddress else { return }  // never: a VideoFrame has at least one pixel
-            for row in 0..<image.height {
-                (destination + row * lineSize).update(
-                    from: base.advanced(by: row * image.bytesPerRow).assumingMemoryBound(to: UInt8.self), count: rowBytes)
-            }
-        }
+        try frame.referencePicture(width: image.width, height: image.height,
+                                   pixelFormat: wide ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGB0,
+                                   planes: [(image.pixels, image.bytesPerRow)])
         return wide ? try canvasFrame(from: frame, size: Size(width: image.width, height: image.height)) : frame
     }
 

@@ -7,8 +7,9 @@ import Composition
 /// not drawn there. A segment with a time effect maps the time through the model's own map
 /// (``TimeMapping/sourceTime(at:effect:)``); a reversed one is read backwards by a ``ReversedSourceReader``.
 ///
-/// Readers are kept per source file and track, so consecutive segments cut from the same clip decode on without
-/// reopening. Times must be visited in non-decreasing order for efficiency (earlier times seek).
+/// Readers are kept per source file and track, so later segments cut further on in the same clip decode on without
+/// reopening; a reader whose next segment starts earlier in its source (which would seek anyway) is closed when
+/// another segment takes over. Times must be visited in non-decreasing order for efficiency (earlier times seek).
 final class TrackFrameSelector {
     let track: RenderTrack
     private let cancellation: CancellationFlag
@@ -17,8 +18,11 @@ final class TrackFrameSelector {
     private var readers: [String: VideoSourceReader] = [:]
     private var reversedReaders: [String: ReversedSourceReader] = [:]
     private var segmentHint = 0
-    /// The last segment index that shows each source stream (by ``AssetTrack/sourceStreamKey``).
-    private let lastSegmentUsing: [String: Int]
+    /// For each segment, true when a later segment shows the same source stream (by
+    /// ``AssetTrack/sourceStreamKey``) from where this one ends or further on: its reader decodes on to it.
+    private let readerContinues: [Bool]
+    /// The segment index that last showed each open reader's source stream.
+    private var lastShownSegment: [String: Int] = [:]
     /// The segment index at which `readers` were last pruned.
     private var readersCheckedAt = -1
     /// The most source readers (open files with their decoders) this selector has held at once.
@@ -33,11 +37,16 @@ final class TrackFrameSelector {
         self.track = track
         self.decoderThreads = decoderThreads
         self.cancellation = cancellation
-        var last: [String: Int] = [:]
-        for (index, segment) in track.segments.enumerated() {
-            if let key = segment.source?.sourceStreamKey { last[key] = index }
+        var continues = [Bool](repeating: false, count: track.segments.count)
+        var next: [String: Int] = [:]  // the next segment showing each source stream, walking backwards
+        for (index, segment) in track.segments.enumerated().reversed() {
+            guard let key = segment.source?.sourceStreamKey else { continue }
+            if let later = next[key] {
+                continues[index] = track.segments[later].mapping.source.start >= segment.mapping.source.end
+            }
+            next[key] = index
         }
-        lastSegmentUsing = last
+        readerContinues = continues
     }
 
     /// The frame to draw at composition time `time`, or nil when the track shows nothing then.
@@ -55,15 +64,19 @@ final class TrackFrameSelector {
         if !reversedReaders.isEmpty, !track.segments[index...].contains(where: { $0.effect?.playsBackward == true }) {
             reversedReaders = [:]  // no reversed segment ahead: free its chunk of pictures
         }
-        // Close readers as soon as no later segment uses their source: a decoder holds its reference pictures and
-        // frame threads' buffers (tens of MiB at 1080p), so open decoders (and files) stay bounded on any timeline.
-        // Closed before the next source is opened, so that source's probe and first pictures never coexist with
-        // the pictures of a decoder that is done (at a cut from one 1080p clip to another: about 4 MiB of peak).
+        // Close readers as soon as no later segment decodes on from where they are: a decoder holds its reference
+        // pictures and frame threads' buffers (tens of MiB at 1080p), so open decoders (and files) stay bounded on
+        // any timeline, and a clip shown again from an earlier point (which seeks anyway) is reopened rather than
+        // kept open under the clips in between. Closed before the next source is opened, so that source's probe and
+        // first pictures never coexist with the pictures of a decoder that is done (at a cut from one 1080p clip to
+        // another: about 4 MiB of peak).
+        let key = source.sourceStreamKey
         if index != readersCheckedAt {
             readersCheckedAt = index
-            readers = readers.filter { (lastSegmentUsing[$0.key] ?? -1) >= index }
+            readers = readers.filter { $0.key == key || lastShownSegment[$0.key].map { readerContinues[$0] } == true }
+            lastShownSegment = lastShownSegment.filter { readers[$0.key] != nil }
         }
-        let key = source.sourceStreamKey
+        lastShownSegment[key] = index
         let reader: VideoSourceReader
         if let existing = readers[key] {
             reader = existing

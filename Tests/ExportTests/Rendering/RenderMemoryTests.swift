@@ -27,12 +27,13 @@ struct RenderMemoryTests {
     static let half = TimeRange(start: .zero, duration: MediaTime(value: 1, timescale: 2))
 
     /// `clips` back to back on one track of a 320 × 240 canvas (the default video composition, its background
-    /// `background`: black unless given); `fade` ramps the first clip's opacity 1 → 0 over its last 0.25 s.
-    static func render(_ clips: [Asset], fade: Bool, background: Color? = nil) throws
+    /// `background`: black unless given), each its first 0.5 s unless `ranges` says which part; `fade` ramps the
+    /// first clip's opacity 1 → 0 over its last 0.25 s.
+    static func render(_ clips: [Asset], ranges: [TimeRange]? = nil, fade: Bool, background: Color? = nil) throws
         -> (compositor: VideoCompositor, frames: Int, heldAt: [Int]) {
         var composition = MutableComposition()
         for (i, clip) in clips.enumerated() {
-            try composition.insertTimeRange(half, of: clip, at: MediaTime(value: Int64(i), timescale: 2))
+            try composition.insertTimeRange(ranges?[i] ?? half, of: clip, at: composition.duration)
         }
         var video = MutableVideoComposition(propertiesOf: composition)
         if let background { video.backgroundColor = background }
@@ -61,15 +62,21 @@ struct RenderMemoryTests {
     }
 
     /// Two sources one after the other: the first one's decoder is closed before the second opens (one reader at
-    /// a time); a source used again later stays open beside the one between (two at once).
+    /// a time). A source shown again from where it stopped stays open beside the one between (two at once); one
+    /// shown again from its start is reopened then (one at a time: going back seeks anyway).
     @Test func aFinishedSourceClosesBeforeTheNextOpens() async throws {
         let (a, b, _) = try await Self.twoClips()
         let cut = try Self.render([a, b], fade: false)
         #expect(cut.frames == 30)
         #expect(cut.compositor.trackRenderers.values.map(\.mostReadersOpen) == [1])
-        let back = try Self.render([a, b, a], fade: false)
-        #expect(back.frames == 45)
-        #expect(back.compositor.trackRenderers.values.map(\.mostReadersOpen) == [2])
+        let quarter = MediaTime(value: 1, timescale: 4)
+        let on = try Self.render([a, b, a], ranges: [TimeRange(start: .zero, duration: quarter), Self.half,
+                                                     TimeRange(start: quarter, duration: quarter)], fade: false)
+        #expect(on.frames == 30)
+        #expect(on.compositor.trackRenderers.values.map(\.mostReadersOpen) == [2])
+        let again = try Self.render([a, b, a], fade: false)
+        #expect(again.frames == 45)
+        #expect(again.compositor.trackRenderers.values.map(\.mostReadersOpen) == [1])
     }
 
     /// A fade over a grey background keeps one background picture while it is drawn (frames 8–14: the ramp from
