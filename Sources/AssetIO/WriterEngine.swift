@@ -23,8 +23,6 @@ final class WriterEngine {
     private var sessionEnd: MediaTime?
     /// The file time at which the next movie fragment is written (fragmented files only).
     private var nextFragment: MediaTime?
-    /// Whether the `moov` of a fragmented file is written (with its first fragment: `delay_moov`).
-    private var movieBoxWritten = false
     private var pending: [(input: Int, sample: SampleBuffer)] = []
     private var firstSamples: [Int: SampleBuffer] = [:]
     private var finishedInputs: Set<Int> = []
@@ -194,7 +192,7 @@ final class WriterEngine {
             let metadataKeySpace = try describeTracks()
             let options: [String: String] = if job.segmentation != nil { [:] }
                 else if job.fragmentInterval != nil {
-                    ["movflags": "+frag_custom+delay_moov+default_base_moof" + (metadataKeySpace ? "+use_metadata_tags" : "")]
+                    ["movflags": OutputFile.delayedMovieBoxFragmentFlags + (metadataKeySpace ? "+use_metadata_tags" : "")]
                 } else {
                     job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse, metadataKeySpace: metadataKeySpace)
                 }
@@ -278,27 +276,13 @@ final class WriterEngine {
         }
     }
 
-    /// Ends the current movie fragment of a fragmented file and flushes it to disk, with every packet still waiting
-    /// in the interleaving queue. The first time, the `moov` is written first (`delay_moov`: each track's edit list
-    /// is made from its first packets, so an AAC encoder's priming and a B-frame stream's reordering delay are hidden
-    /// as in a regular movie); until every track not yet finished has a packet in the muxer (an encoder holds the
-    /// first pictures or sound a while), the fragment waits.
+    /// Ends the current movie fragment of a fragmented file, the `moov` before the first
+    /// (``OutputFile/writeMovieFragment(waitingFor:)``), which waits until every track not yet finished has a
+    /// packet in the muxer.
     /// - Returns: whether the fragment was written.
     /// - Throws: ``FFmpegError`` from the muxer.
     private func writeFragment() throws -> Bool {
-        let output = muxer.output
-        try output.flushInterleavingQueue()
-        if !movieBoxWritten {
-            let waiting = tracks.contains { index, track in
-                !finishedInputs.contains(index) && output.packetsWritten(toStream: track.stream) == 0
-            }
-            if waiting { return false }
-            // With `delay_moov` the first flush writes the `moov` alone; the fragment is the next one.
-            try output.writeFragment()
-            movieBoxWritten = true
-        }
-        try output.writeFragment()
-        return true
+        try muxer.output.writeMovieFragment(waitingFor: tracks.filter { !finishedInputs.contains($0.key) }.map(\.value.stream))
     }
 
     private func finish() throws {

@@ -13,6 +13,8 @@ package final class OutputFile {
     package let cancellation: CancellationFlag
     private var ioOpen = false
     private(set) var headerWritten = false
+    /// Whether ``writeMovieFragment(waitingFor:)`` has written the `moov` of a `delay_moov` fragmented movie.
+    private var movieBoxWritten = false
     /// The in-memory output of a file made by ``init(formatName:writingTo:)``; released after the format context.
     private let buffer: OutputBuffer?
 
@@ -220,6 +222,32 @@ package final class OutputFile {
     package func writeFragment() throws {
         try FFmpegError.check(av_write_frame(pointer, nil), in: "av_write_frame")
         flush()
+    }
+
+    /// The `movflags` of a crash-safe fragmented MP4/MOV whose fragments ``writeMovieFragment(waitingFor:)`` ends:
+    /// fragments cut by the caller (`frag_custom`), each self-contained (`default_base_moof`), the `moov` held back
+    /// until the first fragment (`delay_moov`) so each track's edit list is made from its first packets.
+    package static let delayedMovieBoxFragmentFlags = "+frag_custom+delay_moov+default_base_moof"
+
+    /// Ends the current movie fragment of a file whose header was written with ``delayedMovieBoxFragmentFlags`` and
+    /// flushes it to disk, with every packet still waiting in the interleaving queue. The first time, the `moov` is
+    /// written first (with `delay_moov` the first flush writes the `moov` alone; the fragment is the next one): each
+    /// track's edit list is then made from its first packets, so an AAC encoder's priming and a B-frame stream's
+    /// reordering delay are hidden as in a regular movie. The muxer writes no `moov` before every track has a
+    /// packet, so until each of `streams` has had one (an encoder holds the first pictures or sound a while; a
+    /// device may start late) nothing is written and the fragment grows until a later call.
+    /// - Parameter streams: the streams whose first packet the `moov` waits for (those still expecting packets).
+    /// - Returns: whether the fragment was written.
+    /// - Throws: ``FFmpegError`` from the muxer.
+    package func writeMovieFragment(waitingFor streams: [Int]) throws -> Bool {
+        try flushInterleavingQueue()
+        if !movieBoxWritten {
+            guard streams.allSatisfy({ packetsWritten(toStream: $0) > 0 }) else { return false }
+            try writeFragment()
+            movieBoxWritten = true
+        }
+        try writeFragment()
+        return true
     }
 
     /// Flushes interleaving queues and writes the trailer (`av_write_trailer`), then closes the file.

@@ -97,12 +97,6 @@ package final class Packet {
         pointer.pointee.pos = -1
     }
 
-    /// Moves the presentation and decoding timestamps `ticks` earlier (in the packet's time base).
-    package func shiftTimestamps(earlierBy ticks: Int64) {
-        pointer.pointee.pts -= ticks
-        pointer.pointee.dts -= ticks
-    }
-
     /// Readies a copied packet for output stream `index` of another file whose time base is `destination`: its
     /// timestamps and duration converted from `source` (a missing decoding time becomes the presentation time, a
     /// missing presentation time 0), then ``prepareForMuxing(stream:)``. The stream copies' one restamping rule.

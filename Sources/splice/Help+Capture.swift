@@ -70,7 +70,8 @@ extension Help {
         Checks a fragmented recording (what `splice record` writes while recording) or a fragmented export
         (`splice export --fragment-interval`) and, when its last fragment is
         torn — the process was killed while writing it — cuts the file after its last complete fragment. Prints
-        what was kept. A complete file is left untouched.
+        what was kept. A complete file is left untouched; an empty one (killed before its first fragment) has
+        nothing to keep.
 
         \(exitCodes)
         """

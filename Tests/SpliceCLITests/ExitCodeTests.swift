@@ -254,5 +254,10 @@ struct ExitCodeTests {
         #expect(notAMovie.status == 1)
         #expect(notAMovie.stderr == "splice repair: \(scratch.file("notes.txt").path) is not an ISO media movie "
                 + "(it does not start with an ftyp box or has no moov box)\n")
+        try scratch.write("killed.mp4", "")
+        let empty = try await SpliceTool.run(["repair", "killed.mp4"], in: scratch.url)
+        #expect(empty.status == 1)
+        #expect(empty.stderr == "splice repair: \(scratch.file("killed.mp4").path) is empty: the recording or export ended "
+                + "before its first fragment was written, so it holds nothing to keep\n")
     }
 }

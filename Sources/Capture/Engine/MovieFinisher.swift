@@ -7,12 +7,11 @@ internal import CMedia
 /// temporary file beside it that then replaces it (`rename`, atomic): what a clean stop leaves, as AVFoundation
 /// leaves a normal movie. Players that cannot read fragments can then play it.
 enum MovieFinisher {
-    /// Rewrites the movie at `url` in place, moving every stream `audioPriming` samples (at `sampleRate`) earlier
-    /// again: the fragmenting muxer had moved them all later so the AAC priming would not start before 0. The
-    /// picture starts at 0 again and the priming lands before 0, written as an edit list (players skip it).
-    /// `metadata` is the recording's container items, written again as the fragments had them.
+    /// Rewrites the movie at `url` in place, packets and timestamps as they are: the fragments' edit lists (the AAC
+    /// priming before 0) become the regular movie's. `metadata` is the recording's container items, written again as
+    /// the fragments had them.
     /// - Throws: ``FFmpegError`` or ``InputFileError``; the original file is untouched then.
-    static func rewriteAsRegularMovie(at url: URL, audioPriming: Int64, sampleRate: Int, metadata: [MetadataItem]) throws {
+    static func rewriteAsRegularMovie(at url: URL, metadata: [MetadataItem]) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).finishing")
         defer { try? FileManager.default.removeItem(at: temporary) }
         do {
@@ -20,11 +19,9 @@ enum MovieFinisher {
             let output = try OutputFile(path: temporary.path, formatName: url.pathExtension.lowercased() == "mov" ? "mov" : "mp4",
                                         cancellation: CancellationFlag())
             var inputTimeBases: [AVRational] = []
-            var isAudio: [Bool] = []
             for index in 0..<input.streamCount {
                 let stream = input.stream(at: index)
                 inputTimeBases.append(stream.pointee.time_base)
-                isAudio.append(stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO)
                 let copy = try output.addStream(copying: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
                 if let matrix = input.displayMatrix(ofStream: index) { try output.setDisplayMatrix(matrix, onStream: copy) }
             }
@@ -36,15 +33,6 @@ enum MovieFinisher {
             while try input.readPacket(into: packet) {
                 let index = packet.streamIndex
                 guard index < inputTimeBases.count else { continue }
-                if audioPriming > 0 {
-                    let shift = av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(sampleRate)), inputTimeBases[index])
-                    packet.shiftTimestamps(earlierBy: shift)
-                    // The fragmenting muxer kept the first picture at 0 (stretching its duration) while moving the
-                    // others: it goes back to 0, where it was shown (no B-frames: its dts is its pts).
-                    if !isAudio[index], let pts = packet.presentationTimestamp, pts < 0 {
-                        packet.setTiming(presentation: 0, decoding: 0, duration: packet.duration)
-                    }
-                }
                 packet.rescaleTimestamps(from: inputTimeBases[index], to: output.timeBase(ofStream: index))
                 packet.prepareForMuxing(stream: index)
                 try output.write(packet)

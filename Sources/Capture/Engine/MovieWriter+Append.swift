@@ -159,12 +159,13 @@ extension MovieWriter {
         }
     }
 
-    /// Writes a fragment at each boundary and checks the size and disk-space limits.
+    /// Writes a fragment at each boundary (the first with the `moov`, once every stream has a packet) and checks the
+    /// size and disk-space limits.
     private func afterWrite(movieTime: Int64) throws {
-        if case .movieFile = settings.destination, movieTime >= nextFragment {
-            try muxer.output.writeFragment()
+        if case .movieFile = settings.destination, movieTime >= nextFragment,
+           try muxer.output.writeMovieFragment(waitingFor: [videoStream, audioStream].compactMap { $0 }) {
             pendingBytes = 0
-            nextFragment += settings.fragmentInterval
+            while nextFragment <= movieTime { nextFragment += settings.fragmentInterval }
         }
         // The next frame may be a key frame, and packets queued for interleaving are not counted yet: keep room for
         // two of the largest packets seen, plus the regular movie's sample tables.
@@ -200,7 +201,6 @@ extension MovieWriter {
             throw .writeFailed(path: settings.url.path, reason: FailureReason.words(for: error))
         }
         guard case .movieFile = settings.destination else { return }
-        try? MovieFinisher.rewriteAsRegularMovie(
-            at: settings.url, audioPriming: audioPriming, sampleRate: settings.audioSampleRate ?? 1, metadata: settings.metadata)
+        try? MovieFinisher.rewriteAsRegularMovie(at: settings.url, metadata: settings.metadata)
     }
 }

@@ -6,9 +6,10 @@ internal import CMedia
 import Glibc
 #endif
 
-/// Writes one recording on the engine thread (or encodes for a live stream): H.264 + AAC into a fragmented MP4/MOV (`empty_moov`,
-/// `default_base_moof`, `frag_custom`), a fragment written and flushed to the file at each fragment boundary so a
-/// crash keeps every complete fragment. Video frames are placed on the frame grid of the movie (a frame per slot of
+/// Writes one recording on the engine thread (or encodes for a live stream): H.264 + AAC into a fragmented MP4/MOV
+/// (``OutputFile/delayedMovieBoxFragmentFlags``), a fragment written and flushed to the file at each fragment boundary
+/// so a crash keeps every complete fragment. The `moov` goes out with the first fragment, its edit lists hiding the
+/// AAC priming, so a file a crash leaves starts its pictures and sound at 0 as the finished movie does. Video frames are placed on the frame grid of the movie (a frame per slot of
 /// 1/frameRate s; a second frame in the same slot is dropped); audio is counted sample by sample from the first
 /// buffer's session time. The recording ends on an exact frame and sample.
 final class MovieWriter {
@@ -49,9 +50,6 @@ final class MovieWriter {
     var videoReachedEnd = false
     /// The largest packet written so far, bytes (a key frame), for keeping under the size limit.
     var largestPacket: Int64 = 0
-    /// The audio encoder's priming samples. A fragment cannot start before 0, so the fragmenting muxer moves every
-    /// stream this much later (`avoid_negative_ts`); the regular movie moves them back, the priming into an edit list.
-    var audioPriming: Int64 = 0
 
     /// Claims `settings.url` (it must not exist: never overwritten), opens the muxer and the encoders; for a live
     /// stream's own encoders (``MovieWriterSettings/Destination/liveStream``) no file: FFmpeg's `null` muxer, whose
@@ -110,13 +108,11 @@ final class MovieWriter {
                 var configuration = EncoderConfiguration(encoderName: "aac", media: .audio(.init(
                     sampleRate: sampleRate, sampleFormat: AV_SAMPLE_FMT_FLTP, channelCount: 2)))
                 configuration.bitRate = Int64(rates?.audioBitRate ?? 128_000)
-                let encoder = try Encoder(configuration: configuration)
-                audioStream = try muxer.addStream(encoder)
-                audioPriming = Int64(encoder.initialPadding)
+                audioStream = try muxer.addStream(try Encoder(configuration: configuration))
             }
             let usesMetadataKeySpace = muxer.output.setContainerMetadata(settings.metadata)
             if case .movieFile = settings.destination {
-                let movieFlags = "empty_moov+default_base_moof+frag_custom" + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
+                let movieFlags = OutputFile.delayedMovieBoxFragmentFlags + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
                 try muxer.writeHeader(options: ["movflags": movieFlags])
             } else {
                 try muxer.writeHeader()

@@ -23,6 +23,9 @@ public enum MovieFileRepair {
         case unreadable(path: String, errno: Int32)
         /// The file does not start with an ISO base media box (`ftyp`) or has no `moov`: nothing to keep.
         case notAMovie(path: String)
+        /// The file holds no byte: the recording (or fragmented export) ended before its first fragment, which
+        /// carries the `ftyp` and `moov` (they are written once the first samples are known). Nothing to keep.
+        case empty(path: String)
 
         /// A sentence naming the file and the cause, in the words exports use too: `cannot read or truncate
         /// /abs/take.mp4: the file or its directory does not exist (errno 2)`.
@@ -32,6 +35,9 @@ public enum MovieFileRepair {
                 return "cannot read or truncate \(path): \(FailureReason.words(errno: code)) (errno \(code))"
             case .notAMovie(let path):
                 return "\(path) is not an ISO media movie (it does not start with an ftyp box or has no moov box)"
+            case .empty(let path):
+                return "\(path) is empty: the recording or export ended before its first fragment was written, "
+                    + "so it holds nothing to keep"
             }
         }
     }
@@ -43,6 +49,7 @@ public enum MovieFileRepair {
         guard let handle = FileHandle(forUpdatingAtPath: path) else { throw .unreadable(path: path, errno: errno) }
         defer { try? handle.close() }
         let size = Int64((try? handle.seekToEnd()) ?? 0)
+        guard size > 0 else { throw .empty(path: path) }
         let boxes = scan(handle, size: size)
         guard boxes.first?.type == "ftyp", boxes.contains(where: { $0.type == "moov" }) else { throw .notAMovie(path: path) }
         var kept: Int64 = 0
