@@ -147,6 +147,17 @@ package final class OutputFile {
         return stream.pointee.time_base
     }
 
+    /// The sample rate of the file's first audio stream (its codec parameters), nil without one: an MP4/MOV's
+    /// `movie_timescale` that keeps its edit lists and track durations exact to the sample, where the muxer's default
+    /// (1000) rounds them to the millisecond (an empty edit before sound that starts late, off by up to 1 ms).
+    package var firstAudioSampleRate: Int32? {
+        (0..<Int(pointer.pointee.nb_streams)).lazy.compactMap { index -> Int32? in
+            guard let parameters = self.pointer.pointee.streams[index]?.pointee.codecpar,
+                  parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.sample_rate > 0 else { return nil }
+            return parameters.pointee.sample_rate
+        }.first
+    }
+
     /// Each stream's codec parameters (copied) and time base, in stream order: how a live-stream sender describes
     /// this file's streams to its own muxer.
     package var streamDescriptions: [LiveStreamSender.StreamDescription] {

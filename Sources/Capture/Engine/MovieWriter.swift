@@ -119,7 +119,10 @@ final class MovieWriter {
             let usesMetadataKeySpace = muxer.output.setContainerMetadata(settings.metadata)
             if case .movieFile = settings.destination {
                 let movieFlags = OutputFile.delayedMovieBoxFragmentFlags + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
-                try muxer.writeHeader(options: ["movflags": movieFlags])
+                var options = ["movflags": movieFlags]
+                // Edit lists to the sample (a late microphone's empty edit, the priming), not to the millisecond.
+                if let rate = muxer.output.firstAudioSampleRate { options["movie_timescale"] = "\(rate)" }
+                try muxer.writeHeader(options: options)
             } else {
                 try muxer.writeHeader()
             }
