@@ -147,6 +147,17 @@ package final class OutputFile {
         return stream.pointee.time_base
     }
 
+    /// The sample rate of the file's first audio stream (its codec parameters), nil without one: an MP4/MOV's
+    /// `movie_timescale` that keeps its edit lists and track durations exact to the sample, where the muxer's default
+    /// (1000) rounds them to the millisecond (an empty edit before sound that starts late, off by up to 1 ms).
+    package var firstAudioSampleRate: Int32? {
+        (0..<Int(pointer.pointee.nb_streams)).lazy.compactMap { index -> Int32? in
+            guard let parameters = self.pointer.pointee.streams[index]?.pointee.codecpar,
+                  parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.sample_rate > 0 else { return nil }
+            return parameters.pointee.sample_rate
+        }.first
+    }
+
     /// Each stream's codec parameters (copied) and time base, in stream order: how a live-stream sender describes
     /// this file's streams to its own muxer.
     package var streamDescriptions: [LiveStreamSender.StreamDescription] {
@@ -233,9 +244,16 @@ package final class OutputFile {
     /// flushes it to disk, with every packet still waiting in the interleaving queue. The first time, the `moov` is
     /// written first (with `delay_moov` the first flush writes the `moov` alone; the fragment is the next one): each
     /// track's edit list is then made from its first packets, so an AAC encoder's priming and a B-frame stream's
-    /// reordering delay are hidden as in a regular movie. The muxer writes no `moov` before every track has a
-    /// packet, so until each of `streams` has had one (an encoder holds the first pictures or sound a while; a
-    /// device may start late) nothing is written and the fragment grows until a later call.
+    /// reordering delay are hidden as in a regular movie. Until each of `streams` has had a packet (an encoder holds
+    /// the first pictures or sound a while; a device may start late) nothing is written and the fragment grows in
+    /// memory until a later call.
+    ///
+    /// A caller that stops waiting (a device that delivers nothing must not hold the whole recording in memory)
+    /// passes fewer streams: the `moov` then goes out with an empty track for each stream that has had no packet, and
+    /// the muxer is told that the next packets are a discontinuity (`movflags=+frag_discont`), so such a track's first
+    /// packet keeps its own time (its fragment's decode time is the packet's presentation time) instead of being
+    /// placed at 0. Its edit list cannot hide its priming then: an AAC track starts 1024 samples of encoder delay
+    /// early, at their own time.
     /// - Parameter streams: the streams whose first packet the `moov` waits for (those still expecting packets).
     /// - Returns: whether the fragment was written.
     /// - Throws: ``FFmpegError`` from the muxer.
@@ -245,6 +263,10 @@ package final class OutputFile {
             guard streams.allSatisfy({ packetsWritten(toStream: $0) > 0 }) else { return false }
             try writeFragment()
             movieBoxWritten = true
+            if (0..<Int(pointer.pointee.nb_streams)).contains(where: { packetsWritten(toStream: $0) == 0 }),
+               let options = pointer.pointee.priv_data {
+                try FFmpegError.check(av_opt_set(options, "movflags", "+frag_discont", 0), in: "av_opt_set(movflags)")
+            }
         }
         try writeFragment()
         return true

@@ -117,4 +117,30 @@ struct AssetWriterFragmentTimingTests {
         #expect(scan.fragments.count >= 3, "\(scan.fragments.count) fragments")
         #expect(scan.durations(ofTrack: 1).count == 90)
     }
+
+    /// Sound appended 2000 samples (41.667 ms) after the first picture: its edit list starts it with an empty edit of
+    /// exactly 2000 - 1024 samples (the priming just before it), in a movie timescale of the sample rate, where
+    /// milliseconds would give 960 (20 ms) and start every sample 16 samples early.
+    @Test("movieFragmentInterval: sound starting 2000 samples late is placed to the sample, in both the fragments and the regular movie",
+          arguments: [nil, MediaTime(seconds: 1)])
+    func lateSoundIsPlacedToTheSample(interval: MediaTime?) async throws {
+        let scratch = try ScratchDirectory("fragment-late-sound")
+        defer { scratch.remove() }
+        let url = scratch.file("late.mp4")
+        let (writer, video, audio, adaptor) = try Self.startedWriter(url, movieFragmentInterval: interval)
+        for block in 0..<10 {
+            try await AssetWriterSettingsTests.appendPictures(adaptor, 3 * block..<3 * block + 3)
+            try await AssetWriterSettingsTests.appendSound(audio, block..<block + 1, delay: 2000)
+        }
+        video.markAsFinished()
+        audio.markAsFinished()
+        try await writer.finishWriting()
+
+        let scan = try MovieFragmentScan(url: url)
+        #expect(scan.movieTimescale == 48_000)
+        let edits = scan.edits[2]?.map { [$0.segmentDuration, $0.mediaTime] }
+        #expect(edits?.first == [976, -1] && edits?.dropFirst().first?.last == 0, "\(edits ?? [])")
+        let start = try await CommandLineTool.probe(url, stream: "a:0", section: "stream", entries: "start_time")
+        #expect(start == [["0.020333"]], "\(start)")
+    }
 }

@@ -16,8 +16,9 @@ struct AssetWriterSettingsTests {
         }
     }
 
-    /// Appends 0.1 s blocks `range` of a 440 Hz stereo sine at 48 kHz to `input`.
-    static func appendSound(_ input: AssetWriterInput, _ range: Range<Int>) async throws {
+    /// Appends 0.1 s blocks `range` of a 440 Hz stereo sine at 48 kHz to `input`, each stamped `delay` samples
+    /// after its place on the sine.
+    static func appendSound(_ input: AssetWriterInput, _ range: Range<Int>, delay: Int = 0) async throws {
         let format = FormatDescription(mediaType: .audio, codecName: "pcm_f32le", timeScale: 48_000, sampleRate: 48_000, channelCount: 2)
         for block in range {
             let samples = (0..<4800).flatMap { index -> [Float] in
@@ -25,7 +26,7 @@ struct AssetWriterSettingsTests {
                 return [value, value]
             }
             try await input.append(SampleBuffer(
-                presentationTime: MediaTime(value: Int64(block * 4800), timescale: 48_000),
+                presentationTime: MediaTime(value: Int64(block * 4800 + delay), timescale: 48_000),
                 duration: MediaTime(value: 4800, timescale: 48_000), sampleCount: 4800, formatDescription: format,
                 audioBuffer: AudioBuffer(float32: samples, sampleRate: 48_000, channelCount: 2)))
         }

@@ -75,12 +75,20 @@ struct MovieWriterFragmentTests {
         try writer.finish()
         if Executable.required("ffprobe") != nil {
             // Both the file a crash would have left and the finished movie: the sound's priming just before 1.5 s,
-            // after an empty edit of 70 976 samples (1.478667 s) that the movie's millisecond timescale holds as 1.478 s.
+            // after an empty edit of 70 976 samples (1.478667 s), exact in the movie timescale of 48 000 a second.
             for file in [copy, url] {
                 let start = try await Executable.output(of: "ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time",
                                                                         "-of", "csv=p=0", file.path])
-                #expect(start.split(separator: "\n") == ["video,0.000000", "audio,1.478000"], "\(file.lastPathComponent): \(start)")
+                #expect(start.split(separator: "\n") == ["video,0.000000", "audio,1.478667"], "\(file.lastPathComponent): \(start)")
             }
+        }
+        // Box by box: the sound's edit list is an empty edit of exactly 72 000 - 1024 samples in the movie timescale of
+        // 48 000 (1.478 s, 70 944 samples, in milliseconds), then its media from its first sample, the priming.
+        for file in [copy, url] {
+            let scan = try MovieFragmentScan(url: file)
+            #expect(scan.movieTimescale == 48_000, "\(file.lastPathComponent)")
+            let edits = scan.edits[2]?.map { [$0.segmentDuration, $0.mediaTime] }
+            #expect(edits?.first == [70_976, -1] && edits?.dropFirst().first?.last == 0, "\(file.lastPathComponent): \(edits ?? [])")
         }
     }
 

@@ -18,6 +18,11 @@ package struct MovieFragmentScan: Sendable {
     package var topLevel: [String] = []
     /// The first edit's `media_time` per track ID (the samples hidden before time 0), for tracks with an edit list.
     package var editStart: [UInt32: Int64] = [:]
+    /// Each track's edit list, per track ID: `segment_duration` (in ``movieTimescale``) and `media_time` (in the
+    /// track's timescale, -1 for an empty edit) of each entry.
+    package var edits: [UInt32: [(segmentDuration: Int64, mediaTime: Int64)]] = [:]
+    /// The `mvhd` timescale (units a second of edit-list durations), 0 when there is no `moov`.
+    package var movieTimescale: UInt32 = 0
     /// Per complete movie fragment, its runs.
     package var fragments: [[Run]] = []
     /// True when the file ends inside a box.
@@ -37,6 +42,9 @@ package struct MovieFragmentScan: Sendable {
             offset = box.end
             topLevel.append(box.type)
             if box.type == "moov" {
+                if let mvhd = Self.children(of: box, in: data).first(where: { $0.type == "mvhd" }) {
+                    movieTimescale = Self.uint32(data, mvhd.body + (data[mvhd.body] == 1 ? 20 : 12))
+                }
                 for trak in Self.children(of: box, in: data) where trak.type == "trak" {
                     var trackID: UInt32 = 0
                     for child in Self.children(of: trak, in: data) {
@@ -50,6 +58,12 @@ package struct MovieFragmentScan: Sendable {
                             let entry = elst.body + 8
                             editStart[trackID] = version == 1 ? Int64(bitPattern: Self.uint64(data, entry + 8))
                                 : Int64(Int32(bitPattern: Self.uint32(data, entry + 4)))
+                            edits[trackID] = (0..<Int(Self.uint32(data, elst.body + 4))).map { index in
+                                let position = entry + index * (version == 1 ? 20 : 12)
+                                return version == 1
+                                    ? (Int64(bitPattern: Self.uint64(data, position)), Int64(bitPattern: Self.uint64(data, position + 8)))
+                                    : (Int64(Self.uint32(data, position)), Int64(Int32(bitPattern: Self.uint32(data, position + 4))))
+                            }
                         }
                     }
                 }

@@ -8,8 +8,8 @@ internal import CMedia
 /// leaves a normal movie. Players that cannot read fragments can then play it.
 enum MovieFinisher {
     /// Rewrites the movie at `url` in place, packets and timestamps as they are: the fragments' edit lists (the AAC
-    /// priming before 0) become the regular movie's. `metadata` is the recording's container items, written again as
-    /// the fragments had them.
+    /// priming before 0) become the regular movie's, in a movie timescale of the sound's sample rate. `metadata` is
+    /// the recording's container items, written again as the fragments had them.
     /// - Throws: ``FFmpegError`` or ``InputFileError``; the original file is untouched then.
     static func rewriteAsRegularMovie(at url: URL, metadata: [MetadataItem]) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).finishing")
@@ -28,7 +28,10 @@ enum MovieFinisher {
             // The recording's own items as given (the demuxer would read a location back from `loci` in its own
             // form), by the same rule as the fragments.
             let keySpace = output.setContainerMetadata(metadata)
-            try output.writeHeader(options: keySpace ? ["movflags": "+use_metadata_tags"] : [:])
+            var options = keySpace ? ["movflags": "+use_metadata_tags"] : [:]
+            // The fragments' edit lists, exact to the sample, stay so in the regular movie's timescale.
+            if let rate = output.firstAudioSampleRate { options["movie_timescale"] = "\(rate)" }
+            try output.writeHeader(options: options)
             let packet = try Packet()
             while try input.readPacket(into: packet) {
                 let index = packet.streamIndex

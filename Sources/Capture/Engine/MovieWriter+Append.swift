@@ -159,11 +159,13 @@ extension MovieWriter {
         }
     }
 
-    /// Writes a fragment at each boundary (the first with the `moov`, once every stream has a packet) and checks the
-    /// size and disk-space limits.
+    /// Writes a fragment at each boundary (the first with the `moov`, once every stream has a packet, or at
+    /// ``movieBoxDeadline`` without a stream whose device has delivered nothing) and checks the size and disk-space
+    /// limits.
     private func afterWrite(movieTime: Int64) throws {
+        let waiting = movieTime >= movieBoxDeadline ? [] : [videoStream, audioStream].compactMap { $0 }
         if case .movieFile = settings.destination, movieTime >= nextFragment,
-           try muxer.output.writeMovieFragment(waitingFor: [videoStream, audioStream].compactMap { $0 }) {
+           try muxer.output.writeMovieFragment(waitingFor: waiting) {
             pendingBytes = 0
             while nextFragment <= movieTime { nextFragment += settings.fragmentInterval }
         }

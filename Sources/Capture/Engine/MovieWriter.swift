@@ -20,6 +20,12 @@ final class MovieWriter {
     var videoGraph: FilterGraph?
     var audioGraph: FilterGraph?
     let filtered: Frame
+    /// Movie time (µs) past which the first fragment and the `moov` are written without waiting for a stream that
+    /// has had no packet yet: the larger of two first-fragment intervals and 10 s (libavformat's default
+    /// `max_interleave_delta`, how long its own interleaving waits for a silent stream). Until then the muxer holds
+    /// every packet in memory and nothing is on disk; a device that delivers nothing at all (and does not fail) would
+    /// otherwise make the recording grow in memory without bound and leave nothing for a crash to keep.
+    var movieBoxDeadline: Int64 { max(2 * min(settings.initialFragmentInterval, Int64.max / 2), 10_000_000) }
     /// Session time (µs) of the movie's time zero; nil until the first frame decides it.
     var movieStart: Int64?
     let requestedStart: Int64
@@ -113,7 +119,10 @@ final class MovieWriter {
             let usesMetadataKeySpace = muxer.output.setContainerMetadata(settings.metadata)
             if case .movieFile = settings.destination {
                 let movieFlags = OutputFile.delayedMovieBoxFragmentFlags + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
-                try muxer.writeHeader(options: ["movflags": movieFlags])
+                var options = ["movflags": movieFlags]
+                // Edit lists to the sample (a late microphone's empty edit, the priming), not to the millisecond.
+                if let rate = muxer.output.firstAudioSampleRate { options["movie_timescale"] = "\(rate)" }
+                try muxer.writeHeader(options: options)
             } else {
                 try muxer.writeHeader()
             }
