@@ -191,17 +191,12 @@ final class WriterEngine {
         do {
             let metadataKeySpace = try describeTracks()
             // Edit lists exact to the sample (sound starting after the pictures), as an export's.
-            let movieTimescale = muxer.output.firstAudioSampleRate
-            var options: [String: String] = if job.segmentation != nil { [:] }
-                else if job.fragmentInterval != nil {
-                    ["movflags": OutputFile.delayedMovieBoxFragmentFlags + (metadataKeySpace ? "+use_metadata_tags" : "")]
-                } else {
-                    job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse, movieTimescale: movieTimescale,
-                                              metadataKeySpace: metadataKeySpace)
+            let options: [String: String] = if job.segmentation != nil { [:] }
+                else if job.fragmentInterval != nil { muxer.output.delayedMovieBoxFragmentOptions(metadataKeySpace: metadataKeySpace) }
+                else {
+                    job.fileType.muxerOptions(optimizeForNetworkUse: job.optimizeForNetworkUse,
+                                              movieTimescale: muxer.output.firstAudioSampleRate, metadataKeySpace: metadataKeySpace)
                 }
-            if job.fragmentInterval != nil, job.segmentation == nil, let movieTimescale {
-                options["movie_timescale"] = "\(movieTimescale)"
-            }
             try muxer.writeHeader(options: options)
         } catch {
             throw fail(error, "writing the header")

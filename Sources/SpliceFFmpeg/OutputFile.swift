@@ -235,13 +235,21 @@ package final class OutputFile {
         flush()
     }
 
-    /// The `movflags` of a crash-safe fragmented MP4/MOV whose fragments ``writeMovieFragment(waitingFor:)`` ends:
-    /// fragments cut by the caller (`frag_custom`), each self-contained (`default_base_moof`), the `moov` held back
-    /// until the first fragment (`delay_moov`) so each track's edit list is made from its first packets.
-    package static let delayedMovieBoxFragmentFlags = "+frag_custom+delay_moov+default_base_moof"
+    /// The header options of a crash-safe fragmented MP4/MOV whose fragments ``writeMovieFragment(waitingFor:)``
+    /// ends, with the file's streams added: `movflags` — fragments cut by the caller (`frag_custom`), each
+    /// self-contained (`default_base_moof`), the `moov` held back until the first fragment (`delay_moov`) so each
+    /// track's edit list is made from its first packets, and `use_metadata_tags` when `metadataKeySpace` (QuickTime
+    /// `mdta` keys) — and `movie_timescale` = the first audio stream's sample rate (``firstAudioSampleRate``), so the
+    /// edit lists are exact to the sample rather than to the millisecond.
+    package func delayedMovieBoxFragmentOptions(metadataKeySpace: Bool) -> [String: String] {
+        var options = ["movflags": "+frag_custom+delay_moov+default_base_moof" + (metadataKeySpace ? "+use_metadata_tags" : "")]
+        if let rate = firstAudioSampleRate { options["movie_timescale"] = "\(rate)" }
+        return options
+    }
 
-    /// Ends the current movie fragment of a file whose header was written with ``delayedMovieBoxFragmentFlags`` and
-    /// flushes it to disk, with every packet still waiting in the interleaving queue. The first time, the `moov` is
+    /// Ends the current movie fragment of a file whose header was written with
+    /// ``delayedMovieBoxFragmentOptions(metadataKeySpace:)`` and flushes it to disk, with every packet still waiting in
+    /// the interleaving queue. The first time, the `moov` is
     /// written first (with `delay_moov` the first flush writes the `moov` alone; the fragment is the next one): each
     /// track's edit list is then made from its first packets, so an AAC encoder's priming and a B-frame stream's
     /// reordering delay are hidden as in a regular movie. Until each of `streams` has had a packet (an encoder holds

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Writes one recording on the engine thread (or encodes for a live stream): H.264 + AAC into a fragmented MP4/MOV
-/// (``OutputFile/delayedMovieBoxFragmentFlags``), a fragment written and flushed to the file at each fragment boundary
+/// (``OutputFile/delayedMovieBoxFragmentOptions(metadataKeySpace:)``), a fragment written and flushed to the file at each fragment boundary
 /// so a crash keeps every complete fragment. The `moov` goes out with the first fragment, its edit lists hiding the
 /// AAC priming, so a file a crash leaves starts its pictures and sound at 0 as the finished movie does. Video frames are placed on the frame grid of the movie (a frame per slot of
 /// 1/frameRate s; a second frame in the same slot is dropped); audio is counted sample by sample from the first
@@ -118,11 +118,8 @@ final class MovieWriter {
             }
             let usesMetadataKeySpace = muxer.output.setContainerMetadata(settings.metadata)
             if case .movieFile = settings.destination {
-                let movieFlags = OutputFile.delayedMovieBoxFragmentFlags + (usesMetadataKeySpace ? "+use_metadata_tags" : "")
-                var options = ["movflags": movieFlags]
                 // Edit lists to the sample (a late microphone's empty edit, the priming), not to the millisecond.
-                if let rate = muxer.output.firstAudioSampleRate { options["movie_timescale"] = "\(rate)" }
-                try muxer.writeHeader(options: options)
+                try muxer.writeHeader(options: muxer.output.delayedMovieBoxFragmentOptions(metadataKeySpace: usesMetadataKeySpace))
             } else {
                 try muxer.writeHeader()
             }

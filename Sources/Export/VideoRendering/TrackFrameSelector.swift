@@ -15,14 +15,13 @@ final class TrackFrameSelector {
     private let cancellation: CancellationFlag
     /// Threads of each source's decoder (0: FFmpeg's choice, one per core).
     private let decoderThreads: Int32
-    private var readers: [String: VideoSourceReader] = [:]
+    /// The open readers by source stream, each with the segment index that last showed its source.
+    private var readers: [String: (reader: VideoSourceReader, shownAt: Int)] = [:]
     private var reversedReaders: [String: ReversedSourceReader] = [:]
     private var segmentHint = 0
     /// For each segment, true when a later segment shows the same source stream (by
     /// ``AssetTrack/sourceStreamKey``) from where this one ends or further on: its reader decodes on to it.
     private let readerContinues: [Bool]
-    /// The segment index that last showed each open reader's source stream.
-    private var lastShownSegment: [String: Int] = [:]
     /// The segment index at which `readers` were last pruned.
     private var readersCheckedAt = -1
     /// The most source readers (open files with their decoders) this selector has held at once.
@@ -73,18 +72,12 @@ final class TrackFrameSelector {
         let key = source.sourceStreamKey
         if index != readersCheckedAt {
             readersCheckedAt = index
-            readers = readers.filter { $0.key == key || lastShownSegment[$0.key].map { readerContinues[$0] } == true }
-            lastShownSegment = lastShownSegment.filter { readers[$0.key] != nil }
+            readers = readers.filter { $0.key == key || readerContinues[$0.value.shownAt] }
         }
-        lastShownSegment[key] = index
-        let reader: VideoSourceReader
-        if let existing = readers[key] {
-            reader = existing
-        } else {
-            reader = try VideoSourceReader(track: source, decoderThreads: decoderThreads, cancellation: cancellation)
-            readers[key] = reader
-            mostReadersOpen = max(mostReadersOpen, readers.count)
-        }
+        let reader = try readers[key]?.reader
+            ?? VideoSourceReader(track: source, decoderThreads: decoderThreads, cancellation: cancellation)
+        readers[key] = (reader, index)
+        mostReadersOpen = max(mostReadersOpen, readers.count)
         return try reader.frame(at: segment.sourceTime(at: time))
     }
 
